@@ -1,0 +1,73 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Module layout and import direction: see DESIGN.md ("The parts and how data flows").
+// RizqPrefs ← RizqMigration → RizqSecrets → CSecretShim → CLibSecret; rizq-prefs uses all three.
+let package = Package(
+    name: "RizqPrefs",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "RizqPrefs", targets: ["RizqPrefs"]),
+        .library(name: "RizqSecrets", targets: ["RizqSecrets"]),
+        .library(name: "RizqMigration", targets: ["RizqMigration"]),
+        .executable(name: "rizq-prefs", targets: ["rizq-prefs"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        .target(
+            name: "RizqPrefs",
+            dependencies: [.product(name: "Logging", package: "swift-log")]
+        ),
+        .systemLibrary(
+            name: "CLibSecret",
+            pkgConfig: "libsecret-1",
+            providers: [.apt(["libsecret-1-dev"])]
+        ),
+        .target(
+            name: "CSecretShim",
+            dependencies: ["CLibSecret"]
+        ),
+        .target(
+            name: "RizqSecrets",
+            dependencies: ["CSecretShim", .product(name: "Logging", package: "swift-log")]
+        ),
+        .target(
+            name: "RizqMigration",
+            dependencies: ["RizqPrefs", "RizqSecrets", .product(name: "Logging", package: "swift-log")]
+        ),
+        .executableTarget(
+            name: "rizq-prefs",
+            dependencies: [
+                "RizqPrefs", "RizqSecrets", "RizqMigration",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        // A child process for the multi-process and crash tests: it drives a SuiteStore from
+        // the command line so the tests can run several real writers against one file.
+        .executableTarget(
+            name: "rizq-prefs-test-child",
+            dependencies: ["RizqPrefs"],
+            path: "Tests/Support/PrefsChild"
+        ),
+        .testTarget(
+            name: "RizqPrefsTests",
+            dependencies: ["RizqPrefs", .product(name: "Logging", package: "swift-log")]
+        ),
+        .testTarget(
+            name: "RizqSecretsTests",
+            dependencies: ["RizqSecrets", .product(name: "Logging", package: "swift-log")]
+        ),
+        .testTarget(
+            name: "RizqMigrationTests",
+            dependencies: ["RizqMigration", "RizqPrefs", "RizqSecrets"]
+        ),
+        .testTarget(
+            name: "CLITests",
+            dependencies: ["RizqPrefs"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,2 @@
+import RizqPrefs
+import RizqSecrets

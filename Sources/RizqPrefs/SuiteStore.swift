@@ -1,0 +1,1 @@
+// SuiteStore lands here.

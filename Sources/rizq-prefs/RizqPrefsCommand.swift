@@ -1,0 +1,6 @@
+import ArgumentParser
+
+@main
+struct RizqPrefsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "rizq-prefs")
+}
