@@ -1,1 +1,259 @@
-// SuiteStore lands here.
+import Foundation
+import Synchronization
+
+/// A `UserDefaults`-compatible store of typed preferences over one human-readable JSON file.
+///
+/// Ported code keeps Foundation's spelling:
+///
+/// ```swift
+/// let defaults = SuiteStore.standard
+/// defaults.set(7, forKey: "current_streak")
+/// let streak = defaults.integer(forKey: "current_streak")
+///
+/// let shared = SuiteStore(suiteName: "group.com.rizq.app")
+/// shared?.set(Date(), forKey: "last_sync_timestamp")
+/// ```
+///
+/// What Foundation lacks: ``value(forKey:as:)`` (typed and strict), ``put(_:forKey:)`` (refuses
+/// NaN with an error), ``flush()`` (durable on return), ``batch(_:)`` (all or none), ``keys``,
+/// and ``changes(forKey:)``.
+///
+/// `set` changes memory at once and schedules a coalesced write (50 ms later); pending changes
+/// are also written when the process exits normally. Several processes may share a suite:
+/// each write takes a file lock and merges key by key, so distinct keys are never lost, and
+/// changes made by other processes show up here within milliseconds (inotify).
+///
+/// Instances are cheap and `Sendable`; all instances of one suite in a process share state.
+public final class SuiteStore: Sendable {
+    /// The suite's name: the app id for the standard suite, or the name given.
+    public let suiteName: String
+    /// The app whose suites this store resolves names against.
+    public let appID: String
+    /// Where the suite file lives.
+    public let location: SuiteLocation
+    let backend: SuiteBackend
+
+    private static let standardCache = Mutex<[String: SuiteStore]>([:])
+
+    // MARK: Opening
+
+    /// The app's own suite. The app id is `RIZQ_PREFS_APP_ID`, else the one given to
+    /// ``configure(appID:)``, else the executable's name; the root is `RIZQ_PREFS_HOME`, else
+    /// `$XDG_CONFIG_HOME/rizq-prefs`, else `~/.config/rizq-prefs`.
+    ///
+    /// Never fails: when the file cannot be opened (permissions), the error is logged and the
+    /// suite lives in memory only, leaving the file untouched; ``flush()`` reports the error.
+    public static var standard: SuiteStore {
+        let appID = AppIdentity.current()
+        let root = SuiteLocation.defaultRoot()
+        let cacheKey = root + "\u{0}" + appID
+        if let cached = standardCache.withLock({ $0[cacheKey] }) { return cached }
+        let store: SuiteStore
+        do {
+            store = try SuiteStore(suite: appID, appID: appID, root: root)
+        } catch {
+            SuiteBackend.logger.error("cannot open the standard suite: \(error)")
+            store = SuiteStore(unopenable: appID, appID: appID, root: root, error: error)
+        }
+        return standardCache.withLock { cache in
+            if let raced = cache[cacheKey] { return raced }
+            cache[cacheKey] = store
+            return store
+        }
+    }
+
+    /// Sets the app id that ``standard`` and named suites use, for apps that do not set
+    /// `RIZQ_PREFS_APP_ID` (which still wins). Call it once, early, before using ``standard``.
+    public static func configure(appID: String) {
+        AppIdentity.configure(appID)
+    }
+
+    /// The app id now in force (see ``standard``).
+    public static var currentAppID: String { AppIdentity.current() }
+
+    /// Foundation's failable initializer: `nil` names the standard suite; an invalid name, or a
+    /// file that cannot be read, gives `nil`. Use ``init(suite:appID:root:)`` to learn why.
+    public convenience init?(suiteName: String?) {
+        let appID = AppIdentity.current()
+        do {
+            try self.init(suite: suiteName ?? appID, appID: appID, root: nil)
+        } catch {
+            SuiteBackend.logger.warning("cannot open suite: \(error)")
+            return nil
+        }
+    }
+
+    /// Opens the suite `suite` of app `appID` (default: the current app id) under `root`
+    /// (default: see ``standard``), and says why when it cannot.
+    ///
+    /// ```swift
+    /// let shared = try SuiteStore(suite: "group.com.rizq.app")
+    /// ```
+    /// - Throws: ``SuiteStoreError/invalidSuiteName(name:reason:)``,
+    ///   ``SuiteStoreError/invalidAppID(appID:reason:)``, or ``SuiteStoreError/unreadable(path:reason:)``.
+    public init(suite: String, appID: String? = nil, root: String? = nil) throws(SuiteStoreError) {
+        let appID = appID ?? AppIdentity.current()
+        let location = try SuiteLocation(suiteName: suite, appID: appID, root: root ?? SuiteLocation.defaultRoot())
+        self.suiteName = suite
+        self.appID = appID
+        self.location = location
+        self.backend = try SuiteRegistry.backend(for: location)
+    }
+
+    private init(unopenable suite: String, appID: String, root: String, error: SuiteStoreError) {
+        self.suiteName = suite
+        self.appID = appID
+        self.location = (try? SuiteLocation(suiteName: suite, appID: appID, root: root))
+            ?? SuiteLocation(unvalidated: suite, root: root)
+        self.backend = SuiteBackend(unopenable: self.location, error: error)
+    }
+
+    /// The store for another suite of the same app and root.
+    func sibling(named name: String) throws(SuiteStoreError) -> SuiteStore {
+        try SuiteStore(suite: name, appID: appID, root: rootPath)
+    }
+
+    private var rootPath: String {
+        location.isGroup
+            ? String(location.directory.dropLast("/groups".count))
+            : String(location.directory.dropLast(("/apps/" + appID).count))
+    }
+
+    // MARK: Writing
+
+    /// Stores `value` (`nil` removes the key). Invalid values — NaN, infinities, types a suite
+    /// cannot hold — are refused: an error is logged and the stored value stays as it was. Use
+    /// ``put(_:forKey:)`` to get that error thrown instead.
+    public func set<Value: PrefValueConvertible>(_ value: Value?, forKey key: String) {
+        do {
+            try put(value, forKey: key)
+        } catch {
+            SuiteBackend.logger.error("\(error)", metadata: ["suite": "\(suiteName)"])
+        }
+    }
+
+    /// Stores a Foundation-style value: any ``PrefValueConvertible``, `NSNumber`, or `[Any]` /
+    /// `[String: Any]` of these; `nil` removes the key. Invalid values are refused and logged.
+    public func set(_ value: Any?, forKey key: String) {
+        do {
+            try put(any: value, forKey: key)
+        } catch {
+            SuiteBackend.logger.error("\(error)", metadata: ["suite": "\(suiteName)"])
+        }
+    }
+
+    /// Stores `value`, or removes the key for `nil`, and throws instead of storing a value that
+    /// JSON cannot hold (NaN, ±infinity, anywhere inside the value).
+    /// - Throws: ``SuiteStoreError/invalidValue(key:reason:)``; nothing is changed.
+    public func put<Value: PrefValueConvertible>(_ value: Value?, forKey key: String) throws(SuiteStoreError) {
+        let stored = value?.prefValue
+        if let stored { try Self.validate(stored, forKey: key) }
+        backend.set(stored, forKey: key)
+    }
+
+    /// Stores a Foundation-style value (see ``set(_:forKey:)-(Any?,_)``) or throws why not.
+    public func put(any value: Any?, forKey key: String) throws(SuiteStoreError) {
+        guard let value else { return backend.set(nil, forKey: key) }
+        guard let stored = PrefValue(any: value) else {
+            throw .invalidValue(key: key, reason: "a suite cannot hold a value of type \(type(of: value)); store Bool, numbers, String, Data, Date, URL, or arrays and dictionaries of these")
+        }
+        try Self.validate(stored, forKey: key)
+        backend.set(stored, forKey: key)
+    }
+
+    static func validate(_ value: PrefValue, forKey key: String) throws(SuiteStoreError) {
+        guard value.isRepresentableInJSON else {
+            throw .invalidValue(key: key, reason: "the value contains NaN or an infinity, which JSON cannot hold")
+        }
+    }
+
+    /// Removes the key from the suite (registered defaults still answer for it).
+    public func removeObject(forKey key: String) {
+        backend.set(nil, forKey: key)
+    }
+
+    /// Registers fallback values for missing keys, in memory only (never written), for this
+    /// suite only (other suites do not see them).
+    public func register(defaults: [String: Any]) {
+        var converted: [String: PrefValue] = [:]
+        for (key, value) in defaults {
+            if let stored = PrefValue(any: value), stored.isRepresentableInJSON {
+                converted[key] = stored
+            } else {
+                SuiteBackend.logger.error("cannot register a default for key '\(key)': unsupported or non-finite value")
+            }
+        }
+        backend.register(converted)
+    }
+
+    /// Empties the suite named `domainName` (this suite, or another suite of the same app):
+    /// every key is removed and the file becomes `{}`.
+    public func removePersistentDomain(forName domainName: String) {
+        do {
+            let target = domainName == suiteName ? self : try sibling(named: domainName)
+            target.backend.apply([], replacingAll: true)
+        } catch {
+            SuiteBackend.logger.error("cannot remove persistent domain: \(error)")
+        }
+    }
+
+    /// The stored contents of the suite named `domainName`, or `nil` when it cannot be opened.
+    public func persistentDomain(forName domainName: String) -> [String: Any]? {
+        let target = domainName == suiteName ? self : try? sibling(named: domainName)
+        return target?.backend.state.withLock { $0.values }.mapValues(\.anyValue)
+    }
+
+    /// Writes pending changes now and picks up other processes' changes; `false` (and a logged
+    /// error) when the write failed. Foundation's spelling of ``flush()``.
+    @discardableResult
+    public func synchronize() -> Bool {
+        do {
+            try flush()
+            backend.refresh()
+            return true
+        } catch {
+            SuiteBackend.logger.error("\(error)", metadata: ["suite": "\(suiteName)"])
+            return false
+        }
+    }
+
+    /// Writes pending changes now. When it returns, they are on disk (fsynced) and survive a
+    /// crash or power loss.
+    /// - Throws: ``SuiteStoreError/writeFailed(path:reason:)``; the changes stay pending in memory.
+    public func flush() throws(SuiteStoreError) {
+        try backend.flush()
+    }
+
+    // MARK: Reading
+
+    /// The stored value, or the registered default, as a ``PrefValue``.
+    public func prefValue(forKey key: String) -> PrefValue? {
+        backend.value(forKey: key)
+    }
+
+    /// The stored value (or registered default) as `Value`; `nil` when missing or of another type.
+    /// Strict: a stored `"42"` is not an `Int`.
+    ///
+    /// ```swift
+    /// let streak = store.value(forKey: "current_streak", as: Int.self) ?? 0
+    /// ```
+    public func value<Value: PrefValueConvertible>(forKey key: String, as type: Value.Type = Value.self) -> Value? {
+        backend.value(forKey: key).flatMap(Value.init(prefValue:))
+    }
+
+    /// The stored keys, sorted (registered defaults not included).
+    public var keys: [String] {
+        JSONWriter.sortedKeys(backend.state.withLock { $0.values })
+    }
+
+    /// The stored entries as ``PrefValue``s (registered defaults not included).
+    public var entries: [String: PrefValue] {
+        backend.state.withLock { $0.values }
+    }
+
+    /// Stored values and registered defaults, as Foundation-style values.
+    public func dictionaryRepresentation() -> [String: Any] {
+        let (values, registered) = backend.state.withLock { ($0.values, $0.registered) }
+        return registered.merging(values) { _, stored in stored }.mapValues(\.anyValue)
+    }
+}

@@ -1,1 +1,96 @@
-print("child")
+// A real second process for the store's tests: drives a SuiteStore from the command line.
+//
+//   rizq-prefs-test-child ROOT SUITE COMMAND ARGS...
+//
+// Commands print one line per result on stdout and exit 0; errors go to stderr, exit 1.
+import Foundation
+import RizqPrefs
+
+/// Unbuffered, so that a parent that kills this process has seen every line it printed.
+func say(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}
+
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data((message + "\n").utf8))
+    exit(1)
+}
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+guard arguments.count >= 3 else { fail("usage: ROOT SUITE COMMAND ARGS...") }
+let (root, suite, command) = (arguments[0], arguments[1], arguments[2])
+let rest = Array(arguments.dropFirst(3))
+
+let store: SuiteStore
+do {
+    store = try SuiteStore(suite: suite, appID: "tests", root: root)
+} catch {
+    fail("open: \(error)")
+}
+
+/// A typed read printed exactly: doubles by bit pattern, dates by their Double, data in base64.
+func typedRead(_ key: String, _ type: String) -> String {
+    switch type {
+    case "int": return store.value(forKey: key, as: Int.self).map { "\($0)" } ?? "nil"
+    case "int8": return store.value(forKey: key, as: Int8.self).map { "\($0)" } ?? "nil"
+    case "uint64": return store.value(forKey: key, as: UInt64.self).map { "\($0)" } ?? "nil"
+    case "double": return store.value(forKey: key, as: Double.self).map { "\($0.bitPattern)" } ?? "nil"
+    case "float": return store.value(forKey: key, as: Float.self).map { "\($0.bitPattern)" } ?? "nil"
+    case "bool": return store.value(forKey: key, as: Bool.self).map { "\($0)" } ?? "nil"
+    case "string": return store.value(forKey: key, as: String.self).map { Data($0.utf8).base64EncodedString() } ?? "nil"
+    case "data": return store.value(forKey: key, as: Data.self).map { $0.base64EncodedString() } ?? "nil"
+    case "date": return store.value(forKey: key, as: Date.self).map { "\($0.timeIntervalSince1970)" } ?? "nil"
+    case "url": return store.url(forKey: key)?.absoluteString ?? "nil"
+    case "integer": return "\(store.integer(forKey: key))"
+    case "json": return store.prefValue(forKey: key).map { $0.description } ?? "nil"
+    default: fail("unknown type \(type)")
+    }
+}
+
+switch command {
+case "write-flushed":
+    // write-flushed PREFIX COUNT: sets PREFIX-i = i and flushes after each; prints "ok i".
+    guard rest.count == 2, let count = Int(rest[1]) else { fail("write-flushed PREFIX COUNT") }
+    for index in 0..<count {
+        store.set(index, forKey: "\(rest[0])-\(index)")
+        do { try store.flush() } catch { fail("flush: \(error)") }
+        say("ok \(index)")
+    }
+case "set-json":
+    // set-json KEY JSON [--no-flush]: stores the parsed value; flushes unless told not to.
+    guard rest.count >= 2 else { fail("set-json KEY JSON") }
+    do {
+        try store.put(try JSONReader.parse(rest[1]), forKey: rest[0])
+        if !rest.contains("--no-flush") { try store.flush() }
+    } catch {
+        fail("set-json: \(error)")
+    }
+    say("ok")
+case "read":
+    // read KEY:TYPE...: prints one typed read per argument.
+    for item in rest {
+        let parts = item.split(separator: ":", maxSplits: 1).map(String.init)
+        guard parts.count == 2 else { fail("read KEY:TYPE") }
+        say(typedRead(parts[0], parts[1]))
+    }
+case "dump":
+    say(PrefValue.dictionary(store.entries).description)
+case "watch":
+    // watch KEY COUNT: prints each new value of KEY as compact JSON, exits after COUNT changes.
+    guard rest.count == 2, let count = Int(rest[1]) else { fail("watch KEY COUNT") }
+    let stream = store.changes(forKey: rest[0])
+    say("ready")
+    let done = DispatchSemaphore(value: 0)
+    Task {
+        var seen = 0
+        for await value in stream {
+            say(value.map { $0.description } ?? "nil")
+            seen += 1
+            if seen == count { break }
+        }
+        done.signal()
+    }
+    done.wait()
+default:
+    fail("unknown command \(command)")
+}

@@ -1,0 +1,147 @@
+import Foundation
+
+/// Writes ``PrefValue``s as UTF-8 JSON: keys sorted by code point, doubles in their shortest
+/// exact form with a `.` or exponent (`1.0`, `0.1`, `1e+300`), `Date` and `Data` in their tagged
+/// forms, non-ASCII text kept as is so that the file stays readable.
+///
+/// ```swift
+/// let bytes = try JSONWriter.bytes(["streak": 7, "theme": "dark"], pretty: true)
+/// ```
+public enum JSONWriter {
+    /// A value that JSON cannot hold: a NaN or an infinity, at `path`.
+    public struct Unrepresentable: Error, Sendable, Equatable, CustomStringConvertible {
+        /// Where the value is, as a JSON-pointer-like path (`/settings/ratio`).
+        public var path: String
+        /// The value, as Swift prints it (`nan`, `inf`).
+        public var value: String
+        /// "value nan at /ratio cannot be stored in JSON".
+        public var description: String { "value \(value) at \(path.isEmpty ? "/" : path) cannot be stored in JSON" }
+    }
+
+    /// The JSON text of `value` as bytes; `pretty` indents by two spaces, one member per line.
+    public static func bytes(_ value: PrefValue, pretty: Bool = true) throws(Unrepresentable) -> [UInt8] {
+        var output: [UInt8] = []
+        output.reserveCapacity(256)
+        try write(value, into: &output, pretty: pretty, indent: 0, path: "")
+        if pretty { output.append(0x0A) }
+        return output
+    }
+
+    /// The JSON text of `value` as a string.
+    public static func string(_ value: PrefValue, pretty: Bool = false) throws(Unrepresentable) -> String {
+        let output = try bytes(value, pretty: pretty)
+        return String(decoding: pretty ? output.dropLast() : output[...], as: UTF8.self)
+    }
+
+    /// Writes a suite's top-level object: a sorted, pretty object, one key per line.
+    static func suiteFile(_ entries: [String: PrefValue]) throws(Unrepresentable) -> [UInt8] {
+        var output: [UInt8] = []
+        output.reserveCapacity(entries.count * 32 + 4)
+        try writeObject(entries, into: &output, pretty: true, indent: 0, path: "")
+        output.append(0x0A)
+        return output
+    }
+
+    /// Orders keys by Unicode code point, as `jq -S` does (UTF-8 byte order is code point order).
+    static func sortedKeys<Value>(_ entries: [String: Value]) -> [String] {
+        entries.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+    }
+
+    private static func write(
+        _ value: PrefValue, into output: inout [UInt8], pretty: Bool, indent: Int, path: String
+    ) throws(Unrepresentable) {
+        switch value {
+        case .null: append("null", to: &output)
+        case .bool(let flag): append(flag ? "true" : "false", to: &output)
+        case .int(let number): append(String(number), to: &output)
+        case .unsigned(let number): append(String(number), to: &output)
+        case .double(let number):
+            guard number.isFinite else { throw Unrepresentable(path: path, value: "\(number)") }
+            append(formatDouble(number), to: &output)
+        case .string(let text): writeString(text, into: &output)
+        case .date(let date): writeTag(TaggedValue.dateTag, TaggedValue.encode(date: date), into: &output, pretty: pretty, indent: indent)
+        case .data(let data): writeTag(TaggedValue.dataTag, TaggedValue.encode(data: data), into: &output, pretty: pretty, indent: indent)
+        case .array(let items):
+            guard !items.isEmpty else { return append("[]", to: &output) }
+            output.append(UInt8(ascii: "["))
+            for (position, item) in items.enumerated() {
+                if position > 0 { output.append(UInt8(ascii: ",")) }
+                newline(&output, pretty: pretty, indent: indent + 1)
+                try write(item, into: &output, pretty: pretty, indent: indent + 1, path: path + "/\(position)")
+            }
+            newline(&output, pretty: pretty, indent: indent)
+            output.append(UInt8(ascii: "]"))
+        case .dictionary(let entries):
+            try writeObject(entries, into: &output, pretty: pretty, indent: indent, path: path)
+        }
+    }
+
+    private static func writeObject(
+        _ entries: [String: PrefValue], into output: inout [UInt8], pretty: Bool, indent: Int, path: String
+    ) throws(Unrepresentable) {
+        guard !entries.isEmpty else { return append("{}", to: &output) }
+        output.append(UInt8(ascii: "{"))
+        for (position, key) in sortedKeys(entries).enumerated() {
+            if position > 0 { output.append(UInt8(ascii: ",")) }
+            newline(&output, pretty: pretty, indent: indent + 1)
+            writeString(key, into: &output)
+            output.append(UInt8(ascii: ":"))
+            if pretty { output.append(UInt8(ascii: " ")) }
+            // The key exists: it came from `entries`.
+            try write(entries[key] ?? .null, into: &output, pretty: pretty, indent: indent + 1, path: path + "/" + key)
+        }
+        newline(&output, pretty: pretty, indent: indent)
+        output.append(UInt8(ascii: "}"))
+    }
+
+    private static func writeTag(_ tag: String, _ payload: String, into output: inout [UInt8], pretty: Bool, indent: Int) {
+        output.append(UInt8(ascii: "{"))
+        writeString(tag, into: &output)
+        output.append(UInt8(ascii: ":"))
+        if pretty { output.append(UInt8(ascii: " ")) }
+        writeString(payload, into: &output)
+        output.append(UInt8(ascii: "}"))
+    }
+
+    /// Swift's shortest round-trip form, which always has a `.` or an `e` for finite doubles
+    /// (`1.0`, `1e-05`, `1e+300`): a reader sees a double, never an integer.
+    static func formatDouble(_ number: Double) -> String {
+        number.description
+    }
+
+    private static func writeString(_ text: String, into output: inout [UInt8]) {
+        output.append(UInt8(ascii: "\""))
+        var text = text
+        text.withUTF8 { utf8 in
+            var runStart = 0
+            for (position, byte) in utf8.enumerated() where byte < 0x20 || byte == 0x22 || byte == 0x5C {
+                output.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<position]))
+                runStart = position + 1
+                switch byte {
+                case 0x22: append("\\\"", to: &output)
+                case 0x5C: append("\\\\", to: &output)
+                case 0x0A: append("\\n", to: &output)
+                case 0x0D: append("\\r", to: &output)
+                case 0x09: append("\\t", to: &output)
+                case 0x08: append("\\b", to: &output)
+                case 0x0C: append("\\f", to: &output)
+                default:
+                    let hex = String(byte, radix: 16)
+                    append("\\u" + String(repeating: "0", count: 4 - hex.count) + hex, to: &output)
+                }
+            }
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<utf8.count]))
+        }
+        output.append(UInt8(ascii: "\""))
+    }
+
+    private static func newline(_ output: inout [UInt8], pretty: Bool, indent: Int) {
+        guard pretty else { return }
+        output.append(0x0A)
+        for _ in 0..<(indent * 2) { output.append(0x20) }
+    }
+
+    private static func append(_ text: String, to output: inout [UInt8]) {
+        output.append(contentsOf: text.utf8)
+    }
+}

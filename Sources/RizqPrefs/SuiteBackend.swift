@@ -1,0 +1,307 @@
+import Dispatch
+import Foundation
+import Logging
+import Synchronization
+
+/// The in-memory state of one suite file, shared by every ``SuiteStore`` of this process that
+/// names it.
+///
+/// Reads come from `values` (the file as last read, with this process's pending changes on
+/// top). A `set` changes `values` at once, records the change in `pending`, and schedules a
+/// coalesced write. The write (on `queue`, under the file lock) re-reads the file if another
+/// process replaced it, applies only `pending`, key by key, and replaces the file. Changes by
+/// other processes arrive through ``FileWatcher`` and are merged the same way.
+final class SuiteBackend: Sendable {
+    static let coalescingDelay: DispatchTimeInterval = .milliseconds(50)
+    static let logger = Logger(label: "RizqPrefs")
+
+    struct Observer {
+        let key: String?
+        let callback: @Sendable (SuiteChange) -> Void
+    }
+
+    struct State {
+        var values: [String: PrefValue]
+        /// Local changes not yet written: a value, or `nil` for a removal.
+        var pending: [String: PrefValue?] = [:]
+        /// `removePersistentDomain`: the next write starts from an empty object.
+        var clearPending = false
+        /// The file version `values` was built from (`nil`: no file).
+        var stamp: FileStamp?
+        var registered: [String: PrefValue] = [:]
+        var writeScheduled = false
+        var reloadScheduled = false
+        var observers: [UInt64: Observer] = [:]
+        var nextObserverID: UInt64 = 0
+        /// Bumped on every change of `values`; lets callers cache what they derive from a value.
+        var generation: UInt64 = 0
+
+        mutating func notify(_ change: SuiteChange) {
+            for observer in observers.values where observer.key == nil || observer.key == change.key {
+                observer.callback(change)
+            }
+        }
+
+        /// Replaces `values` with `newValues` and tells observers about every key that differs.
+        mutating func replaceValues(with newValues: [String: PrefValue], origin: SuiteChange.Origin) {
+            if !observers.isEmpty {
+                for (key, old) in values where newValues[key] != old {
+                    notify(SuiteChange(key: key, newValue: newValues[key], origin: origin))
+                }
+                for (key, new) in newValues where values[key] == nil {
+                    notify(SuiteChange(key: key, newValue: new, origin: origin))
+                }
+            }
+            values = newValues
+            generation &+= 1
+        }
+
+        /// `base` with the pending local changes applied.
+        func applyingPending(to base: [String: PrefValue]) -> [String: PrefValue] {
+            var result = clearPending ? [:] : base
+            for (key, change) in pending {
+                if let change { result[key] = change } else { result.removeValue(forKey: key) }
+            }
+            return result
+        }
+    }
+
+    let location: SuiteLocation
+    let file: SuiteFile
+    let state: Mutex<State>
+    private let queue: DispatchQueue
+    /// Set when the file could not be opened: the suite then lives in memory only, and every
+    /// write reports this error instead of risking the user's file.
+    private let openError: SuiteStoreError?
+
+    /// Opens the suite: reads (or repairs) its file and starts watching it.
+    init(location: SuiteLocation) throws(SuiteStoreError) {
+        self.location = location
+        file = SuiteFile(location: location)
+        queue = DispatchQueue(label: "RizqPrefs.suite." + location.suiteName)
+        openError = nil
+        file.removeStaleTemporaries()
+        let (entries, stamp) = try Self.load(file, lockForRepair: true)
+        state = Mutex(State(values: entries, stamp: stamp))
+        if (try? file.ensureDirectory()) != nil {
+            FileWatcher.shared.watch(folder: location.directory, fileName: location.suiteName + ".json") { [weak self] in
+                self?.fileChanged()
+            }
+        }
+    }
+
+    /// A suite that could not be opened: values live in memory only and every write fails
+    /// with `error`, so that nothing overwrites a file that could not be read.
+    init(unopenable location: SuiteLocation, error: SuiteStoreError) {
+        self.location = location
+        file = SuiteFile(location: location)
+        queue = DispatchQueue(label: "RizqPrefs.suite." + location.suiteName)
+        openError = error
+        state = Mutex(State(values: [:], stamp: nil))
+    }
+
+    // MARK: Reading and writing values
+
+    func value(forKey key: String) -> PrefValue? {
+        state.withLock { $0.values[key] ?? $0.registered[key] }
+    }
+
+    func set(_ value: PrefValue?, forKey key: String) {
+        state.withLock { state in
+            let old = state.values[key]
+            state.pending.updateValue(value, forKey: key)
+            if let value { state.values[key] = value } else { state.values.removeValue(forKey: key) }
+            state.generation &+= 1
+            if !state.observers.isEmpty, old != value {
+                state.notify(SuiteChange(key: key, newValue: value, origin: .local))
+            }
+            scheduleWrite(&state)
+        }
+    }
+
+    /// Applies several changes at once: other threads, and other processes, see all or none.
+    func apply(_ changes: [(key: String, value: PrefValue?)], replacingAll: Bool) {
+        state.withLock { state in
+            var newValues = replacingAll ? [:] : state.values
+            if replacingAll {
+                state.pending = [:]
+                state.clearPending = true
+            }
+            for (key, value) in changes {
+                state.pending.updateValue(value, forKey: key)
+                if let value { newValues[key] = value } else { newValues.removeValue(forKey: key) }
+            }
+            state.replaceValues(with: newValues, origin: .local)
+            scheduleWrite(&state)
+        }
+    }
+
+    func register(_ defaults: [String: PrefValue]) {
+        state.withLock { $0.registered.merge(defaults) { _, new in new } }
+    }
+
+    // MARK: Observing
+
+    func addObserver(key: String?, _ callback: @escaping @Sendable (SuiteChange) -> Void) -> UInt64 {
+        state.withLock { state in
+            state.nextObserverID += 1
+            state.observers[state.nextObserverID] = Observer(key: key, callback: callback)
+            return state.nextObserverID
+        }
+    }
+
+    func removeObserver(_ id: UInt64) {
+        _ = state.withLock { $0.observers.removeValue(forKey: id) }
+    }
+
+    // MARK: Disk
+
+    /// Writes pending changes now; returns when they are durable.
+    func flush() throws(SuiteStoreError) {
+        let result: Result<Void, SuiteStoreError> = queue.sync {
+            do throws(SuiteStoreError) {
+                try writePending()
+                return .success(())
+            } catch {
+                return .failure(error)
+            }
+        }
+        try result.get()
+    }
+
+    /// Picks up what other processes wrote, now, without waiting for inotify.
+    func refresh() {
+        queue.sync { reloadIfChanged() }
+    }
+
+    var hasPendingChanges: Bool {
+        state.withLock { !$0.pending.isEmpty || $0.clearPending }
+    }
+
+    private func scheduleWrite(_ state: inout State) {
+        guard !state.writeScheduled else { return }
+        state.writeScheduled = true
+        queue.asyncAfter(deadline: .now() + Self.coalescingDelay) { [self] in
+            do {
+                try writePending()
+            } catch {
+                Self.logger.error("\(error)", metadata: ["suite": "\(location.suiteName)"])
+            }
+        }
+    }
+
+    private struct Snapshot {
+        var changes: [String: PrefValue?]
+        var clear: Bool
+        var values: [String: PrefValue]
+        var stamp: FileStamp?
+    }
+
+    /// Runs on `queue`.
+    private func writePending() throws(SuiteStoreError) {
+        let taken = state.withLock { state -> Snapshot? in
+            state.writeScheduled = false
+            guard !state.pending.isEmpty || state.clearPending else { return nil }
+            let snapshot = Snapshot(changes: state.pending, clear: state.clearPending, values: state.values, stamp: state.stamp)
+            state.pending = [:]
+            state.clearPending = false
+            return snapshot
+        }
+        guard let snapshot = taken else { return }
+        do throws(SuiteStoreError) {
+            if let openError { throw openError }
+            try file.withLock { () throws(SuiteStoreError) in
+                let current = try file.stamp()
+                if current == snapshot.stamp {
+                    // Nobody else wrote since we last read: memory already holds the new file.
+                    let newStamp = try file.replace(with: snapshot.values)
+                    state.withLock { $0.stamp = newStamp }
+                    return
+                }
+                // Another process replaced the file: merge our changes into what it wrote.
+                let (disk, _) = try Self.load(file, lockForRepair: false)
+                var merged = snapshot.clear ? [:] : disk
+                for (key, change) in snapshot.changes {
+                    if let change { merged[key] = change } else { merged.removeValue(forKey: key) }
+                }
+                let newStamp = try file.replace(with: merged)
+                state.withLock { state in
+                    state.stamp = newStamp
+                    state.replaceValues(with: state.applyingPending(to: merged), origin: .external)
+                }
+            }
+        } catch {
+            state.withLock { state in
+                for (key, change) in snapshot.changes where state.pending.index(forKey: key) == nil {
+                    state.pending.updateValue(change, forKey: key)
+                }
+                if snapshot.clear { state.clearPending = true }
+            }
+            throw error
+        }
+    }
+
+    /// Called on the watcher thread when the suite file may have changed.
+    private func fileChanged() {
+        let schedule = state.withLock { state -> Bool in
+            guard !state.reloadScheduled else { return false }
+            state.reloadScheduled = true
+            return true
+        }
+        guard schedule else { return }
+        queue.async { [self] in
+            state.withLock { $0.reloadScheduled = false }
+            reloadIfChanged()
+        }
+    }
+
+    /// Re-reads the file if another process replaced it. Runs on `queue`, so never at the same
+    /// time as this process's own write.
+    func reloadIfChanged() {
+        guard openError == nil else { return }
+        do {
+            let known = state.withLock { $0.stamp }
+            guard try file.stamp() != known else { return }
+            let (disk, stamp) = try Self.load(file, lockForRepair: true)
+            state.withLock { state in
+                state.stamp = stamp
+                state.replaceValues(with: state.applyingPending(to: disk), origin: .external)
+            }
+        } catch {
+            Self.logger.error("\(error)", metadata: ["suite": "\(location.suiteName)"])
+        }
+    }
+
+    /// Reads the file; a damaged one is moved aside (under the file lock unless the caller
+    /// holds it already) and reads as empty.
+    private static func load(_ file: SuiteFile, lockForRepair: Bool) throws(SuiteStoreError) -> ([String: PrefValue], FileStamp?) {
+        switch try file.read() {
+        case .missing:
+            return ([:], nil)
+        case .entries(let entries, let stamp):
+            return (entries, stamp)
+        case .damaged(let firstReason, let firstStamp):
+            let repair = { () throws(SuiteStoreError) -> ([String: PrefValue], FileStamp?) in
+                var reason = firstReason
+                var stamp = firstStamp
+                // Another process may replace the file while we look; never write over a
+                // damaged version, and give up rather than loop.
+                for _ in 0..<3 {
+                    if let moved = try file.quarantine(expecting: stamp) {
+                        logger.warning(
+                            "suite file \(file.location.path) is damaged (\(reason)); moved it aside to \(moved) and started the suite empty; restore it by hand if you need its contents",
+                            metadata: ["suite": "\(file.location.suiteName)"])
+                        return ([:], nil)
+                    }
+                    switch try file.read() {
+                    case .missing: return ([:], nil)
+                    case .entries(let entries, let newStamp): return (entries, newStamp)
+                    case .damaged(let newReason, let newStamp): (reason, stamp) = (newReason, newStamp)
+                    }
+                }
+                throw .unreadable(path: file.location.path, reason: "it is damaged (\(reason)) and keeps changing")
+            }
+            return lockForRepair ? try file.withLock(repair) : try repair()
+        }
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+
+/// Where a suite's file lives, and the rules for the names that lead there.
+///
+/// ```
+/// <root>/apps/<app id>/<suite>.json    an app's own suites; the standard one is named after the app
+/// <root>/groups/<group.…>.json         app-group suites, the same file for every app of the user
+/// ```
+///
+/// `<root>` is `$RIZQ_PREFS_HOME` when set, else `$XDG_CONFIG_HOME/rizq-prefs`, else
+/// `~/.config/rizq-prefs`.
+public struct SuiteLocation: Sendable, Hashable, CustomStringConvertible {
+    /// The longest suite name or app id, in UTF-8 bytes; leaves room in a 255-byte file name for
+    /// the `.corrupt-<timestamp>.json` and temporary-file suffixes.
+    public static let maximumNameLength = 200
+
+    /// The suite's name, e.g. `com.example.app` or `group.com.example.shared`.
+    public let suiteName: String
+    /// The folder that holds the suite file.
+    public let directory: String
+    /// The absolute path of the suite file.
+    public let path: String
+
+    /// Whether this is an app-group suite (`group.…`), shared by every app of the user.
+    public var isGroup: Bool { suiteName.hasPrefix("group.") }
+
+    /// The path, for messages.
+    public var description: String { path }
+
+    /// The location of `suiteName` for the app `appID` under `root`.
+    /// - Throws: ``SuiteStoreError/invalidSuiteName(name:reason:)`` or
+    ///   ``SuiteStoreError/invalidAppID(appID:reason:)``.
+    public init(suiteName: String, appID: String, root: String) throws(SuiteStoreError) {
+        if let reason = Self.problem(withName: suiteName) {
+            throw .invalidSuiteName(name: suiteName, reason: reason)
+        }
+        self.suiteName = suiteName
+        if suiteName.hasPrefix("group.") {
+            directory = root + "/groups"
+        } else {
+            if let reason = Self.problem(withName: appID) { throw .invalidAppID(appID: appID, reason: reason) }
+            directory = root + "/apps/" + appID
+        }
+        path = directory + "/" + suiteName + ".json"
+    }
+
+    /// A location that is never written: for a standard suite whose app id is invalid.
+    init(unvalidated suiteName: String, root: String) {
+        self.suiteName = suiteName
+        directory = root
+        path = root + "/" + suiteName + ".json"
+    }
+
+    /// The root of all suite files for this environment (see the type's documentation).
+    public static func defaultRoot(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        if let home = environment["RIZQ_PREFS_HOME"], !home.isEmpty { return absolute(home) }
+        if let config = environment["XDG_CONFIG_HOME"], config.hasPrefix("/") { return config + "/rizq-prefs" }
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        return home + "/.config/rizq-prefs"
+    }
+
+    /// Why `name` cannot be a suite name or app id, or `nil` when it can.
+    public static func problem(withName name: String) -> String? {
+        if name.isEmpty { return "it is empty" }
+        if name.utf8.count > maximumNameLength { return "it is longer than \(maximumNameLength) bytes" }
+        if name.contains("/") { return "it contains '/'" }
+        if name.contains("..") { return "it contains '..'" }
+        if name.hasPrefix(".") { return "it starts with '.'" }
+        if name.unicodeScalars.contains(where: { $0.value == 0 }) { return "it contains a NUL character" }
+        if name.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) { return "it contains a control character" }
+        return nil
+    }
+
+    private static func absolute(_ path: String) -> String {
+        if path.hasPrefix("/") { return path }
+        return FileManager.default.currentDirectoryPath + "/" + path
+    }
+}

@@ -1,0 +1,40 @@
+import Dispatch
+
+extension SuiteStore {
+    /// Every change of `key`, in order, once each: its new stored value, or `nil` when it was
+    /// removed (also by ``removePersistentDomain(forName:)``). Changes made by other processes
+    /// arrive too, within milliseconds of their write. The stream starts with the next change;
+    /// read the current value first if you need it.
+    ///
+    /// ```swift
+    /// for await streak in store.changes(forKey: "current_streak") {
+    ///     print("streak is now", streak?.description ?? "unset")
+    /// }
+    /// ```
+    public func changes(forKey key: String) -> AsyncStream<PrefValue?> {
+        observe(key: key) { $0.newValue }
+    }
+
+    /// Every change of `key` as `Value`; `nil` when the key was removed or holds another type.
+    public func changes<Value: PrefValueConvertible>(forKey key: String, as type: Value.Type) -> AsyncStream<Value?> {
+        observe(key: key) { $0.newValue.flatMap(Value.init(prefValue:)) }
+    }
+
+    /// Every change of every key of the suite, in order, with where it came from.
+    public func changes() -> AsyncStream<SuiteChange> {
+        observe(key: nil) { $0 }
+    }
+
+    private func observe<Element: Sendable>(
+        key: String?, _ transform: @escaping @Sendable (SuiteChange) -> Element
+    ) -> AsyncStream<Element> {
+        let (stream, continuation) = AsyncStream<Element>.makeStream(bufferingPolicy: .unbounded)
+        let backend = self.backend
+        let id = backend.addObserver(key: key) { change in continuation.yield(transform(change)) }
+        continuation.onTermination = { _ in
+            // Not inline: termination may be triggered while the suite's state is locked.
+            DispatchQueue.global().async { backend.removeObserver(id) }
+        }
+        return stream
+    }
+}

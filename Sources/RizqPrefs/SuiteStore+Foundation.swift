@@ -1,0 +1,93 @@
+import Foundation
+
+/// Foundation's typed getters, with Foundation's answers for missing keys (`0`, `false`, `nil`)
+/// and its lenient conversions (`integer(forKey:)` of a stored `"42"` is `42`). Use
+/// ``SuiteStore/value(forKey:as:)`` for strict reads.
+extension SuiteStore {
+    /// The stored value or registered default as a Foundation-style value, or `nil`.
+    public func object(forKey key: String) -> Any? {
+        prefValue(forKey: key)?.anyValue
+    }
+
+    /// A stored string, or a number as text; `nil` otherwise.
+    public func string(forKey key: String) -> String? {
+        switch prefValue(forKey: key) {
+        case .string(let text): return text
+        case .int(let number): return String(number)
+        case .unsigned(let number): return String(number)
+        case .double(let number): return JSONWriter.formatDouble(number)
+        default: return nil
+        }
+    }
+
+    /// A stored bool; a number is `true` when not zero; `"true"`/`"YES"`/`"1"` are `true`.
+    /// Missing or other: `false`.
+    public func bool(forKey key: String) -> Bool {
+        switch prefValue(forKey: key) {
+        case .bool(let flag): return flag
+        case .int(let number): return number != 0
+        case .unsigned(let number): return number != 0
+        case .double(let number): return number != 0
+        case .string(let text): return ["true", "yes", "1"].contains(text.lowercased())
+        default: return false
+        }
+    }
+
+    /// A stored integer; a double is truncated, a bool is 0 or 1, numeric text is parsed.
+    /// Missing, other, or out of range: `0`.
+    public func integer(forKey key: String) -> Int {
+        switch prefValue(forKey: key) {
+        case .int(let number): return number
+        case .unsigned(let number): return Int(exactly: number) ?? 0
+        case .double(let number): return Int(exactly: number.rounded(.towardZero)) ?? 0
+        case .bool(let flag): return flag ? 1 : 0
+        case .string(let text): return Int(text) ?? Double(text).flatMap { Int(exactly: $0.rounded(.towardZero)) } ?? 0
+        default: return 0
+        }
+    }
+
+    /// A stored number; a bool is 0 or 1, numeric text is parsed. Missing or other: `0`.
+    public func double(forKey key: String) -> Double {
+        switch prefValue(forKey: key) {
+        case .double(let number): return number
+        case .int(let number): return Double(number)
+        case .unsigned(let number): return Double(number)
+        case .bool(let flag): return flag ? 1 : 0
+        case .string(let text): return Double(text).flatMap { $0.isFinite ? $0 : nil } ?? 0
+        default: return 0
+        }
+    }
+
+    /// ``double(forKey:)`` as a `Float`.
+    public func float(forKey key: String) -> Float {
+        Float(double(forKey: key))
+    }
+
+    /// Stored bytes, or `nil`.
+    public func data(forKey key: String) -> Data? {
+        value(forKey: key, as: Data.self)
+    }
+
+    /// A stored URL: text with a scheme (`https://…` stays as it is) or an absolute path
+    /// (a file URL); `nil` otherwise.
+    public func url(forKey key: String) -> URL? {
+        value(forKey: key, as: URL.self)
+    }
+
+    /// A stored array as Foundation-style values, or `nil`.
+    public func array(forKey key: String) -> [Any]? {
+        guard case .array(let items) = prefValue(forKey: key) else { return nil }
+        return items.map(\.anyValue)
+    }
+
+    /// A stored dictionary as Foundation-style values, or `nil`.
+    public func dictionary(forKey key: String) -> [String: Any]? {
+        guard case .dictionary(let entries) = prefValue(forKey: key) else { return nil }
+        return entries.mapValues(\.anyValue)
+    }
+
+    /// A stored array whose every element is a string, or `nil`.
+    public func stringArray(forKey key: String) -> [String]? {
+        value(forKey: key, as: [String].self)
+    }
+}
