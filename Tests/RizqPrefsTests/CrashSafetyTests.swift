@@ -1,0 +1,40 @@
+import Foundation
+import XCTest
+@testable import RizqPrefs
+
+/// A writer killed with SIGKILL at random moments never leaves a broken file behind, and every
+/// key whose flush() returned survives.
+final class CrashSafetyTests: XCTestCase {
+    func testWriterKilledTwentyTimesNeverBreaksTheFileOrLosesFlushedKeys() throws {
+        let root = TemporaryRoot()
+        let suite = "group.com.rizq.crash"
+        var acknowledged: [String: Int] = [:]
+        for round in 0..<20 {
+            let child = Child.start(root, suite, ["write-flushed", "round\(round)", "100000"])
+            let out = child.standardOutput as! Pipe
+            try child.run()
+            usleep(useconds_t.random(in: 20_000...250_000))
+            kill(child.processIdentifier, SIGKILL)
+            child.waitUntilExit()
+            XCTAssertEqual(child.terminationReason, .uncaughtSignal)
+            let printed = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            for line in printed.split(separator: "\n") where line.hasPrefix("ok ") {
+                if let index = Int(line.dropFirst(3)) { acknowledged["round\(round)-\(index)"] = index }
+            }
+            // Every time: the file parses, as an object, and holds every acknowledged key.
+            guard let data = root.fileBytes(suite) else {
+                XCTAssertTrue(acknowledged.isEmpty, "no file but keys were acknowledged")
+                continue
+            }
+            guard case .dictionary(let entries) = try JSONReader.parse(data) else { return XCTFail("root is not an object") }
+            for (key, value) in acknowledged {
+                XCTAssertEqual(entries[key], .int(value), "round \(round): acknowledged key \(key) lost")
+            }
+        }
+        XCTAssertGreaterThan(acknowledged.count, 20, "the writer should have flushed something")
+        // Temporaries of killed writers are cleaned up by the next opener.
+        _ = try SuiteStore(suite: suite, appID: "tests", root: root.path)
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: root.path + "/groups").filter { $0.contains(".tmp-") }
+        XCTAssertEqual(leftovers, [])
+    }
+}

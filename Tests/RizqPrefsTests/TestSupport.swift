@@ -1,0 +1,87 @@
+import Foundation
+import XCTest
+@testable import RizqPrefs
+
+/// A fresh folder for one test's suite files; never the user's real ones.
+final class TemporaryRoot {
+    let path: String
+
+    init() {
+        let template = NSTemporaryDirectory() + "rizq-prefs-test.XXXXXX"
+        var bytes = Array(template.utf8CString)
+        let made = bytes.withUnsafeMutableBufferPointer { buffer in buffer.baseAddress.flatMap { mkdtemp($0) } }
+        path = made.map { String(cString: $0) } ?? (NSTemporaryDirectory() + "rizq-prefs-test-\(UUID().uuidString)")
+        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(atPath: path)
+    }
+
+    func store(_ suite: String = "group.com.rizq.test", app: String = "tests") throws -> SuiteStore {
+        try SuiteStore(suite: suite, appID: app, root: path)
+    }
+
+    func filePath(_ suite: String = "group.com.rizq.test", app: String = "tests") -> String {
+        suite.hasPrefix("group.") ? "\(path)/groups/\(suite).json" : "\(path)/apps/\(app)/\(suite).json"
+    }
+
+    func fileBytes(_ suite: String = "group.com.rizq.test") -> Data? {
+        FileManager.default.contents(atPath: filePath(suite))
+    }
+
+    /// The suite file parsed with Foundation's own reader, as an independent check of the format.
+    func fileObject(_ suite: String = "group.com.rizq.test") throws -> [String: Any] {
+        let data = try XCTUnwrap(fileBytes(suite), "suite file missing")
+        return try XCTUnwrap(JSONSerialization.jsonObject(with: data) as? [String: Any])
+    }
+}
+
+/// Runs the test child (Tests/Support/PrefsChild) as a real second process.
+enum Child {
+    static var executable: String {
+        let testBinary = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        var folder = URL(fileURLWithPath: testBinary).deletingLastPathComponent()
+        // Inside an .xctest bundle on some platforms: climb to the products folder.
+        while folder.path.contains(".xctest") { folder.deleteLastPathComponent() }
+        return folder.appendingPathComponent("rizq-prefs-test-child").path
+    }
+
+    struct Output {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+        var lines: [String] { stdout.split(separator: "\n").map(String.init) }
+    }
+
+    @discardableResult
+    static func run(_ root: TemporaryRoot, _ suite: String, _ arguments: [String]) throws -> Output {
+        let process = start(root, suite, arguments)
+        let out = process.standardOutput as! Pipe
+        let err = process.standardError as! Pipe
+        try process.run()
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Output(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self), stderr: String(decoding: errData, as: UTF8.self))
+    }
+
+    static func start(_ root: TemporaryRoot, _ suite: String, _ arguments: [String]) -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = [root.path, suite] + arguments
+        process.standardOutput = Pipe()
+        process.standardError = Pipe()
+        return process
+    }
+}
+
+/// Waits until `condition` holds or `timeout` passes; returns whether it held.
+func eventually(timeout: TimeInterval = 5, _ condition: () -> Bool) -> Bool {
+    let deadline = Date().addingTimeInterval(timeout)
+    while Date() < deadline {
+        if condition() { return true }
+        usleep(5_000)
+    }
+    return condition()
+}
