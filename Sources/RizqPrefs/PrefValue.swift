@@ -70,7 +70,7 @@ extension PrefValue {
 }
 
 extension PrefValue: ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral,
-    ExpressibleByStringLiteral, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral, ExpressibleByNilLiteral
+    ExpressibleByStringLiteral, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral
 {
     /// Creates `.bool`.
     public init(booleanLiteral value: Bool) { self = .bool(value) }
@@ -86,8 +86,6 @@ extension PrefValue: ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral, E
     public init(dictionaryLiteral elements: (String, PrefValue)...) {
         self = .dictionary(Dictionary(elements, uniquingKeysWith: { _, last in last }))
     }
-    /// Creates `.null`.
-    public init(nilLiteral: ()) { self = .null }
 }
 
 extension PrefValue: CustomStringConvertible {

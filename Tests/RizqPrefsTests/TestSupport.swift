@@ -51,7 +51,12 @@ enum Child {
         var status: Int32
         var stdout: String
         var stderr: String
-        var lines: [String] { stdout.split(separator: "\n").map(String.init) }
+        /// Lines of stdout, empty ones included, without the final newline's empty remainder.
+        var lines: [String] {
+            var lines = stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            if lines.last == "" { lines.removeLast() }
+            return lines
+        }
     }
 
     @discardableResult

@@ -91,6 +91,18 @@ case "watch":
         done.signal()
     }
     done.wait()
+case "typed-write":
+    // typed-write: stores a sample of every property-wrapper type (TypedSettings) and flushes.
+    TypedSettings(store: store).writeSamples()
+    do { try store.flush() } catch { fail("flush: \(error)") }
+    say("ok")
+case "typed-clear-optionals":
+    TypedSettings(store: store).clearOptionals()
+    do { try store.flush() } catch { fail("flush: \(error)") }
+    say("ok")
+case "typed-read":
+    // typed-read: prints every TypedSettings property, one per line.
+    for line in TypedSettings(store: store).describe() { say(line) }
 default:
     fail("unknown command \(command)")
 }

@@ -1,0 +1,32 @@
+/// A property holding any `Codable` value, stored in the suite file as nested JSON that can be
+/// read and edited by hand (not a base64 or string-escaped blob):
+///
+/// ```swift
+/// struct UserPreferences: Codable, Sendable { var dailyGoal = 3 }
+/// @CodableUserDefault("user_preferences", defaultValue: UserPreferences()) var preferences
+/// ```
+///
+/// When the stored JSON does not decode (its shape changed between app versions), the
+/// property reads as `defaultValue`, one warning is logged, and the stored JSON is left as it
+/// is until the app writes a new value. An `Optional` value that is `nil` removes the key.
+@propertyWrapper
+public struct CodableUserDefault<Value: Codable & Sendable>: Sendable {
+    /// The key, its default and its suite: `$property`.
+    public let projectedValue: Key<Value>
+
+    /// A property stored under `key` in `store`.
+    public init(_ key: String, defaultValue: Value, store: SuiteStore = .standard) {
+        projectedValue = Key(codable: key, default: defaultValue, store: store)
+    }
+
+    /// A property stored under `key.rawValue` (a `String` key enum) in `store`.
+    public init<K: RawRepresentable>(_ key: K, defaultValue: Value, store: SuiteStore = .standard) where K.RawValue == String {
+        self.init(key.rawValue, defaultValue: defaultValue, store: store)
+    }
+
+    /// The stored value, or the default.
+    public var wrappedValue: Value {
+        get { projectedValue.value }
+        nonmutating set { projectedValue.value = newValue }
+    }
+}

@@ -1,0 +1,52 @@
+import Logging
+import Synchronization
+
+/// How a typed key turns its `Value` into a stored value and back.
+struct PrefCodec<Value: Sendable>: Sendable {
+    /// `nil`: remove the key.
+    let encode: @Sendable (Value) throws -> PrefValue?
+    /// Throws (with a reason for the log) when the stored value is not a `Value`.
+    let decode: @Sendable (PrefValue) throws -> Value
+    /// Decoding is costly enough (Codable) to remember the last result.
+    let caches: Bool
+
+    static func native() -> PrefCodec where Value: UserDefaultValue {
+        PrefCodec(
+            encode: { $0.storedValue },
+            decode: { stored in
+                guard let value = Value.fromStored(stored) else { throw WrongType(found: stored.kindName, expected: "\(Value.self)") }
+                return value
+            },
+            caches: false)
+    }
+
+    static func codable() -> PrefCodec where Value: Codable {
+        PrefCodec(
+            encode: { value in
+                let stored = try PrefValueEncoder().encode(value)
+                return stored == .null ? nil : stored
+            },
+            decode: { try PrefValueDecoder().decode(Value.self, from: $0) },
+            caches: true)
+    }
+
+    struct WrongType: Error, CustomStringConvertible {
+        var found: String
+        var expected: String
+        var description: String { "found a \(found), expected \(expected)" }
+    }
+}
+
+/// One warning per suite and key when a stored value does not read as the expected type, so
+/// that a hot getter does not flood the log.
+enum TypedReadWarnings {
+    private static let warned = Mutex<Set<String>>([])
+
+    static func warnOnce(suite: String, key: String, reason: String) {
+        let first = warned.withLock { $0.insert(suite + "\u{0}" + key).inserted }
+        guard first else { return }
+        SuiteBackend.logger.warning(
+            "stored value of key '\(key)' does not read as the expected type (\(reason)); using the default and leaving the stored value as it is until the app writes a new one",
+            metadata: ["suite": "\(suite)"])
+    }
+}
