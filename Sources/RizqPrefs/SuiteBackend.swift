@@ -15,60 +15,9 @@ final class SuiteBackend: Sendable {
     static let coalescingDelay: DispatchTimeInterval = .milliseconds(50)
     static let logger = Logger(label: "RizqPrefs")
 
-    struct Observer {
-        let key: String?
-        let callback: @Sendable (SuiteChange) -> Void
-    }
-
-    struct State {
-        var values: [String: PrefValue]
-        /// Local changes not yet written: a value, or `nil` for a removal.
-        var pending: [String: PrefValue?] = [:]
-        /// `removePersistentDomain`: the next write starts from an empty object.
-        var clearPending = false
-        /// The file version `values` was built from (`nil`: no file).
-        var stamp: FileStamp?
-        var registered: [String: PrefValue] = [:]
-        var writeScheduled = false
-        var reloadScheduled = false
-        var observers: [UInt64: Observer] = [:]
-        var nextObserverID: UInt64 = 0
-        /// Bumped on every change of `values`; lets callers cache what they derive from a value.
-        var generation: UInt64 = 0
-
-        mutating func notify(_ change: SuiteChange) {
-            for observer in observers.values where observer.key == nil || observer.key == change.key {
-                observer.callback(change)
-            }
-        }
-
-        /// Replaces `values` with `newValues` and tells observers about every key that differs.
-        mutating func replaceValues(with newValues: [String: PrefValue], origin: SuiteChange.Origin) {
-            if !observers.isEmpty {
-                for (key, old) in values where newValues[key] != old {
-                    notify(SuiteChange(key: key, newValue: newValues[key], origin: origin))
-                }
-                for (key, new) in newValues where values[key] == nil {
-                    notify(SuiteChange(key: key, newValue: new, origin: origin))
-                }
-            }
-            values = newValues
-            generation &+= 1
-        }
-
-        /// `base` with the pending local changes applied.
-        func applyingPending(to base: [String: PrefValue]) -> [String: PrefValue] {
-            var result = clearPending ? [:] : base
-            for (key, change) in pending {
-                if let change { result[key] = change } else { result.removeValue(forKey: key) }
-            }
-            return result
-        }
-    }
-
     let location: SuiteLocation
     let file: SuiteFile
-    let state: Mutex<State>
+    let state: Mutex<SuiteState>
     private let queue: DispatchQueue
     /// Set when the file could not be opened: the suite then lives in memory only, and every
     /// write reports this error instead of risking the user's file.
@@ -82,7 +31,7 @@ final class SuiteBackend: Sendable {
         openError = nil
         file.removeStaleTemporaries()
         let (entries, stamp) = try Self.load(file, lockForRepair: true)
-        state = Mutex(State(values: entries, stamp: stamp))
+        state = Mutex(SuiteState(disk: entries, stamp: stamp))
         if (try? file.ensureDirectory()) != nil {
             FileWatcher.shared.watch(folder: location.directory, fileName: location.suiteName + ".json") { [weak self] in
                 self?.fileChanged()
@@ -97,7 +46,7 @@ final class SuiteBackend: Sendable {
         file = SuiteFile(location: location)
         queue = DispatchQueue(label: "RizqPrefs.suite." + location.suiteName)
         openError = error
-        state = Mutex(State(values: [:], stamp: nil))
+        state = Mutex(SuiteState(disk: [:], stamp: nil))
     }
 
     // MARK: Reading and writing values
@@ -108,13 +57,7 @@ final class SuiteBackend: Sendable {
 
     func set(_ value: PrefValue?, forKey key: String) {
         state.withLock { state in
-            let old = state.values[key]
-            state.pending.updateValue(value, forKey: key)
-            if let value { state.values[key] = value } else { state.values.removeValue(forKey: key) }
-            state.generation &+= 1
-            if !state.observers.isEmpty, old != value {
-                state.notify(SuiteChange(key: key, newValue: value, origin: .local))
-            }
+            state.change(key, to: value)
             scheduleWrite(&state)
         }
     }
@@ -122,13 +65,14 @@ final class SuiteBackend: Sendable {
     /// Applies several changes at once: other threads, and other processes, see all or none.
     func apply(_ changes: [(key: String, value: PrefValue?)], replacingAll: Bool) {
         state.withLock { state in
+            let now = PendingChange.now()
             var newValues = replacingAll ? [:] : state.values
             if replacingAll {
                 state.pending = [:]
-                state.clearPending = true
+                state.clearTime = now
             }
             for (key, value) in changes {
-                state.pending.updateValue(value, forKey: key)
+                state.pending[key] = PendingChange(value: value, time: now)
                 if let value { newValues[key] = value } else { newValues.removeValue(forKey: key) }
             }
             state.replaceValues(with: newValues, origin: .local)
@@ -145,7 +89,7 @@ final class SuiteBackend: Sendable {
     func addObserver(key: String?, _ callback: @escaping @Sendable (SuiteChange) -> Void) -> UInt64 {
         state.withLock { state in
             state.nextObserverID += 1
-            state.observers[state.nextObserverID] = Observer(key: key, callback: callback)
+            state.observers[state.nextObserverID] = SuiteState.Observer(key: key, callback: callback)
             return state.nextObserverID
         }
     }
@@ -175,10 +119,10 @@ final class SuiteBackend: Sendable {
     }
 
     var hasPendingChanges: Bool {
-        state.withLock { !$0.pending.isEmpty || $0.clearPending }
+        state.withLock { $0.hasPendingChanges }
     }
 
-    private func scheduleWrite(_ state: inout State) {
+    private func scheduleWrite(_ state: inout SuiteState) {
         guard !state.writeScheduled else { return }
         state.writeScheduled = true
         queue.asyncAfter(deadline: .now() + Self.coalescingDelay) { [self] in
@@ -191,9 +135,10 @@ final class SuiteBackend: Sendable {
     }
 
     private struct Snapshot {
-        var changes: [String: PrefValue?]
-        var clear: Bool
+        var pending: [String: PendingChange]
+        var clearTime: Int64?
         var values: [String: PrefValue]
+        var disk: [String: PrefValue]
         var stamp: FileStamp?
     }
 
@@ -201,10 +146,10 @@ final class SuiteBackend: Sendable {
     private func writePending() throws(SuiteStoreError) {
         let taken = state.withLock { state -> Snapshot? in
             state.writeScheduled = false
-            guard !state.pending.isEmpty || state.clearPending else { return nil }
-            let snapshot = Snapshot(changes: state.pending, clear: state.clearPending, values: state.values, stamp: state.stamp)
+            guard state.hasPendingChanges else { return nil }
+            let snapshot = Snapshot(pending: state.pending, clearTime: state.clearTime, values: state.values, disk: state.disk, stamp: state.stamp)
             state.pending = [:]
-            state.clearPending = false
+            state.clearTime = nil
             return snapshot
         }
         guard let snapshot = taken else { return }
@@ -215,27 +160,33 @@ final class SuiteBackend: Sendable {
                 if current == snapshot.stamp {
                     // Nobody else wrote since we last read: memory already holds the new file.
                     let newStamp = try file.replace(with: snapshot.values)
-                    state.withLock { $0.stamp = newStamp }
+                    state.withLock { state in
+                        state.disk = snapshot.values
+                        state.stamp = newStamp
+                    }
                     return
                 }
                 // Another process replaced the file: merge our changes into what it wrote.
-                let (disk, _) = try Self.load(file, lockForRepair: false)
-                var merged = snapshot.clear ? [:] : disk
-                for (key, change) in snapshot.changes {
-                    if let change { merged[key] = change } else { merged.removeValue(forKey: key) }
-                }
+                let (newDisk, newDiskStamp) = try Self.load(file, lockForRepair: false)
+                var pending = snapshot.pending
+                var clearTime = snapshot.clearTime
+                SuiteState.reconcile(
+                    oldDisk: snapshot.disk, newDisk: newDisk, fileTime: newDiskStamp?.modifiedTime ?? PendingChange.now(),
+                    pending: &pending, clearTime: &clearTime)
+                let merged = SuiteState.applying(pending, clearTime: clearTime, to: newDisk)
                 let newStamp = try file.replace(with: merged)
                 state.withLock { state in
+                    state.disk = merged
                     state.stamp = newStamp
-                    state.replaceValues(with: state.applyingPending(to: merged), origin: .external)
+                    state.replaceValues(with: SuiteState.applying(state.pending, clearTime: state.clearTime, to: merged), origin: .external)
                 }
             }
         } catch {
             state.withLock { state in
-                for (key, change) in snapshot.changes where state.pending.index(forKey: key) == nil {
-                    state.pending.updateValue(change, forKey: key)
+                for (key, change) in snapshot.pending where state.pending[key] == nil {
+                    state.pending[key] = change
                 }
-                if snapshot.clear { state.clearPending = true }
+                if let clear = snapshot.clearTime, state.clearTime == nil { state.clearTime = clear }
             }
             throw error
         }
@@ -263,10 +214,7 @@ final class SuiteBackend: Sendable {
             let known = state.withLock { $0.stamp }
             guard try file.stamp() != known else { return }
             let (disk, stamp) = try Self.load(file, lockForRepair: true)
-            state.withLock { state in
-                state.stamp = stamp
-                state.replaceValues(with: state.applyingPending(to: disk), origin: .external)
-            }
+            state.withLock { $0.absorb(disk, stamp: stamp) }
         } catch {
             Self.logger.error("\(error)", metadata: ["suite": "\(location.suiteName)"])
         }
@@ -287,6 +235,9 @@ final class SuiteBackend: Sendable {
                 // Another process may replace the file while we look; never write over a
                 // damaged version, and give up rather than loop.
                 for _ in 0..<3 {
+                    // A writer that does not replace atomically (an editor saving in place)
+                    // may be half-way through: give it a moment before judging the file.
+                    usleep(100_000)
                     if let moved = try file.quarantine(expecting: stamp) {
                         logger.warning(
                             "suite file \(file.location.path) is damaged (\(reason)); moved it aside to \(moved) and started the suite empty; restore it by hand if you need its contents",

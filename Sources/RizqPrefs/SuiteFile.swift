@@ -13,6 +13,9 @@ struct FileStamp: Equatable, Sendable {
     var modifiedSeconds: Int
     var modifiedNanoseconds: Int
 
+    /// Modification time in nanoseconds since 1970.
+    var modifiedTime: Int64 { Int64(modifiedSeconds) * 1_000_000_000 + Int64(modifiedNanoseconds) }
+
     init(_ info: stat) {
         device = UInt64(info.st_dev)
         inode = UInt64(info.st_ino)

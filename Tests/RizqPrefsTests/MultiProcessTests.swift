@@ -68,6 +68,19 @@ final class MultiProcessTests: XCTestCase {
         XCTAssertEqual(try Child.run(root, "group.com.rizq.test", ["read", "streak:int"]).lines, ["3"])
     }
 
+    func testANewerWriteByAnotherProcessWinsOverAnOlderUnflushedLocalChange() throws {
+        let root = TemporaryRoot()
+        let store = try root.store()
+        store.set(1, forKey: "streak")        // pending here, not yet written
+        store.set("mine", forKey: "untouched") // another pending key the child never writes
+        XCTAssertEqual(try Child.run(root, "group.com.rizq.test", ["set-json", "streak", "2"]).status, 0)
+        try store.flush()
+        XCTAssertEqual(store.integer(forKey: "streak"), 2, "the child wrote after our change: its value wins")
+        let object = try root.fileObject()
+        XCTAssertEqual(object["streak"] as? Int, 2)
+        XCTAssertEqual(object["untouched"] as? String, "mine", "our other pending change is kept")
+    }
+
     func testAnotherProcessesChangeIsVisibleWithoutRestartWithin100ms() throws {
         let root = TemporaryRoot()
         let store = try root.store()

@@ -81,7 +81,7 @@ case "watch":
     let stream = store.changes(forKey: rest[0])
     say("ready")
     let done = DispatchSemaphore(value: 0)
-    Task {
+    Task.detached {
         var seen = 0
         for await value in stream {
             say(value.map { $0.description } ?? "nil")
