@@ -3,7 +3,7 @@ import Synchronization
 import XCTest
 @testable import RizqPrefs
 
-private enum ThemeMode: String, UserDefaultValue { case light, dark, system }
+private enum WrapperTheme: String, UserDefaultValue { case light, dark, system }
 
 private enum SettingsKey: String {
     case streak = "current_streak"
@@ -48,7 +48,7 @@ final class PropertyWrapperTests: XCTestCase {
     func testDefaultsWhenMissingAndKeyEnumsAndOptionals() throws {
         let store = try TemporaryRoot().store()
         @UserDefault(SettingsKey.streak, defaultValue: 0, store: store) var streak: Int
-        @UserDefault(SettingsKey.theme, defaultValue: ThemeMode.system, store: store) var theme
+        @UserDefault(SettingsKey.theme, defaultValue: WrapperTheme.system, store: store) var theme
         @UserDefault("last_used_provider", defaultValue: nil, store: store) var provider: String?
         XCTAssertEqual(streak, 0)
         XCTAssertEqual(theme, .system)
@@ -94,7 +94,7 @@ final class PropertyWrapperTests: XCTestCase {
         try store.flush()
         let before = try XCTUnwrap(root.fileBytes())
         @UserDefault("current_streak", defaultValue: 1, store: store) var streak: Int
-        @UserDefault("theme_mode", defaultValue: ThemeMode.system, store: store) var theme
+        @UserDefault("theme_mode", defaultValue: WrapperTheme.system, store: store) var theme
         @CodableUserDefault("user_preferences", defaultValue: PreferencesV2(dailyGoal: "default"), store: store) var newShape
         XCTAssertEqual(streak, 1)
         XCTAssertEqual(theme, .system)
@@ -105,6 +105,21 @@ final class PropertyWrapperTests: XCTestCase {
         // The old shape still reads.
         @CodableUserDefault("user_preferences", defaultValue: Preferences(), store: store) var oldShape
         XCTAssertEqual(oldShape.preferredTimeSlots, ["isha"])
+    }
+
+    func testAWrongTypeIsLoggedOncePerKey() throws {
+        let root = TemporaryRoot()
+        for (key, json) in [("int", "\"seven\""), ("theme", "\"purple\""), ("profile", "[1, 2]")] {
+            XCTAssertEqual(try Child.run(root, "group.com.rizq.test", ["set-json", key, json]).status, 0)
+        }
+        let output = try Child.run(root, "group.com.rizq.test", ["typed-read", "3"])
+        XCTAssertEqual(output.status, 0)
+        for key in ["int", "theme", "profile"] {
+            let warnings = output.stderr.components(separatedBy: "key '\(key)' does not read as the expected type").count - 1
+            XCTAssertEqual(warnings, 1, "key \(key): \(output.stderr)")
+        }
+        XCTAssertEqual(output.lines.count, 3 * 24)
+        XCTAssertEqual(try root.fileObject()["theme"] as? String, "purple")
     }
 
     func testTypedKeysWithSubscript() throws {

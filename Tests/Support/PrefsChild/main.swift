@@ -101,8 +101,10 @@ case "typed-clear-optionals":
     do { try store.flush() } catch { fail("flush: \(error)") }
     say("ok")
 case "typed-read":
-    // typed-read: prints every TypedSettings property, one per line.
-    for line in TypedSettings(store: store).describe() { say(line) }
+    // typed-read [TIMES]: prints every TypedSettings property, one per line, TIMES times.
+    for _ in 0..<(rest.first.flatMap { Int($0) } ?? 1) {
+        for line in TypedSettings(store: store).describe() { say(line) }
+    }
 default:
     fail("unknown command \(command)")
 }

@@ -1,0 +1,1 @@
+../../../Examples/SettingsDemo/Sources/SettingsDemo/UserDefaultsKey.swift
