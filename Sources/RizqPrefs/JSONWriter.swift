@@ -16,13 +16,18 @@ public enum JSONWriter {
         public var value: String
         /// "value nan at /ratio cannot be stored in JSON".
         public var description: String { "value \(value) at \(path.isEmpty ? "/" : path) cannot be stored in JSON" }
+
+        /// The same failure, one level further out.
+        func inside(_ component: String) -> Unrepresentable {
+            Unrepresentable(path: component + path, value: value)
+        }
     }
 
     /// The JSON text of `value` as bytes; `pretty` indents by two spaces, one member per line.
     public static func bytes(_ value: PrefValue, pretty: Bool = true) throws(Unrepresentable) -> [UInt8] {
         var output: [UInt8] = []
         output.reserveCapacity(256)
-        try write(value, into: &output, pretty: pretty, indent: 0, path: "")
+        try write(value, into: &output, pretty: pretty, indent: 0)
         if pretty { output.append(0x0A) }
         return output
     }
@@ -37,26 +42,52 @@ public enum JSONWriter {
     static func suiteFile(_ entries: [String: PrefValue]) throws(Unrepresentable) -> [UInt8] {
         var output: [UInt8] = []
         output.reserveCapacity(entries.count * 32 + 4)
-        try writeObject(entries, into: &output, pretty: true, indent: 0, path: "")
+        try writeObject(entries, into: &output, pretty: true, indent: 0)
         output.append(0x0A)
         return output
     }
 
     /// Orders keys by Unicode code point, as `jq -S` does (UTF-8 byte order is code point order).
     static func sortedKeys<Value>(_ entries: [String: Value]) -> [String] {
-        entries.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        var keys = Array(entries.keys)
+        // For ASCII text, String's own `<` is code point order and several times faster than
+        // any comparison written outside the standard library.
+        if keys.allSatisfy({ $0.utf8.allSatisfy { $0 < 0x80 } }) {
+            keys.sort()
+        } else {
+            keys.sort(by: codePointPrecedes)
+        }
+        return keys
+    }
+
+    /// Code point order by comparing UTF-8 bytes with `memcmp`: ten times faster than
+    /// `utf8.lexicographicallyPrecedes`, and unlike `String.<` it never reorders canonically
+    /// equivalent text.
+    static func codePointPrecedes(_ left: String, _ right: String) -> Bool {
+        var left = left
+        var right = right
+        return left.withUTF8 { a in
+            right.withUTF8 { b in
+                let common = min(a.count, b.count)
+                if common > 0, let pa = a.baseAddress, let pb = b.baseAddress {
+                    let order = memcmp(pa, pb, common)
+                    if order != 0 { return order < 0 }
+                }
+                return a.count < b.count
+            }
+        }
     }
 
     private static func write(
-        _ value: PrefValue, into output: inout [UInt8], pretty: Bool, indent: Int, path: String
+        _ value: PrefValue, into output: inout [UInt8], pretty: Bool, indent: Int
     ) throws(Unrepresentable) {
         switch value {
         case .null: append("null", to: &output)
         case .bool(let flag): append(flag ? "true" : "false", to: &output)
-        case .int(let number): append(String(number), to: &output)
+        case .int(let number): appendInteger(number, to: &output)
         case .unsigned(let number): append(String(number), to: &output)
         case .double(let number):
-            guard number.isFinite else { throw Unrepresentable(path: path, value: "\(number)") }
+            guard number.isFinite else { throw Unrepresentable(path: "", value: "\(number)") }
             append(formatDouble(number), to: &output)
         case .string(let text): writeString(text, into: &output)
         case .date(let date): writeTag(TaggedValue.dateTag, TaggedValue.encode(date: date), into: &output, pretty: pretty, indent: indent)
@@ -67,17 +98,21 @@ public enum JSONWriter {
             for (position, item) in items.enumerated() {
                 if position > 0 { output.append(UInt8(ascii: ",")) }
                 newline(&output, pretty: pretty, indent: indent + 1)
-                try write(item, into: &output, pretty: pretty, indent: indent + 1, path: path + "/\(position)")
+                do {
+                    try write(item, into: &output, pretty: pretty, indent: indent + 1)
+                } catch {
+                    throw error.inside("/\(position)")
+                }
             }
             newline(&output, pretty: pretty, indent: indent)
             output.append(UInt8(ascii: "]"))
         case .dictionary(let entries):
-            try writeObject(entries, into: &output, pretty: pretty, indent: indent, path: path)
+            try writeObject(entries, into: &output, pretty: pretty, indent: indent)
         }
     }
 
     private static func writeObject(
-        _ entries: [String: PrefValue], into output: inout [UInt8], pretty: Bool, indent: Int, path: String
+        _ entries: [String: PrefValue], into output: inout [UInt8], pretty: Bool, indent: Int
     ) throws(Unrepresentable) {
         guard !entries.isEmpty else { return append("{}", to: &output) }
         output.append(UInt8(ascii: "{"))
@@ -87,8 +122,12 @@ public enum JSONWriter {
             writeString(key, into: &output)
             output.append(UInt8(ascii: ":"))
             if pretty { output.append(UInt8(ascii: " ")) }
-            // The key exists: it came from `entries`.
-            try write(entries[key] ?? .null, into: &output, pretty: pretty, indent: indent + 1, path: path + "/" + key)
+            guard let value = entries[key] else { continue }
+            do {
+                try write(value, into: &output, pretty: pretty, indent: indent + 1)
+            } catch {
+                throw error.inside("/" + key)
+            }
         }
         newline(&output, pretty: pretty, indent: indent)
         output.append(UInt8(ascii: "}"))
@@ -133,6 +172,22 @@ public enum JSONWriter {
             output.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<utf8.count]))
         }
         output.append(UInt8(ascii: "\""))
+    }
+
+    /// Decimal digits without a temporary `String`.
+    private static func appendInteger(_ number: Int, to output: inout [UInt8]) {
+        if number < 0 { output.append(UInt8(ascii: "-")) }
+        var magnitude = number.magnitude
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // room for 20 digits, filled from the end
+        var count = 0
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            repeat {
+                count += 1
+                buffer[24 - count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            output.append(contentsOf: buffer[(24 - count)...])
+        }
     }
 
     private static func newline(_ output: inout [UInt8], pretty: Bool, indent: Int) {
