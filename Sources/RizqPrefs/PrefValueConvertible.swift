@@ -23,6 +23,7 @@ extension Bool: PrefValueConvertible {
     /// `.bool(self)`.
     public var prefValue: PrefValue { .bool(self) }
     /// A stored `.bool`.
+    @inlinable
     public init?(prefValue: PrefValue) {
         guard case .bool(let flag) = prefValue else { return nil }
         self = flag
@@ -33,6 +34,7 @@ extension String: PrefValueConvertible {
     /// `.string(self)`.
     public var prefValue: PrefValue { .string(self) }
     /// A stored `.string`.
+    @inlinable
     public init?(prefValue: PrefValue) {
         guard case .string(let text) = prefValue else { return nil }
         self = text
@@ -43,6 +45,7 @@ extension Double: PrefValueConvertible {
     /// `.double(self)`.
     public var prefValue: PrefValue { .double(self) }
     /// A stored `.double`, or an integer that converts to a `Double` exactly.
+    @inlinable
     public init?(prefValue: PrefValue) {
         switch prefValue {
         case .double(let number): self = number
@@ -139,12 +142,14 @@ public protocol PrefIntegerConvertible: PrefValueConvertible, FixedWidthInteger 
 
 extension PrefIntegerConvertible {
     /// `.int`, or `.unsigned` for values above `Int.max`.
+    @inlinable
     public var prefValue: PrefValue {
         if let small = Int(exactly: self) { return .int(small) }
         return .unsigned(UInt64(truncatingIfNeeded: self))
     }
 
     /// A stored integer that fits this type; a double only when it is a whole number that fits.
+    @inlinable
     public init?(prefValue: PrefValue) {
         switch prefValue {
         case .int(let number): self.init(exactly: number)

@@ -237,8 +237,11 @@ public final class SuiteStore: Sendable {
     /// ```swift
     /// let streak = store.value(forKey: "current_streak", as: Int.self) ?? 0
     /// ```
+    @inlinable
     public func value<Value: PrefValueConvertible>(forKey key: String, as type: Value.Type = Value.self) -> Value? {
-        backend.value(forKey: key).flatMap(Value.init(prefValue:))
+        // Inlinable so that the conversion is specialized for `Value` in the caller: a typed
+        // read is a hot path.
+        prefValue(forKey: key).flatMap(Value.init(prefValue:))
     }
 
     /// The stored keys, sorted (registered defaults not included).
