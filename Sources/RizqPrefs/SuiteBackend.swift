@@ -31,7 +31,7 @@ final class SuiteBackend: Sendable {
         openError = nil
         file.removeStaleTemporaries()
         let (entries, stamp) = try Self.load(file, lockForRepair: true)
-        state = Mutex(SuiteState(disk: entries, stamp: stamp))
+        state = Mutex(SuiteState(values: entries, stamp: stamp))
         if (try? file.ensureDirectory()) != nil {
             FileWatcher.shared.watch(folder: location.directory, fileName: location.suiteName + ".json") { [weak self] in
                 self?.fileChanged()
@@ -46,7 +46,7 @@ final class SuiteBackend: Sendable {
         file = SuiteFile(location: location)
         queue = DispatchQueue(label: "RizqPrefs.suite." + location.suiteName)
         openError = error
-        state = Mutex(SuiteState(disk: [:], stamp: nil))
+        state = Mutex(SuiteState(values: [:], stamp: nil))
     }
 
     // MARK: Reading and writing values
@@ -57,7 +57,7 @@ final class SuiteBackend: Sendable {
 
     func set(_ value: PrefValue?, forKey key: String) {
         state.withLock { state in
-            state.change(key, to: value)
+            state.change(key, to: value, at: PendingChange.now())
             scheduleWrite(&state)
         }
     }
@@ -66,16 +66,21 @@ final class SuiteBackend: Sendable {
     func apply(_ changes: [(key: String, value: PrefValue?)], replacingAll: Bool) {
         state.withLock { state in
             let now = PendingChange.now()
-            var newValues = replacingAll ? [:] : state.values
             if replacingAll {
-                state.pending = [:]
-                state.clearTime = now
+                let before = state.values
+                state.clearAll(at: now)
+                state.values = [:]
+                // One notification per key that changes, not a removal and a re-add.
+                let observers = state.observers
+                state.observers = [:]
+                for (key, value) in changes { state.change(key, to: value, at: now) }
+                state.observers = observers
+                let after = state.values
+                state.values = before
+                state.replaceValues(with: after, origin: .local)
+            } else {
+                for (key, value) in changes { state.change(key, to: value, at: now) }
             }
-            for (key, value) in changes {
-                state.pending[key] = PendingChange(value: value, time: now)
-                if let value { newValues[key] = value } else { newValues.removeValue(forKey: key) }
-            }
-            state.replaceValues(with: newValues, origin: .local)
             scheduleWrite(&state)
         }
     }
@@ -136,9 +141,8 @@ final class SuiteBackend: Sendable {
 
     private struct Snapshot {
         var pending: [String: PendingChange]
-        var clearTime: Int64?
+        var clear: PendingClear?
         var values: [String: PrefValue]
-        var disk: [String: PrefValue]
         var stamp: FileStamp?
     }
 
@@ -147,9 +151,9 @@ final class SuiteBackend: Sendable {
         let taken = state.withLock { state -> Snapshot? in
             state.writeScheduled = false
             guard state.hasPendingChanges else { return nil }
-            let snapshot = Snapshot(pending: state.pending, clearTime: state.clearTime, values: state.values, disk: state.disk, stamp: state.stamp)
+            let snapshot = Snapshot(pending: state.pending, clear: state.clear, values: state.values, stamp: state.stamp)
             state.pending = [:]
-            state.clearTime = nil
+            state.clear = nil
             return snapshot
         }
         guard let snapshot = taken else { return }
@@ -160,33 +164,36 @@ final class SuiteBackend: Sendable {
                 if current == snapshot.stamp {
                     // Nobody else wrote since we last read: memory already holds the new file.
                     let newStamp = try file.replace(with: snapshot.values)
-                    state.withLock { state in
-                        state.disk = snapshot.values
-                        state.stamp = newStamp
-                    }
+                    state.withLock { $0.stamp = newStamp }
                     return
                 }
                 // Another process replaced the file: merge our changes into what it wrote.
                 let (newDisk, newDiskStamp) = try Self.load(file, lockForRepair: false)
                 var pending = snapshot.pending
-                var clearTime = snapshot.clearTime
+                var clear = snapshot.clear
                 SuiteState.reconcile(
-                    oldDisk: snapshot.disk, newDisk: newDisk, fileTime: newDiskStamp?.modifiedTime ?? PendingChange.now(),
-                    pending: &pending, clearTime: &clearTime)
-                let merged = SuiteState.applying(pending, clearTime: clearTime, to: newDisk)
+                    newDisk: newDisk, fileTime: newDiskStamp?.modifiedTime ?? PendingChange.now(), pending: &pending, clear: &clear)
+                let merged = SuiteState.applying(pending, clear: clear, to: newDisk)
                 let newStamp = try file.replace(with: merged)
-                state.withLock { state in
-                    state.disk = merged
-                    state.stamp = newStamp
-                    state.replaceValues(with: SuiteState.applying(state.pending, clearTime: state.clearTime, to: merged), origin: .external)
-                }
+                state.withLock { $0.wrote(merged, stamp: newStamp) }
             }
         } catch {
             state.withLock { state in
-                for (key, change) in snapshot.pending where state.pending[key] == nil {
-                    state.pending[key] = change
+                for (key, change) in snapshot.pending {
+                    if state.pending[key] == nil {
+                        state.pending[key] = change
+                    } else {
+                        // The newer change was made over our unwritten one: the file still
+                        // holds what the older change was made over.
+                        state.pending[key]?.base = change.base
+                    }
                 }
-                if let clear = snapshot.clearTime, state.clearTime == nil { state.clearTime = clear }
+                if let cleared = snapshot.clear, state.clear == nil {
+                    state.clear = cleared
+                    for key in Array(state.pending.keys) where snapshot.pending[key] == nil {
+                        state.pending[key]?.base = cleared.before[key]
+                    }
+                }
             }
             throw error
         }

@@ -2,13 +2,16 @@
 import Glibc
 #endif
 
-/// A local change not yet written, with when it was made, so that a newer write by another
-/// process can win over it (the last writer wins, key by key).
+/// A local change not yet written, with when it was made and what the file held for the key
+/// before, so that a newer write by another process can win over it (the last writer wins,
+/// key by key).
 struct PendingChange: Sendable {
     /// The new value, or `nil` for a removal.
     var value: PrefValue?
     /// Wall-clock time of the change, in nanoseconds since 1970 (comparable with file times).
     var time: Int64
+    /// The key's value in the file this change was made over (`nil`: absent).
+    var base: PrefValue?
 
     static func now() -> Int64 {
         var spec = timespec()
@@ -17,20 +20,24 @@ struct PendingChange: Sendable {
     }
 }
 
-/// What one process knows of a suite: the file as last read (`disk`), its own changes not yet
-/// written (`pending`), and what readers see (`values` = `disk` with `pending` on top).
+/// `removePersistentDomain` not yet written: when, and what the file held then.
+struct PendingClear: Sendable {
+    var time: Int64
+    var before: [String: PrefValue]
+}
+
+/// What one process knows of a suite: what readers see (`values`: the file as last read with
+/// this process's unwritten changes on top) and those changes (`pending`, `clear`).
 struct SuiteState {
     struct Observer {
         let key: String?
         let callback: @Sendable (SuiteChange) -> Void
     }
 
-    var disk: [String: PrefValue]
     var values: [String: PrefValue]
     var pending: [String: PendingChange] = [:]
-    /// When `removePersistentDomain` emptied the suite; the next write starts from `{}`.
-    var clearTime: Int64?
-    /// The file version `disk` was read from (`nil`: no file).
+    var clear: PendingClear?
+    /// The file version `values` was built from (`nil`: no file).
     var stamp: FileStamp?
     var registered: [String: PrefValue] = [:]
     var writeScheduled = false
@@ -38,13 +45,12 @@ struct SuiteState {
     var observers: [UInt64: Observer] = [:]
     var nextObserverID: UInt64 = 0
 
-    init(disk: [String: PrefValue], stamp: FileStamp?) {
-        self.disk = disk
-        self.values = disk
+    init(values: [String: PrefValue], stamp: FileStamp?) {
+        self.values = values
         self.stamp = stamp
     }
 
-    var hasPendingChanges: Bool { !pending.isEmpty || clearTime != nil }
+    var hasPendingChanges: Bool { !pending.isEmpty || clear != nil }
 
     mutating func notify(_ change: SuiteChange) {
         for observer in observers.values where observer.key == nil || observer.key == change.key {
@@ -52,14 +58,35 @@ struct SuiteState {
         }
     }
 
-    /// A local change: visible at once, written later.
-    mutating func change(_ key: String, to value: PrefValue?) {
-        let old = values[key]
-        pending[key] = PendingChange(value: value, time: PendingChange.now())
-        if let value { values[key] = value } else { values.removeValue(forKey: key) }
+    /// A local change: visible at once, written later. Two hash look-ups: this is the hot path.
+    mutating func change(_ key: String, to value: PrefValue?, at time: Int64) {
+        let old = value.map { values.updateValue($0, forKey: key) } ?? values.removeValue(forKey: key)
+        // For a key not yet pending, what readers saw is what the file holds (or held before a
+        // pending clear).
+        let base = clear.map { $0.before[key] } ?? old
+        Self.record(&pending[key, default: PendingChange(value: nil, time: 0, base: base)], value, time)
         if !observers.isEmpty, old != value {
             notify(SuiteChange(key: key, newValue: value, origin: .local))
         }
+    }
+
+    private static func record(_ change: inout PendingChange, _ value: PrefValue?, _ time: Int64) {
+        change.value = value
+        change.time = time
+    }
+
+    /// Empties the suite locally; the next write starts from `{}`.
+    mutating func clearAll(at time: Int64) {
+        if clear == nil {
+            var before = values
+            for (key, change) in pending {
+                if let base = change.base { before[key] = base } else { before.removeValue(forKey: key) }
+            }
+            clear = PendingClear(time: time, before: before)
+        } else {
+            clear?.time = time
+        }
+        pending = [:]
     }
 
     /// Replaces `values` and tells observers about every key that differs.
@@ -76,8 +103,8 @@ struct SuiteState {
     }
 
     /// `base` with `pending` applied (on an empty suite when a clear is pending).
-    static func applying(_ pending: [String: PendingChange], clearTime: Int64?, to base: [String: PrefValue]) -> [String: PrefValue] {
-        var result = clearTime == nil ? base : [:]
+    static func applying(_ pending: [String: PendingChange], clear: PendingClear?, to base: [String: PrefValue]) -> [String: PrefValue] {
+        var result = clear == nil ? base : [:]
         for (key, change) in pending {
             if let value = change.value { result[key] = value } else { result.removeValue(forKey: key) }
         }
@@ -85,34 +112,42 @@ struct SuiteState {
     }
 
     /// Folds a file that another process wrote (`newDisk`, modified at `fileTime`) into local
-    /// changes made since `oldDisk` was read: a key the other process changed after our change
-    /// keeps its value, and our change is dropped; every other local change stays pending.
-    /// A pending clear becomes removals of the keys the other process did not write after it.
+    /// changes: a key the other process changed after our change keeps its value and our change
+    /// is dropped; other local changes stay pending, now over `newDisk`. A pending clear becomes
+    /// removals of the keys the other process did not write after it.
     static func reconcile(
-        oldDisk: [String: PrefValue], newDisk: [String: PrefValue], fileTime: Int64,
-        pending: inout [String: PendingChange], clearTime: inout Int64?
+        newDisk: [String: PrefValue], fileTime: Int64, pending: inout [String: PendingChange], clear: inout PendingClear?
     ) {
-        var changedByOthers = Set<String>()
-        for (key, value) in newDisk where oldDisk[key] != value { changedByOthers.insert(key) }
-        for key in oldDisk.keys where newDisk[key] == nil { changedByOthers.insert(key) }
-        for key in changedByOthers {
-            if let mine = pending[key], mine.time < fileTime { pending.removeValue(forKey: key) }
+        var kept: [String: PendingChange] = [:]
+        kept.reserveCapacity(pending.count)
+        for (key, var mine) in pending {
+            let theirs = newDisk[key]
+            if theirs != mine.base, mine.time < fileTime { continue }
+            mine.base = theirs
+            kept[key] = mine
         }
-        if let clear = clearTime {
-            for key in newDisk.keys where pending[key] == nil && !(changedByOthers.contains(key) && fileTime > clear) {
-                pending[key] = PendingChange(value: nil, time: clear)
+        if let cleared = clear {
+            for (key, value) in newDisk where kept[key] == nil {
+                let writtenAfterClear = cleared.before[key] != value && fileTime > cleared.time
+                if !writtenAfterClear { kept[key] = PendingChange(value: nil, time: cleared.time, base: value) }
             }
-            clearTime = nil
+            clear = nil
         }
+        pending = kept
     }
 
     /// Another process's file, seen by inotify: merge it under the pending changes.
     mutating func absorb(_ newDisk: [String: PrefValue], stamp newStamp: FileStamp?) {
-        Self.reconcile(
-            oldDisk: disk, newDisk: newDisk, fileTime: newStamp?.modifiedTime ?? PendingChange.now(),
-            pending: &pending, clearTime: &clearTime)
-        disk = newDisk
+        Self.reconcile(newDisk: newDisk, fileTime: newStamp?.modifiedTime ?? PendingChange.now(), pending: &pending, clear: &clear)
         stamp = newStamp
-        replaceValues(with: Self.applying(pending, clearTime: clearTime, to: disk), origin: .external)
+        replaceValues(with: Self.applying(pending, clear: clear, to: newDisk), origin: .external)
+    }
+
+    /// After this process wrote `written` (merged with another process's file): changes made
+    /// meanwhile now sit on top of it.
+    mutating func wrote(_ written: [String: PrefValue], stamp newStamp: FileStamp?) {
+        stamp = newStamp
+        for key in Array(pending.keys) { pending[key]?.base = written[key] }
+        replaceValues(with: Self.applying(pending, clear: clear, to: written), origin: .external)
     }
 }
