@@ -39,10 +39,11 @@ public enum JSONWriter {
     }
 
     /// Writes a suite's top-level object: a sorted, pretty object, one key per line.
-    static func suiteFile(_ entries: [String: PrefValue]) throws(Unrepresentable) -> [UInt8] {
+    /// `sortedKeys`, when given, must be the keys of `entries` in code point order.
+    static func suiteFile(_ entries: [String: PrefValue], sortedKeys: [String]? = nil) throws(Unrepresentable) -> [UInt8] {
         var output: [UInt8] = []
         output.reserveCapacity(entries.count * 32 + 4)
-        try writeObject(entries, into: &output, pretty: true, indent: 0)
+        try writeObject(entries, into: &output, pretty: true, indent: 0, keys: sortedKeys)
         output.append(0x0A)
         return output
     }
@@ -112,11 +113,11 @@ public enum JSONWriter {
     }
 
     private static func writeObject(
-        _ entries: [String: PrefValue], into output: inout [UInt8], pretty: Bool, indent: Int
+        _ entries: [String: PrefValue], into output: inout [UInt8], pretty: Bool, indent: Int, keys: [String]? = nil
     ) throws(Unrepresentable) {
         guard !entries.isEmpty else { return append("{}", to: &output) }
         output.append(UInt8(ascii: "{"))
-        for (position, key) in sortedKeys(entries).enumerated() {
+        for (position, key) in (keys ?? sortedKeys(entries)).enumerated() {
             if position > 0 { output.append(UInt8(ascii: ",")) }
             newline(&output, pretty: pretty, indent: indent + 1)
             writeString(key, into: &output)

@@ -144,6 +144,8 @@ final class SuiteBackend: Sendable {
         var clear: PendingClear?
         var values: [String: PrefValue]
         var stamp: FileStamp?
+        var sortedKeys: [String]?
+        var keySetVersion: UInt64
     }
 
     /// Runs on `queue`.
@@ -151,7 +153,9 @@ final class SuiteBackend: Sendable {
         let taken = state.withLock { state -> Snapshot? in
             state.writeScheduled = false
             guard state.hasPendingChanges else { return nil }
-            let snapshot = Snapshot(pending: state.pending, clear: state.clear, values: state.values, stamp: state.stamp)
+            let snapshot = Snapshot(
+                pending: state.pending, clear: state.clear, values: state.values, stamp: state.stamp,
+                sortedKeys: state.sortedKeys, keySetVersion: state.keySetVersion)
             state.pending = [:]
             state.clear = nil
             return snapshot
@@ -163,8 +167,12 @@ final class SuiteBackend: Sendable {
                 let current = try file.stamp()
                 if current == snapshot.stamp {
                     // Nobody else wrote since we last read: memory already holds the new file.
-                    let newStamp = try file.replace(with: snapshot.values)
-                    state.withLock { $0.stamp = newStamp }
+                    let sortedKeys = snapshot.sortedKeys ?? JSONWriter.sortedKeys(snapshot.values)
+                    let newStamp = try file.replace(with: snapshot.values, sortedKeys: sortedKeys)
+                    state.withLock { state in
+                        state.stamp = newStamp
+                        if state.keySetVersion == snapshot.keySetVersion { state.sortedKeys = sortedKeys }
+                    }
                     return
                 }
                 // Another process replaced the file: merge our changes into what it wrote.

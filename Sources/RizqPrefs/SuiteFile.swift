@@ -99,10 +99,10 @@ struct SuiteFile: Sendable {
     /// Writes `entries` crash-safely: a temporary file in the same folder, fsync, rename over
     /// the suite file, fsync of the folder. A reader sees the old file or the new one, whole.
     /// - Returns: the stamp of the new file.
-    func replace(with entries: [String: PrefValue]) throws(SuiteStoreError) -> FileStamp {
+    func replace(with entries: [String: PrefValue], sortedKeys: [String]? = nil) throws(SuiteStoreError) -> FileStamp {
         let bytes: [UInt8]
         do {
-            bytes = try JSONWriter.suiteFile(entries)
+            bytes = try JSONWriter.suiteFile(entries, sortedKeys: sortedKeys)
         } catch {
             throw .invalidValue(key: String(error.path.dropFirst()), reason: error.description)
         }

@@ -13,9 +13,11 @@ struct PendingChange: Sendable {
     /// The key's value in the file this change was made over (`nil`: absent).
     var base: PrefValue?
 
+    /// The coarse clock: a few nanoseconds to read, and the clock the kernel stamps file
+    /// modification times with.
     static func now() -> Int64 {
         var spec = timespec()
-        clock_gettime(CLOCK_REALTIME, &spec)
+        clock_gettime(CLOCK_REALTIME_COARSE, &spec)
         return Int64(spec.tv_sec) * 1_000_000_000 + Int64(spec.tv_nsec)
     }
 }
@@ -40,6 +42,11 @@ struct SuiteState {
     /// The file version `values` was built from (`nil`: no file).
     var stamp: FileStamp?
     var registered: [String: PrefValue] = [:]
+    /// The keys of `values` in file order, kept between writes while no key is added or
+    /// removed: sorting is a third of a large suite's write.
+    var sortedKeys: [String]?
+    /// Bumped whenever a key is added or removed.
+    var keySetVersion: UInt64 = 0
     var writeScheduled = false
     var reloadScheduled = false
     var observers: [UInt64: Observer] = [:]
@@ -61,6 +68,7 @@ struct SuiteState {
     /// A local change: visible at once, written later. Two hash look-ups: this is the hot path.
     mutating func change(_ key: String, to value: PrefValue?, at time: Int64) {
         let old = value.map { values.updateValue($0, forKey: key) } ?? values.removeValue(forKey: key)
+        if (old == nil) != (value == nil) { keySetChanged() }
         // For a key not yet pending, what readers saw is what the file holds (or held before a
         // pending clear).
         let base = clear.map { $0.before[key] } ?? old
@@ -87,10 +95,17 @@ struct SuiteState {
             clear?.time = time
         }
         pending = [:]
+        keySetChanged()
+    }
+
+    mutating func keySetChanged() {
+        sortedKeys = nil
+        keySetVersion &+= 1
     }
 
     /// Replaces `values` and tells observers about every key that differs.
     mutating func replaceValues(with newValues: [String: PrefValue], origin: SuiteChange.Origin) {
+        keySetChanged()
         if !observers.isEmpty {
             for (key, old) in values where newValues[key] != old {
                 notify(SuiteChange(key: key, newValue: newValues[key], origin: origin))

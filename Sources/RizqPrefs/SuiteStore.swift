@@ -124,12 +124,10 @@ public final class SuiteStore: Sendable {
     /// Stores `value` (`nil` removes the key). Invalid values — NaN, infinities, types a suite
     /// cannot hold — are refused: an error is logged and the stored value stays as it was. Use
     /// ``put(_:forKey:)`` to get that error thrown instead.
+    @inlinable
     public func set<Value: PrefValueConvertible>(_ value: Value?, forKey key: String) {
-        do {
-            try put(value, forKey: key)
-        } catch {
-            SuiteBackend.logger.error("\(error)", metadata: ["suite": "\(suiteName)"])
-        }
+        // Inlinable, like the other hot paths, so that the conversion is specialized in the caller.
+        storeLoggingFailure(value?.prefValue, forKey: key)
     }
 
     /// Stores a Foundation-style value: any ``PrefValueConvertible``, `NSNumber`, or `[Any]` /
@@ -145,10 +143,24 @@ public final class SuiteStore: Sendable {
     /// Stores `value`, or removes the key for `nil`, and throws instead of storing a value that
     /// JSON cannot hold (NaN, ±infinity, anywhere inside the value).
     /// - Throws: ``SuiteStoreError/invalidValue(key:reason:)``; nothing is changed.
+    @inlinable
     public func put<Value: PrefValueConvertible>(_ value: Value?, forKey key: String) throws(SuiteStoreError) {
-        let stored = value?.prefValue
-        if let stored { try Self.validate(stored, forKey: key) }
-        backend.set(stored, forKey: key)
+        try store(value?.prefValue, forKey: key)
+    }
+
+    @usableFromInline
+    func store(_ value: PrefValue?, forKey key: String) throws(SuiteStoreError) {
+        if let value { try Self.validate(value, forKey: key) }
+        backend.set(value, forKey: key)
+    }
+
+    @usableFromInline
+    func storeLoggingFailure(_ value: PrefValue?, forKey key: String) {
+        do {
+            try store(value, forKey: key)
+        } catch {
+            SuiteBackend.logger.error("\(error)", metadata: ["suite": "\(suiteName)"])
+        }
     }
 
     /// Stores a Foundation-style value (see ``set(_:forKey:)-(Any?,_)``) or throws why not.
@@ -162,6 +174,10 @@ public final class SuiteStore: Sendable {
     }
 
     static func validate(_ value: PrefValue, forKey key: String) throws(SuiteStoreError) {
+        switch value {
+        case .double, .array, .dictionary: break
+        default: return  // only doubles, and what can hold them, can be non-finite
+        }
         guard value.isRepresentableInJSON else {
             throw .invalidValue(key: key, reason: "the value contains NaN or an infinity, which JSON cannot hold")
         }
