@@ -1,3 +1,447 @@
 #include "CSecretShim.h"
+
 #include <libsecret/secret.h>
-int rizq_secret_shim_version(void) { return 0; }
+#include <stdlib.h>
+#include <string.h>
+
+static SecretService *shared_service = NULL;
+
+static int set_error(rizq_secret_error *error, int kind, int code, const char *message) {
+    if (error) {
+        error->kind = kind;
+        error->code = code;
+        g_strlcpy(error->message, message ? message : "", sizeof(error->message));
+    }
+    return kind;
+}
+
+/* Sorts a GError into a kind, copies its message, and frees it. */
+static int take_error(GError *gerror, rizq_secret_error *error) {
+    int kind = RIZQ_SECRET_FAILED;
+    if (gerror == NULL) {
+        return set_error(error, kind, 0, "the Secret Service failed without saying why");
+    }
+    if (g_dbus_error_is_remote_error(gerror)) {
+        gchar *name = g_dbus_error_get_remote_error(gerror);
+        if (name) {
+            if (strcmp(name, "org.freedesktop.DBus.Error.ServiceUnknown") == 0 ||
+                strcmp(name, "org.freedesktop.DBus.Error.NameHasNoOwner") == 0) {
+                kind = RIZQ_SECRET_NO_SERVICE;
+            } else if (strcmp(name, "org.freedesktop.Secret.Error.IsLocked") == 0) {
+                kind = RIZQ_SECRET_LOCKED;
+            } else if (strcmp(name, "org.freedesktop.Secret.Error.NoSuchObject") == 0 ||
+                       strcmp(name, "org.freedesktop.DBus.Error.UnknownObject") == 0 ||
+                       strcmp(name, "org.freedesktop.DBus.Error.UnknownMethod") == 0) {
+                kind = RIZQ_SECRET_DISCONNECTED;
+            } else if (strcmp(name, "org.freedesktop.DBus.Error.NoReply") == 0 ||
+                       strcmp(name, "org.freedesktop.DBus.Error.Timeout") == 0 ||
+                       strcmp(name, "org.freedesktop.DBus.Error.TimedOut") == 0) {
+                kind = RIZQ_SECRET_TIMED_OUT;
+            }
+            g_free(name);
+        }
+    } else if (gerror->domain == g_dbus_error_quark()) {
+        switch (gerror->code) {
+        case G_DBUS_ERROR_SERVICE_UNKNOWN:
+        case G_DBUS_ERROR_NAME_HAS_NO_OWNER:
+            kind = RIZQ_SECRET_NO_SERVICE;
+            break;
+        case G_DBUS_ERROR_NO_SERVER:
+        case G_DBUS_ERROR_BAD_ADDRESS:
+        case G_DBUS_ERROR_FILE_NOT_FOUND:
+            kind = RIZQ_SECRET_NO_BUS;
+            break;
+        case G_DBUS_ERROR_NO_REPLY:
+        case G_DBUS_ERROR_TIMEOUT:
+        case G_DBUS_ERROR_TIMED_OUT:
+            kind = RIZQ_SECRET_TIMED_OUT;
+            break;
+        case G_DBUS_ERROR_DISCONNECTED:
+        case G_DBUS_ERROR_UNKNOWN_OBJECT:
+        case G_DBUS_ERROR_UNKNOWN_METHOD:
+            kind = RIZQ_SECRET_DISCONNECTED;
+            break;
+        default:
+            break;
+        }
+    } else if (gerror->domain == g_io_error_quark()) {
+        switch (gerror->code) {
+        case G_IO_ERROR_TIMED_OUT:
+            kind = RIZQ_SECRET_TIMED_OUT;
+            break;
+        case G_IO_ERROR_CANCELLED:
+            kind = RIZQ_SECRET_DISMISSED;
+            break;
+        case G_IO_ERROR_CLOSED:
+        case G_IO_ERROR_BROKEN_PIPE:
+            kind = RIZQ_SECRET_DISCONNECTED;
+            break;
+        case G_IO_ERROR_NOT_FOUND:
+        case G_IO_ERROR_CONNECTION_REFUSED:
+        case G_IO_ERROR_INVALID_ARGUMENT:
+        case G_IO_ERROR_NOT_SUPPORTED:
+            kind = RIZQ_SECRET_NO_BUS;
+            break;
+        case G_IO_ERROR_FAILED:
+            /* g_bus_get() without a session bus: "Cannot autolaunch D-Bus without X11 $DISPLAY". */
+            if (strstr(gerror->message, "D-Bus") || strstr(gerror->message, "autolaunch") ||
+                strstr(gerror->message, "DBUS_SESSION_BUS_ADDRESS")) {
+                kind = RIZQ_SECRET_NO_BUS;
+            }
+            break;
+        default:
+            break;
+        }
+    } else if (gerror->domain == secret_error_get_quark()) {
+        switch (gerror->code) {
+        case SECRET_ERROR_IS_LOCKED:
+            kind = RIZQ_SECRET_LOCKED;
+            break;
+        case SECRET_ERROR_NO_SUCH_OBJECT:
+            kind = RIZQ_SECRET_DISCONNECTED;
+            break;
+        default:
+            break;
+        }
+    }
+    set_error(error, kind, gerror->code, gerror->message);
+    g_error_free(gerror);
+    return kind;
+}
+
+static int valid_attribute(const char *text) {
+    return text != NULL && text[0] != '\0' && g_utf8_validate(text, -1, NULL);
+}
+
+int rizq_secret_connect(rizq_secret_error *error) {
+    if (shared_service != NULL) {
+        return RIZQ_SECRET_OK;
+    }
+    GError *gerror = NULL;
+    SecretService *service = secret_service_get_sync(SECRET_SERVICE_OPEN_SESSION, NULL, &gerror);
+    if (service == NULL) {
+        return take_error(gerror, error);
+    }
+    shared_service = service;
+    return RIZQ_SECRET_OK;
+}
+
+void rizq_secret_disconnect(void) {
+    if (shared_service != NULL) {
+        g_object_unref(shared_service);
+        shared_service = NULL;
+    }
+    secret_service_disconnect();
+}
+
+/* Items with these attributes, whatever their schema (so items made by secret-tool match). */
+static int search(const char *service, const char *account, GList **items, rizq_secret_error *error) {
+    GHashTable *attributes = g_hash_table_new(g_str_hash, g_str_equal);
+    g_hash_table_insert(attributes, (gpointer) "service", (gpointer) service);
+    if (account != NULL) {
+        g_hash_table_insert(attributes, (gpointer) "account", (gpointer) account);
+    }
+    GError *gerror = NULL;
+    *items = secret_service_search_sync(shared_service, NULL, attributes, SECRET_SEARCH_ALL, NULL, &gerror);
+    g_hash_table_unref(attributes);
+    if (gerror != NULL) {
+        return take_error(gerror, error);
+    }
+    return RIZQ_SECRET_OK;
+}
+
+static void free_items(GList *items) {
+    g_list_free_full(items, g_object_unref);
+}
+
+/* Unlocks `objects` (items or collections) by prompting; DISMISSED when nothing was unlocked. */
+static int unlock_by_prompt(GList *objects, rizq_secret_error *error) {
+    GError *gerror = NULL;
+    GList *unlocked = NULL;
+    gint count = secret_service_unlock_sync(shared_service, objects, NULL, &unlocked, &gerror);
+    g_list_free_full(unlocked, g_object_unref);
+    if (gerror != NULL) {
+        return take_error(gerror, error);
+    }
+    if (count <= 0) {
+        return set_error(error, RIZQ_SECRET_DISMISSED, 0, "the unlock prompt was dismissed");
+    }
+    return RIZQ_SECRET_OK;
+}
+
+static int ready(const char *service, const char *account, int account_required, rizq_secret_error *error) {
+    if (!valid_attribute(service) || (account_required && !valid_attribute(account))) {
+        return set_error(error, RIZQ_SECRET_INVALID, 0, "service and account must be non-empty UTF-8 text");
+    }
+    return rizq_secret_connect(error);
+}
+
+int rizq_secret_store(const char *schema_name, const char *service, const char *account, const char *label,
+                      const void *bytes, size_t length, int binary, const char *alias, int allow_prompt,
+                      rizq_secret_error *error) {
+    int status = ready(service, account, 1, error);
+    if (status != RIZQ_SECRET_OK) {
+        return status;
+    }
+    if (label == NULL || !g_utf8_validate(label, -1, NULL)) {
+        return set_error(error, RIZQ_SECRET_INVALID, 0, "the label must be UTF-8 text");
+    }
+    GList *items = NULL;
+    status = search(service, account, &items, error);
+    if (status != RIZQ_SECRET_OK) {
+        return status;
+    }
+    SecretValue *value = secret_value_new(length > 0 ? (const gchar *) bytes : "", (gssize) length,
+                                          binary ? "application/octet-stream" : "text/plain");
+    GError *gerror = NULL;
+    if (items != NULL) {
+        /* Replace the secret of the existing item, so that there is never a second one. */
+        SecretItem *item = SECRET_ITEM(items->data);
+        if (secret_item_get_locked(item)) {
+            status = allow_prompt ? unlock_by_prompt(items, error)
+                                  : set_error(error, RIZQ_SECRET_LOCKED, 0, "the item is locked");
+        }
+        if (status == RIZQ_SECRET_OK && !secret_item_set_secret_sync(item, value, NULL, &gerror)) {
+            status = take_error(gerror, error);
+        }
+        if (status == RIZQ_SECRET_OK && !secret_item_set_label_sync(item, label, NULL, &gerror)) {
+            status = take_error(gerror, error);
+        }
+        free_items(items);
+        secret_value_unref(value);
+        return status;
+    }
+
+    SecretCollection *collection = secret_collection_for_alias_sync(shared_service, alias, SECRET_COLLECTION_NONE, NULL, &gerror);
+    if (collection == NULL) {
+        secret_value_unref(value);
+        if (gerror != NULL) {
+            return take_error(gerror, error);
+        }
+        return set_error(error, RIZQ_SECRET_NO_COLLECTION, 0, "there is no collection with this alias");
+    }
+    if (secret_collection_get_locked(collection)) {
+        if (allow_prompt) {
+            GList *objects = g_list_append(NULL, collection);
+            status = unlock_by_prompt(objects, error);
+            g_list_free(objects);
+        } else {
+            status = set_error(error, RIZQ_SECRET_LOCKED, 0, "the collection is locked");
+        }
+    }
+    if (status == RIZQ_SECRET_OK) {
+        const SecretSchema schema = {
+            schema_name, SECRET_SCHEMA_NONE,
+            { { "service", SECRET_SCHEMA_ATTRIBUTE_STRING }, { "account", SECRET_SCHEMA_ATTRIBUTE_STRING }, { NULL, 0 } },
+            0, NULL, NULL, NULL, NULL, NULL, NULL, NULL
+        };
+        GHashTable *attributes = g_hash_table_new(g_str_hash, g_str_equal);
+        g_hash_table_insert(attributes, (gpointer) "service", (gpointer) service);
+        g_hash_table_insert(attributes, (gpointer) "account", (gpointer) account);
+        SecretItem *item = secret_item_create_sync(collection, &schema, attributes, label, value,
+                                                   SECRET_ITEM_CREATE_REPLACE, NULL, &gerror);
+        g_hash_table_unref(attributes);
+        if (item == NULL) {
+            status = take_error(gerror, error);
+        } else {
+            g_object_unref(item);
+        }
+    }
+    g_object_unref(collection);
+    secret_value_unref(value);
+    return status;
+}
+
+int rizq_secret_lookup(const char *service, const char *account, int allow_prompt,
+                       rizq_secret_value **value, rizq_secret_error *error) {
+    *value = NULL;
+    int status = ready(service, account, 1, error);
+    if (status != RIZQ_SECRET_OK) {
+        return status;
+    }
+    GList *items = NULL;
+    status = search(service, account, &items, error);
+    if (status != RIZQ_SECRET_OK) {
+        return status;
+    }
+    if (items == NULL) {
+        return set_error(error, RIZQ_SECRET_NOT_FOUND, 0, "no such item");
+    }
+    SecretItem *chosen = NULL;
+    for (GList *node = items; node != NULL; node = node->next) {
+        if (!secret_item_get_locked(SECRET_ITEM(node->data))) {
+            chosen = SECRET_ITEM(node->data);
+            break;
+        }
+    }
+    if (chosen == NULL) {
+        status = allow_prompt ? unlock_by_prompt(items, error)
+                              : set_error(error, RIZQ_SECRET_LOCKED, 0, "the item is locked");
+        if (status == RIZQ_SECRET_OK) {
+            chosen = SECRET_ITEM(items->data);
+        }
+    }
+    if (chosen != NULL) {
+        GError *gerror = NULL;
+        if (!secret_item_load_secret_sync(chosen, NULL, &gerror)) {
+            status = take_error(gerror, error);
+        } else {
+            SecretValue *secret = secret_item_get_secret(chosen);
+            if (secret == NULL) {
+                status = set_error(error, RIZQ_SECRET_LOCKED, 0, "the service returned no secret for the item");
+            } else {
+                *value = (rizq_secret_value *) secret;
+            }
+        }
+    }
+    free_items(items);
+    return status;
+}
+
+const void *rizq_secret_value_bytes(rizq_secret_value *value, size_t *length) {
+    gsize size = 0;
+    const gchar *bytes = secret_value_get((SecretValue *) value, &size);
+    *length = (size_t) size;
+    return bytes;
+}
+
+void rizq_secret_value_release(rizq_secret_value *value) {
+    if (value != NULL) {
+        secret_value_unref((SecretValue *) value);
+    }
+}
+
+int rizq_secret_delete(const char *service, const char *account, int allow_prompt, rizq_secret_error *error) {
+    int status = ready(service, account, 1, error);
+    if (status != RIZQ_SECRET_OK) {
+        return status;
+    }
+    GList *items = NULL;
+    status = search(service, account, &items, error);
+    if (status != RIZQ_SECRET_OK) {
+        return status;
+    }
+    if (items == NULL) {
+        return set_error(error, RIZQ_SECRET_NOT_FOUND, 0, "no such item");
+    }
+    for (GList *node = items; node != NULL && status == RIZQ_SECRET_OK; node = node->next) {
+        SecretItem *item = SECRET_ITEM(node->data);
+        if (secret_item_get_locked(item)) {
+            if (!allow_prompt) {
+                status = set_error(error, RIZQ_SECRET_LOCKED, 0, "the item is locked");
+                break;
+            }
+            GList *one = g_list_append(NULL, item);
+            status = unlock_by_prompt(one, error);
+            g_list_free(one);
+            if (status != RIZQ_SECRET_OK) {
+                break;
+            }
+        }
+        GError *gerror = NULL;
+        if (!secret_item_delete_sync(item, NULL, &gerror)) {
+            status = take_error(gerror, error);
+        }
+    }
+    free_items(items);
+    return status;
+}
+
+int rizq_secret_list(const char *service, char ***accounts, size_t *count, rizq_secret_error *error) {
+    *accounts = NULL;
+    *count = 0;
+    int status = ready(service, NULL, 0, error);
+    if (status != RIZQ_SECRET_OK) {
+        return status;
+    }
+    GList *items = NULL;
+    status = search(service, NULL, &items, error);
+    if (status != RIZQ_SECRET_OK) {
+        return status;
+    }
+    guint total = g_list_length(items);
+    char **names = calloc(total > 0 ? total : 1, sizeof(char *));
+    if (names == NULL) {
+        free_items(items);
+        return set_error(error, RIZQ_SECRET_FAILED, 0, "out of memory");
+    }
+    size_t found = 0;
+    for (GList *node = items; node != NULL; node = node->next) {
+        /* Attributes are readable even when the item is locked; the secret is not read. */
+        GHashTable *attributes = secret_item_get_attributes(SECRET_ITEM(node->data));
+        const char *account = attributes ? g_hash_table_lookup(attributes, "account") : NULL;
+        if (account != NULL) {
+            names[found++] = strdup(account);
+        }
+        if (attributes) {
+            g_hash_table_unref(attributes);
+        }
+    }
+    free_items(items);
+    *accounts = names;
+    *count = found;
+    return RIZQ_SECRET_OK;
+}
+
+void rizq_secret_list_free(char **accounts, size_t count) {
+    if (accounts == NULL) {
+        return;
+    }
+    for (size_t index = 0; index < count; index++) {
+        free(accounts[index]);
+    }
+    free(accounts);
+}
+
+static int collection_for(const char *alias, SecretCollection **collection, rizq_secret_error *error) {
+    int status = rizq_secret_connect(error);
+    if (status != RIZQ_SECRET_OK) {
+        return status;
+    }
+    GError *gerror = NULL;
+    *collection = secret_collection_for_alias_sync(shared_service, alias, SECRET_COLLECTION_NONE, NULL, &gerror);
+    if (gerror != NULL) {
+        return take_error(gerror, error);
+    }
+    return RIZQ_SECRET_OK;
+}
+
+int rizq_secret_collection_status(const char *alias, int *exists, int *locked, rizq_secret_error *error) {
+    *exists = 0;
+    *locked = 0;
+    SecretCollection *collection = NULL;
+    int status = collection_for(alias, &collection, error);
+    if (status != RIZQ_SECRET_OK || collection == NULL) {
+        return status;
+    }
+    *exists = 1;
+    *locked = secret_collection_get_locked(collection) ? 1 : 0;
+    g_object_unref(collection);
+    return RIZQ_SECRET_OK;
+}
+
+int rizq_secret_collection_set_locked(const char *alias, int locked, rizq_secret_error *error) {
+    SecretCollection *collection = NULL;
+    int status = collection_for(alias, &collection, error);
+    if (status != RIZQ_SECRET_OK) {
+        return status;
+    }
+    if (collection == NULL) {
+        return set_error(error, RIZQ_SECRET_NO_COLLECTION, 0, "there is no collection with this alias");
+    }
+    GList *objects = g_list_append(NULL, collection);
+    GError *gerror = NULL;
+    GList *changed = NULL;
+    gint count = locked ? secret_service_lock_sync(shared_service, objects, NULL, &changed, &gerror)
+                        : secret_service_unlock_sync(shared_service, objects, NULL, &changed, &gerror);
+    g_list_free_full(changed, g_object_unref);
+    g_list_free(objects);
+    g_object_unref(collection);
+    if (gerror != NULL) {
+        return take_error(gerror, error);
+    }
+    if (count <= 0 && !locked) {
+        return set_error(error, RIZQ_SECRET_DISMISSED, 0, "the unlock prompt was dismissed");
+    }
+    return RIZQ_SECRET_OK;
+}
