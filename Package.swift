@@ -52,6 +52,12 @@ let package = Package(
             dependencies: ["RizqPrefs"],
             path: "Tests/Support/PrefsChild"
         ),
+        // A child process for the secret tests that need another environment (no session bus).
+        .executableTarget(
+            name: "rizq-secrets-test-child",
+            dependencies: ["RizqSecrets"],
+            path: "Tests/Support/SecretsChild"
+        ),
         .testTarget(
             name: "RizqPrefsTests",
             dependencies: ["RizqPrefs", .product(name: "Logging", package: "swift-log")]

@@ -1,1 +1,145 @@
-import CSecretShim
+import Foundation
+
+/// Where an app keeps its secrets: auth tokens, API keys, passwords.
+///
+/// Items are addressed by `service` (the store's, usually the app id) and `account` (the key).
+/// Implementations: ``SecretServiceStore`` (the desktop's Secret Service, through libsecret)
+/// and ``InMemorySecretStore`` (for the unit tests of apps that use this package), in the
+/// manner of swift-log's handlers.
+///
+/// ```swift
+/// let secrets: any SecretStore = SecretServiceStore(service: "com.rizq.app")
+/// try secrets.setSecret(token, forAccount: "auth_token")
+/// let token = try secrets.secret(forAccount: "auth_token")   // nil when absent
+/// ```
+public protocol SecretStore: Sendable {
+    /// The service name every item of this store carries.
+    var service: String { get }
+
+    /// Stores `bytes` for `account` (replacing what was there); `isText` marks a UTF-8 string.
+    func storeSecret(_ bytes: Data, isText: Bool, forAccount account: String, label: String?) throws(SecretError)
+    /// The stored bytes, or `nil` when there is no such item.
+    func secretBytes(forAccount account: String) throws(SecretError) -> Data?
+    /// Deletes the item; `false` when there was none.
+    func deleteSecret(forAccount account: String) throws(SecretError) -> Bool
+    /// The accounts that have an item under ``service``, sorted. Never the secrets.
+    func accounts() throws(SecretError) -> [String]
+
+    /// ``storeSecret(_:isText:forAccount:label:)``, without blocking a Swift concurrency thread.
+    func storeSecret(_ bytes: Data, isText: Bool, forAccount account: String, label: String?) async throws(SecretError)
+    /// ``secretBytes(forAccount:)``, without blocking a Swift concurrency thread.
+    func secretBytes(forAccount account: String) async throws(SecretError) -> Data?
+    /// ``deleteSecret(forAccount:)``, without blocking a Swift concurrency thread.
+    func deleteSecret(forAccount account: String) async throws(SecretError) -> Bool
+    /// ``accounts()``, without blocking a Swift concurrency thread.
+    func accounts() async throws(SecretError) -> [String]
+}
+
+extension SecretStore {
+    /// Runs the synchronous form (right for stores that never block).
+    public func storeSecret(_ bytes: Data, isText: Bool, forAccount account: String, label: String?) async throws(SecretError) {
+        try blockingStore(bytes, isText, account, label)
+    }
+
+    /// Runs the synchronous form (right for stores that never block).
+    public func secretBytes(forAccount account: String) async throws(SecretError) -> Data? {
+        try blockingRead(account)
+    }
+
+    /// Runs the synchronous form (right for stores that never block).
+    public func deleteSecret(forAccount account: String) async throws(SecretError) -> Bool {
+        try blockingDelete(account)
+    }
+
+    /// Runs the synchronous form (right for stores that never block).
+    public func accounts() async throws(SecretError) -> [String] {
+        try blockingAccounts()
+    }
+
+    // In an async context a call picks the async overload; these pick the synchronous one.
+    private func blockingStore(_ bytes: Data, _ isText: Bool, _ account: String, _ label: String?) throws(SecretError) {
+        try storeSecret(bytes, isText: isText, forAccount: account, label: label)
+    }
+
+    private func blockingRead(_ account: String) throws(SecretError) -> Data? {
+        try secretBytes(forAccount: account)
+    }
+
+    private func blockingDelete(_ account: String) throws(SecretError) -> Bool {
+        try deleteSecret(forAccount: account)
+    }
+
+    private func blockingAccounts() throws(SecretError) -> [String] {
+        try accounts()
+    }
+
+    /// Stores a text secret (a token, a password) for `account`.
+    public func setSecret(_ secret: String, forAccount account: String, label: String? = nil) throws(SecretError) {
+        try storeSecret(Data(secret.utf8), isText: true, forAccount: account, label: label)
+    }
+
+    /// Stores a binary secret (any bytes, NULs included) for `account`.
+    public func setSecret(_ secret: Data, forAccount account: String, label: String? = nil) throws(SecretError) {
+        try storeSecret(secret, isText: false, forAccount: account, label: label)
+    }
+
+    /// The text secret of `account`, or `nil` when there is none.
+    /// - Throws: ``SecretError/notText`` when the stored bytes are not UTF-8.
+    public func secret(forAccount account: String) throws(SecretError) -> String? {
+        guard let bytes = try secretBytes(forAccount: account) else { return nil }
+        guard let text = String(data: bytes, encoding: .utf8) else { throw .notText }
+        return text
+    }
+
+    /// The secret of `account` as bytes, or `nil` when there is none.
+    public func secretData(forAccount account: String) throws(SecretError) -> Data? {
+        try secretBytes(forAccount: account)
+    }
+
+    /// Stores a text secret without blocking a Swift concurrency thread.
+    public func setSecret(_ secret: String, forAccount account: String, label: String? = nil) async throws(SecretError) {
+        try await storeSecret(Data(secret.utf8), isText: true, forAccount: account, label: label)
+    }
+
+    /// Stores a binary secret without blocking a Swift concurrency thread.
+    public func setSecret(_ secret: Data, forAccount account: String, label: String? = nil) async throws(SecretError) {
+        try await storeSecret(secret, isText: false, forAccount: account, label: label)
+    }
+
+    /// The text secret of `account` without blocking a Swift concurrency thread.
+    public func secret(forAccount account: String) async throws(SecretError) -> String? {
+        guard let bytes = try await secretBytes(forAccount: account) else { return nil }
+        guard let text = String(data: bytes, encoding: .utf8) else { throw .notText }
+        return text
+    }
+
+    /// The secret bytes of `account` without blocking a Swift concurrency thread.
+    public func secretData(forAccount account: String) async throws(SecretError) -> Data? {
+        try await secretBytes(forAccount: account)
+    }
+}
+
+/// Checks shared by every store: what the Secret Service would refuse, refused early and clearly.
+enum SecretInput {
+    static func validate(service: String, account: String?, label: String? = nil) throws(SecretError) {
+        if service.isEmpty { throw .invalidInput(reason: "the service name is empty; give the app id or another name") }
+        if service.utf8.contains(0) { throw .invalidInput(reason: "the service name contains a NUL byte") }
+        if let account {
+            if account.isEmpty { throw .invalidInput(reason: "the account (key) is empty; name the secret") }
+            if account.utf8.contains(0) { throw .invalidInput(reason: "the account (key) contains a NUL byte") }
+        }
+        if let label, label.utf8.contains(0) { throw .invalidInput(reason: "the label contains a NUL byte") }
+    }
+
+    /// The label shown in keyring managers: names, never the secret.
+    static func defaultLabel(service: String, account: String) -> String {
+        "\(account) (\(service))"
+    }
+
+    /// The app id: `RIZQ_PREFS_APP_ID`, else the executable's name (as RizqPrefs decides it).
+    static func defaultService() -> String {
+        if let appID = ProcessInfo.processInfo.environment["RIZQ_PREFS_APP_ID"], !appID.isEmpty { return appID }
+        let name = URL(fileURLWithPath: CommandLine.arguments.first ?? "app").lastPathComponent
+        return name.isEmpty ? "app" : name
+    }
+}

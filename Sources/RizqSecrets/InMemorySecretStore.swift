@@ -1,0 +1,60 @@
+import Foundation
+import Synchronization
+
+/// A ``SecretStore`` that keeps secrets in memory, for the unit tests of apps that use this
+/// package (as swift-log ships an in-memory handler). Nothing is persisted.
+///
+/// ```swift
+/// let secrets = InMemorySecretStore(service: "com.rizq.app")
+/// let session = SessionManager(secrets: secrets)   // the app's code, under test
+/// XCTAssertEqual(try secrets.secret(forAccount: "auth_token"), "expected")
+/// ```
+public final class InMemorySecretStore: SecretStore {
+    /// One stored item.
+    public struct Item: Sendable, Equatable {
+        /// The secret.
+        public var bytes: Data
+        /// Whether it was stored as text.
+        public var isText: Bool
+        /// The label it was stored with.
+        public var label: String
+    }
+
+    /// The service name of every item.
+    public let service: String
+    private let items = Mutex<[String: Item]>([:])
+
+    /// An empty store for `service`.
+    public init(service: String = "tests") {
+        self.service = service
+    }
+
+    /// Stores the secret, after the same input checks as ``SecretServiceStore``.
+    public func storeSecret(_ bytes: Data, isText: Bool, forAccount account: String, label: String?) throws(SecretError) {
+        try SecretInput.validate(service: service, account: account, label: label)
+        let item = Item(bytes: bytes, isText: isText, label: label ?? SecretInput.defaultLabel(service: service, account: account))
+        items.withLock { $0[account] = item }
+    }
+
+    /// The stored bytes, or `nil`.
+    public func secretBytes(forAccount account: String) throws(SecretError) -> Data? {
+        try SecretInput.validate(service: service, account: account)
+        return items.withLock { $0[account]?.bytes }
+    }
+
+    /// Removes the item; `false` when there was none.
+    public func deleteSecret(forAccount account: String) throws(SecretError) -> Bool {
+        try SecretInput.validate(service: service, account: account)
+        return items.withLock { $0.removeValue(forKey: account) != nil }
+    }
+
+    /// The accounts, sorted.
+    public func accounts() throws(SecretError) -> [String] {
+        items.withLock { $0.keys.sorted() }
+    }
+
+    /// Everything stored, for assertions in tests.
+    public var storedItems: [String: Item] {
+        items.withLock { $0 }
+    }
+}
