@@ -18,10 +18,10 @@ final class SuiteBackend: Sendable {
     let location: SuiteLocation
     let file: SuiteFile
     let state: Mutex<SuiteState>
-    private let queue: DispatchQueue
+    let queue: DispatchQueue
     /// Set when the file could not be opened: the suite then lives in memory only, and every
     /// write reports this error instead of risking the user's file.
-    private let openError: SuiteStoreError?
+    let openError: SuiteStoreError?
 
     /// Opens the suite: reads (or repairs) its file and starts watching it.
     init(location: SuiteLocation) throws(SuiteStoreError) {
@@ -148,8 +148,9 @@ final class SuiteBackend: Sendable {
         var keySetVersion: UInt64
     }
 
-    /// Runs on `queue`.
-    private func writePending() throws(SuiteStoreError) {
+    /// Runs on `queue`. `holdingLock`: the caller already holds the file lock (a second
+    /// `flock` from this process would wait for itself).
+    func writePending(holdingLock: Bool = false) throws(SuiteStoreError) {
         let taken = state.withLock { state -> Snapshot? in
             state.writeScheduled = false
             guard state.hasPendingChanges else { return nil }
@@ -163,7 +164,7 @@ final class SuiteBackend: Sendable {
         guard let snapshot = taken else { return }
         do throws(SuiteStoreError) {
             if let openError { throw openError }
-            try file.withLock { () throws(SuiteStoreError) in
+            let write = { [self] () throws(SuiteStoreError) in
                 let current = try file.stamp()
                 if current == snapshot.stamp {
                     // Nobody else wrote since we last read: memory already holds the new file.
@@ -185,6 +186,7 @@ final class SuiteBackend: Sendable {
                 let newStamp = try file.replace(with: merged)
                 state.withLock { $0.wrote(merged, stamp: newStamp) }
             }
+            if holdingLock { try write() } else { try file.withLock(write) }
         } catch {
             state.withLock { state in
                 for (key, change) in snapshot.pending {
@@ -237,7 +239,7 @@ final class SuiteBackend: Sendable {
 
     /// Reads the file; a damaged one is moved aside (under the file lock unless the caller
     /// holds it already) and reads as empty.
-    private static func load(_ file: SuiteFile, lockForRepair: Bool) throws(SuiteStoreError) -> ([String: PrefValue], FileStamp?) {
+    static func load(_ file: SuiteFile, lockForRepair: Bool) throws(SuiteStoreError) -> ([String: PrefValue], FileStamp?) {
         switch try file.read() {
         case .missing:
             return ([:], nil)

@@ -64,10 +64,16 @@ struct SuiteFile: Sendable {
 
     /// Reads and parses the file.
     func read() throws(SuiteStoreError) -> Contents {
+        guard let (bytes, stamp) = try readBytes() else { return .missing }
+        return Self.parse(bytes, stamp: stamp)
+    }
+
+    /// The file's bytes exactly as they are, with their stamp; `nil` when there is no file.
+    func readBytes() throws(SuiteStoreError) -> (bytes: [UInt8], stamp: FileStamp)? {
         let descriptor = open(location.path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
             let code = errno
-            if code == ENOENT { return .missing }
+            if code == ENOENT { return nil }
             throw .unreadable(path: location.path, reason: Self.message(code))
         }
         defer { close(descriptor) }
@@ -76,13 +82,15 @@ struct SuiteFile: Sendable {
         guard (info.st_mode & S_IFMT) == S_IFREG else {
             throw .unreadable(path: location.path, reason: "it is not a regular file")
         }
-        let stamp = FileStamp(info)
-        let bytes: [UInt8]
         do {
-            bytes = try Self.readAll(descriptor, sizeHint: Int(info.st_size))
+            return (try Self.readAll(descriptor, sizeHint: Int(info.st_size)), FileStamp(info))
         } catch {
             throw .unreadable(path: location.path, reason: Self.message(error.code))
         }
+    }
+
+    /// Parses a suite file's bytes.
+    static func parse(_ bytes: [UInt8], stamp: FileStamp) -> Contents {
         do {
             let value = try JSONReader.parse(bytes)
             guard case .dictionary(let entries) = value else {
@@ -106,6 +114,11 @@ struct SuiteFile: Sendable {
         } catch {
             throw .invalidValue(key: String(error.path.dropFirst()), reason: error.description)
         }
+        return try replace(bytes: bytes)
+    }
+
+    /// Replaces the file with exactly `bytes`, crash-safely (as ``replace(with:sortedKeys:)``).
+    func replace(bytes: [UInt8]) throws(SuiteStoreError) -> FileStamp {
         try ensureDirectory()
         let temporary = location.directory + "/" + temporaryPrefix + "\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
@@ -128,6 +141,17 @@ struct SuiteFile: Sendable {
         } catch {
             throw .writeFailed(path: location.path, reason: Self.message(error.code))
         }
+    }
+
+    /// Removes the file (a suite that had no file goes back to having none); the folder is
+    /// fsynced so that the removal is durable.
+    func remove() throws(SuiteStoreError) {
+        guard unlink(location.path) == 0 else {
+            let code = errno
+            if code == ENOENT { return }
+            throw .writeFailed(path: location.path, reason: Self.message(code))
+        }
+        syncDirectory()
     }
 
     /// Creates the suite's folder (and its parents) with mode 0700 when missing.

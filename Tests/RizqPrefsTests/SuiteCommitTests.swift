@@ -1,0 +1,220 @@
+import Foundation
+import XCTest
+@testable import RizqPrefs
+
+/// `SuiteStore.commit` and `SuiteCommit.revert`: durable batches that can be undone, byte for byte.
+final class SuiteCommitTests: XCTestCase {
+    /// Makes every write of the suite fail, even for root: a folder where the lock file goes.
+    /// The lock cannot be taken, so the commit fails before it changes anything.
+    private func obstructLocking(_ root: TemporaryRoot, _ suite: String = "group.com.rizq.test") throws {
+        let lock = root.path + "/groups/." + suite + ".lock"
+        try? FileManager.default.removeItem(atPath: lock)
+        try FileManager.default.createDirectory(atPath: lock + "/x", withIntermediateDirectories: true)
+    }
+
+    private func clearObstruction(_ root: TemporaryRoot, _ suite: String = "group.com.rizq.test") throws {
+        try FileManager.default.removeItem(atPath: root.path + "/groups/." + suite + ".lock")
+    }
+
+    /// Makes `folder` read-only, also for root (mode 0555, and the immutable attribute where
+    /// permission bits do not apply), so that a write fails after the lock was taken: when the
+    /// new file is created. Returns the undo.
+    private func makeReadOnly(_ folder: String) throws -> () -> Void {
+        chmod(folder, 0o555)
+        var undo: () -> Void = { _ = chmod(folder, 0o755) }
+        if canCreateFile(in: folder), geteuid() == 0, runQuietly("/usr/bin/chattr", ["+i", folder]) {
+            undo = {
+                _ = self.runQuietly("/usr/bin/chattr", ["-i", folder])
+                _ = chmod(folder, 0o755)
+            }
+        }
+        guard !canCreateFile(in: folder) else {
+            undo()
+            throw XCTSkip("cannot make a folder read-only here (running as root without chattr support)")
+        }
+        return undo
+    }
+
+    private func canCreateFile(in folder: String) -> Bool {
+        let probe = folder + "/.probe-\(getpid())"
+        let descriptor = open(probe, O_WRONLY | O_CREAT | O_EXCL, 0o600)
+        guard descriptor >= 0 else { return false }
+        close(descriptor)
+        unlink(probe)
+        return true
+    }
+
+    private func runQuietly(_ executable: String, _ arguments: [String]) -> Bool {
+        guard FileManager.default.isExecutableFile(atPath: executable) else { return false }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return false }
+        process.waitUntilExit()
+        return process.terminationStatus == 0
+    }
+
+    func testCommitIsOnDiskWhenItReturnsAndListsOnlyRealChanges() throws {
+        let root = TemporaryRoot()
+        let store = try root.store()
+        store.set("dark", forKey: "theme_mode")
+        try store.flush()
+        let commit = try store.commit { batch in
+            try batch.set("dark", forKey: "theme_mode")   // unchanged: not part of the commit
+            try batch.set(7, forKey: "current_streak")
+            try batch.set(true, forKey: "rizq_welcome_shown")
+        }
+        let file = try root.fileObject()
+        XCTAssertEqual(file["current_streak"] as? Int, 7)
+        XCTAssertEqual(file["rizq_welcome_shown"] as? Bool, true)
+        XCTAssertEqual(commit.changes.map { $0.key }, ["current_streak", "rizq_welcome_shown"])
+        XCTAssertEqual(commit.changes.first?.before, nil)
+        XCTAssertEqual(commit.changes.first?.after, .int(7))
+        XCTAssertEqual(commit.path, root.filePath())
+    }
+
+    func testCommitThatChangesNothingDoesNotRewriteTheFile() throws {
+        let root = TemporaryRoot()
+        try FileManager.default.createDirectory(atPath: root.path + "/groups", withIntermediateDirectories: true)
+        let handMade = Data(#"{"a":1,   "b":"x"}"#.utf8)
+        _ = FileManager.default.createFile(atPath: root.filePath(), contents: handMade)
+        let store = try root.store()
+        let commit = try store.commit { batch in try batch.set(1, forKey: "a") }
+        XCTAssertTrue(commit.changes.isEmpty)
+        XCTAssertEqual(root.fileBytes(), handMade)
+        try commit.revert()
+        XCTAssertEqual(root.fileBytes(), handMade)
+    }
+
+    func testRevertPutsTheFileBackByteForByte() throws {
+        let root = TemporaryRoot()
+        try FileManager.default.createDirectory(atPath: root.path + "/groups", withIntermediateDirectories: true)
+        // Formatted by hand, not as this package writes: only a byte copy can restore it.
+        let handMade = Data("{\"keep\": \"é\",\n \"theme_mode\":\"light\"}".utf8)
+        _ = FileManager.default.createFile(atPath: root.filePath(), contents: handMade)
+        let store = try root.store()
+        let commit = try store.commit { batch in
+            try batch.set("dark", forKey: "theme_mode")
+            try batch.set(3, forKey: "added")
+        }
+        XCTAssertNotEqual(root.fileBytes(), handMade)
+        try commit.revert()
+        XCTAssertEqual(root.fileBytes(), handMade)
+        XCTAssertEqual(store.string(forKey: "theme_mode"), "light")
+        XCTAssertNil(store.object(forKey: "added"))
+        // A second revert finds nothing of the commit left and changes nothing.
+        try commit.revert()
+        XCTAssertEqual(root.fileBytes(), handMade)
+    }
+
+    func testRevertOfTheCommitThatCreatedTheFileRemovesIt() throws {
+        let root = TemporaryRoot()
+        let store = try root.store()
+        let commit = try store.commit { batch in try batch.set("v", forKey: "k") }
+        XCTAssertTrue(FileManager.default.fileExists(atPath: root.filePath()))
+        try commit.revert()
+        XCTAssertFalse(FileManager.default.fileExists(atPath: root.filePath()))
+        XCTAssertNil(store.object(forKey: "k"))
+        XCTAssertEqual(store.keys, [])
+    }
+
+    func testRemoveAllInACommitIsUndoneToo() throws {
+        let root = TemporaryRoot()
+        let store = try root.store()
+        store.set(1, forKey: "a")
+        store.set(2, forKey: "b")
+        try store.flush()
+        let before = root.fileBytes()
+        let commit = try store.commit { batch in
+            batch.removeAll()
+            try batch.set(3, forKey: "c")
+        }
+        XCTAssertEqual(try root.fileObject().keys.sorted(), ["c"])
+        XCTAssertEqual(Set(commit.changes.map { $0.key }), ["a", "b", "c"])
+        try commit.revert()
+        XCTAssertEqual(root.fileBytes(), before)
+        XCTAssertEqual(store.keys, ["a", "b"])
+    }
+
+    func testFailedCommitIsWithdrawnFromMemoryAndNeverWrittenLater() throws {
+        let root = TemporaryRoot()
+        let store = try root.store()
+        store.set("light", forKey: "theme_mode")
+        try store.flush()
+        let before = root.fileBytes()
+        let undo = try makeReadOnly(root.path + "/groups")
+        XCTAssertThrowsError(try store.commit { batch in
+            try batch.set("dark", forKey: "theme_mode")
+            try batch.set(7, forKey: "current_streak")
+        }) { error in
+            guard case SuiteStoreError.writeFailed = error else { return XCTFail("\(error)") }
+        }
+        XCTAssertEqual(root.fileBytes(), before)
+        XCTAssertEqual(store.string(forKey: "theme_mode"), "light", "readers see the value from before")
+        XCTAssertNil(store.object(forKey: "current_streak"))
+        XCTAssertEqual(store.keys, ["theme_mode"])
+        // Once writes work again, nothing of the failed commit reaches the file.
+        undo()
+        try store.flush()
+        XCTAssertTrue(store.synchronize())
+        XCTAssertEqual(root.fileBytes(), before)
+    }
+
+    func testCommitThatCannotTakeTheLockChangesNothing() throws {
+        let root = TemporaryRoot()
+        let store = try root.store()
+        store.set("light", forKey: "theme_mode")
+        try store.flush()
+        let before = root.fileBytes()
+        try obstructLocking(root)
+        XCTAssertThrowsError(try store.commit { batch in try batch.set("dark", forKey: "theme_mode") })
+        XCTAssertEqual(store.string(forKey: "theme_mode"), "light")
+        try clearObstruction(root)
+        try store.flush()
+        XCTAssertEqual(root.fileBytes(), before)
+    }
+
+    func testFailedCommitKeepsChangesMadeBeforeItPending() throws {
+        let root = TemporaryRoot()
+        let store = try root.store()
+        store.set(1, forKey: "a")
+        try store.flush()
+        let undo = try makeReadOnly(root.path + "/groups")
+        store.set(2, forKey: "earlier")   // made before the commit, written by no one yet
+        XCTAssertThrowsError(try store.commit { batch in try batch.set(3, forKey: "b") })
+        XCTAssertEqual(store.integer(forKey: "earlier"), 2)
+        XCTAssertNil(store.object(forKey: "b"))
+        undo()
+        try store.flush()
+        let file = try root.fileObject()
+        XCTAssertEqual(file["earlier"] as? Int, 2, "an earlier change is not part of the commit")
+        XCTAssertNil(file["b"])
+    }
+
+    func testRevertAfterAnotherProcessWroteUndoesKeyByKey() throws {
+        let root = TemporaryRoot()
+        let store = try root.store()
+        store.set("light", forKey: "theme_mode")
+        store.set(1, forKey: "streak")
+        try store.flush()
+        let commit = try store.commit { batch in
+            try batch.set("dark", forKey: "theme_mode")
+            try batch.set(5, forKey: "streak")
+            try batch.set("new", forKey: "added")
+        }
+        // Another process writes a key of its own, and this process changes one of the commit's keys.
+        let child = try Child.run(root, "group.com.rizq.test", ["set-json", "other", "42"])
+        XCTAssertEqual(child.status, 0, child.stderr)
+        store.set(6, forKey: "streak")
+        try store.flush()
+        try commit.revert()
+        let file = try root.fileObject()
+        XCTAssertEqual(file["theme_mode"] as? String, "light")
+        XCTAssertNil(file["added"])
+        XCTAssertEqual(file["streak"] as? Int, 6, "a change made after the commit is kept")
+        XCTAssertEqual(file["other"] as? Int, 42, "another process's write is kept")
+        XCTAssertEqual(store.string(forKey: "theme_mode"), "light")
+    }
+}
