@@ -10,7 +10,10 @@ let package = Package(
     targets: [
         .executableTarget(
             name: "RizqBench",
-            dependencies: [.product(name: "RizqPrefs", package: "RizqPrefs")]
+            dependencies: [
+                .product(name: "RizqPrefs", package: "RizqPrefs"),
+                .product(name: "RizqSecrets", package: "RizqPrefs"),
+            ]
         )
     ],
     swiftLanguageModes: [.v6]

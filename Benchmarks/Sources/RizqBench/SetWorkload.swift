@@ -2,25 +2,28 @@ import Foundation
 import RizqPrefs
 
 /// `set`: writes of an Int key into a suite of `size` keys, amortized including the disk writes
-/// they cause: the final `flush()` (Foundation: `synchronize()`) is inside the timing.
+/// they cause: `writes` sets over the suite's keys, then `flush()` (Foundation: `synchronize()`),
+/// all inside the timing, divided by `writes`. Both stores do the same writes: Foundation here
+/// keeps sets in memory and writes the whole file on `synchronize()`, so fewer writes per sample
+/// would charge it more per set, and more writes less.
 enum SetWorkload {
-    static func run(home: BenchHome, size: Int, sampler: Sampler, oursWrites: Int, baselineWrites: Int) throws -> BenchResult {
+    static func run(home: BenchHome, size: Int, sampler: Sampler, writes: Int) throws -> BenchResult {
         let fixture = try Fixture(home: home, name: "set-\(size)", size: size)
         var round = 0
         let (ours, baseline) = try sampler.compare(
             ours: {
                 round += 1
                 return try elapsedNanoseconds {
-                    for step in 0..<oursWrites { fixture.ours.set(step &+ round, forKey: fixture.key(step)) }
+                    for step in 0..<writes { fixture.ours.set(step &+ round, forKey: fixture.key(step)) }
                     try fixture.ours.flush()
-                } / Double(oursWrites)
+                } / Double(writes)
             },
             baseline: {
                 round += 1
                 return elapsedNanoseconds {
-                    for step in 0..<baselineWrites { fixture.foundation.set(step &+ round, forKey: fixture.key(step)) }
+                    for step in 0..<writes { fixture.foundation.set(step &+ round, forKey: fixture.key(step)) }
                     fixture.foundation.synchronize()
-                } / Double(baselineWrites)
+                } / Double(writes)
             })
         return BenchResult(workload: "set", size: size, ours: ours, baseline: "Foundation.UserDefaults", baselineValue: baseline)
     }

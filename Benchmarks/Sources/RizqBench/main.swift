@@ -1,7 +1,9 @@
 import Foundation
 import RizqPrefs
 
-// RizqBench [--quick] — prints {"results": [...]} on stdout; scripts/bench formats it.
+// RizqBench [--quick] [--only WORKLOAD,...] — prints {"results": [...]} on stdout, progress on
+// stderr; scripts/bench builds it in release, runs it on a temporary home inside a private
+// Secret Service session, and formats the results.
 // Child modes (started by the benchmark itself): child-ping, child-memory.
 let arguments = Array(CommandLine.arguments.dropFirst())
 
@@ -27,14 +29,17 @@ do {
     fail("\(error)")
 }
 
-let quick = arguments.contains("--quick")
-guard let homePath = ProcessInfo.processInfo.environment["RIZQ_BENCH_HOME"] else {
+let options: Options
+do {
+    options = try Options(arguments: arguments)
+} catch {
+    fail("\(error)")
+}
+let environment = ProcessInfo.processInfo.environment
+guard let homePath = environment["RIZQ_BENCH_HOME"] else {
     fail("set RIZQ_BENCH_HOME to an empty temporary folder (scripts/bench does)")
 }
 let home = BenchHome(path: homePath)
-let sizes = quick ? [100] : [100, 10_000, 100_000]
-let sampler = quick ? Sampler(repetitions: 3, warmup: 1) : Sampler(repetitions: 9, warmup: 2)
-let slowSampler = quick ? Sampler(repetitions: 1, warmup: 0) : Sampler(repetitions: 5, warmup: 1)
 
 func progress(_ text: String) {
     FileHandle.standardError.write(Data("  \(text)\n".utf8))
@@ -42,29 +47,49 @@ func progress(_ text: String) {
 
 var results: [BenchResult] = []
 do {
-    for size in sizes {
-        progress("get, \(size) keys")
-        results.append(try GetWorkload.run(home: home, size: size, sampler: sampler, reads: quick ? 1_000 : 100_000))
-        progress("set, \(size) keys")
-        results.append(try SetWorkload.run(home: home, size: size, sampler: slowSampler, oursWrites: quick ? 100 : 10_000, baselineWrites: quick ? 100 : 1_000))
-        progress("open, \(size) keys")
-        results.append(try OpenWorkload.run(home: home, size: size, sampler: slowSampler))
+    for size in options.sizes {
+        if options.runs("get") {
+            progress("get, \(size) keys")
+            results.append(try GetWorkload.run(home: home, size: size, sampler: options.sampler, reads: options.reads))
+        }
+        if options.runs("set") {
+            progress("set, \(size) keys")
+            results.append(try SetWorkload.run(home: home, size: size, sampler: options.slowSampler, writes: options.writes))
+        }
+        if options.runs("open") {
+            progress("open, \(size) keys")
+            results.append(try OpenWorkload.run(home: home, size: size, sampler: options.slowSampler))
+        }
     }
-    progress("bulk")
-    results.append(try BulkWorkload.run(home: home, sampler: slowSampler, writes: quick ? 100 : 10_000))
-    progress("codable")
-    results.append(try CodableWorkload.run(home: home, sampler: sampler, pairs: quick ? 100 : 10_000))
-    progress("cross-process")
-    results.append(try await CrossProcessWorkload.run(home: home, rounds: quick ? 5 : 50))
-    progress("memory")
-    results.append(try MemoryWorkload.run(home: home, size: quick ? 100 : 100_000))
+    if options.runs("bulk") {
+        progress("bulk")
+        results.append(try BulkWorkload.run(home: home, sampler: options.slowSampler, writes: options.writes))
+    }
+    if options.runs("codable") {
+        progress("codable")
+        results.append(try CodableWorkload.run(home: home, sampler: options.sampler, pairs: options.codablePairs))
+    }
+    if options.runs("cross-process") {
+        progress("cross-process")
+        results.append(try await CrossProcessWorkload.run(home: home, rounds: options.crossProcessRounds))
+    }
+    if options.runs("secret-get") {
+        progress("secret-get")
+        let python = environment["RIZQ_BENCH_PYTHON"]
+        if python == nil { progress("  (RIZQ_BENCH_PYTHON is not set: no Python keyring baseline)") }
+        results += try SecretWorkload.run(options: options.secret, python: python, helper: environment["RIZQ_BENCH_KEYRING_HELPER"])
+    }
+    if options.runs("memory") {
+        progress("memory")
+        results.append(try MemoryWorkload.run(home: home, size: options.memorySize))
+    }
 } catch {
     fail("\(error)")
 }
 
 struct Report: Encodable { var results: [BenchResult] }
 let encoder = JSONEncoder()
-encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
 do {
     print(String(decoding: try encoder.encode(Report(results: results)), as: UTF8.self))
 } catch {
