@@ -7,6 +7,11 @@
 //       (inside a throw-away keyring session) stores an item, locks the default keyring, then
 //       tries to store the secret given on stdin and to read the item back; prints one line per
 //       step ("store-new error …", "read-existing error …", "accounts a,b", "locked true").
+//   rizq-secrets-test-child frozen SERVICE PID
+//       stores an item, stops the daemon PID (SIGSTOP), reads with a 1 s time-out, resumes the
+//       daemon and reads again; one line per step, each with its elapsed seconds.
+//   rizq-secrets-test-child restart SERVICE
+//       stores an item, runs $RIZQ_RESTART_COMMAND (which replaces the daemon), reads it back.
 import Foundation
 import RizqSecrets
 
@@ -28,10 +33,47 @@ if arguments.count == 2, arguments[0] == "locked" {
     print(describe("store-new") { () throws(SecretError) in try store.setSecret(secret, forAccount: "new_token") })
     print(describe("read-existing") { () throws(SecretError) in try store.secret(forAccount: "existing") ?? "nil" })
     print(describe("accounts") { () throws(SecretError) in try store.accounts().joined(separator: ",") })
+    // Headless, a prompt cannot be shown: allowing one must end quickly, not hang.
+    let prompting = SecretServiceStore(service: arguments[1], timeout: 10, allowsPrompt: true)
+    print(describe("read-prompting") { () throws(SecretError) in try prompting.secret(forAccount: "existing") ?? "nil" })
+    exit(0)
+}
+if arguments.count == 3, arguments[0] == "frozen", let pid = pid_t(arguments[2]) {
+    let store = SecretServiceStore(service: arguments[1], timeout: 1)
+    print(describe("store") { () throws(SecretError) in try store.setSecret("before-freeze", forAccount: "token") })
+    kill(pid, SIGSTOP)
+    let started = Date()
+    print(describe("read-frozen") { () throws(SecretError) in try store.secret(forAccount: "token") ?? "nil" })
+    print(String(format: "seconds %.3f", Date().timeIntervalSince(started)))
+    kill(pid, SIGCONT)
+    // The worker finishes the call that timed out once the daemon answers; then calls work again.
+    let patient = SecretServiceStore(service: arguments[1], timeout: 10)
+    print(describe("read-resumed") { () throws(SecretError) in try patient.secret(forAccount: "token") ?? "nil" })
+    exit(0)
+}
+if arguments.count == 2, arguments[0] == "restart" {
+    let store = SecretServiceStore(service: arguments[1], timeout: 10)
+    print(describe("store") { () throws(SecretError) in try store.setSecret("before-restart", forAccount: "token") })
+    // posix_spawn and waitpid: Foundation's Process misses the exit of a child in a process
+    // where GLib runs (libsecret), and would wait forever.
+    let command = ProcessInfo.processInfo.environment["RIZQ_RESTART_COMMAND"] ?? "false"
+    var pid: pid_t = 0
+    let argv: [UnsafeMutablePointer<CChar>?] = [strdup("/bin/sh"), strdup("-c"), strdup(command), nil]
+    defer { argv.forEach { free($0) } }
+    if posix_spawn(&pid, "/bin/sh", nil, nil, argv, environ) == 0 {
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+        print("restarted \((status >> 8) & 0xff)")
+    } else {
+        print("restarted error \(String(cString: strerror(errno)))")
+    }
+    print(describe("read-after-restart") { () throws(SecretError) in try store.secret(forAccount: "token") ?? "nil" })
+    print(describe("store-after-restart") { () throws(SecretError) in try store.setSecret("after-restart", forAccount: "token") })
+    print(describe("read-again") { () throws(SecretError) in try store.secret(forAccount: "token") ?? "nil" })
     exit(0)
 }
 guard arguments.count == 2 else {
-    FileHandle.standardError.write(Data("usage: SERVICE ACCOUNT | locked SERVICE\n".utf8))
+    FileHandle.standardError.write(Data("usage: SERVICE ACCOUNT | locked SERVICE | frozen SERVICE PID | restart SERVICE\n".utf8))
     exit(2)
 }
 let store = SecretServiceStore(service: arguments[0], timeout: 5)
