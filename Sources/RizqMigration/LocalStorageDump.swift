@@ -1,2 +1,206 @@
-import RizqPrefs
-import RizqSecrets
+import Foundation
+
+/// The `localStorage` of one web origin, read from a dump file: its keys and string values in
+/// dump order.
+///
+/// Five formats are read, detected from the file's shape or chosen with ``Format``:
+///
+/// | format | what writes it | shape |
+/// | --- | --- | --- |
+/// | ``Format/object`` | `JSON.stringify(localStorage)` | `{"key": "value", …}` |
+/// | ``Format/pairs`` | `JSON.stringify(Object.entries(localStorage))` | `[["key", "value"], …]` |
+/// | ``Format/playwright`` | Playwright's `context.storageState({path})` | `{"cookies": […], "origins": [{"origin": …, "localStorage": [{"name": …, "value": …}]}]}` |
+/// | ``Format/cypress`` | Cypress's `cy.getAllLocalStorage()` | `{"https://origin": {"key": "value"}}` |
+/// | ``Format/devtools`` | the DevTools protocol's `DOMStorage.getDOMStorageItems` | `{"entries": [["key", "value"], …]}` |
+///
+/// ```swift
+/// let dump = try LocalStorageDump(contentsOfFile: "state.json", origin: "https://app.rizq.io")
+/// for entry in dump.entries { print(entry.key) }
+/// ```
+///
+/// A key that appears twice keeps its last value, as in the browser, with a warning. Values
+/// that are not strings (a file written by a script rather than a browser) are taken as their
+/// JSON text, with a warning. Inputs larger than ``maximumSize``, not UTF-8, not JSON, or
+/// truncated are refused with the position of the problem.
+public struct LocalStorageDump: Sendable, Equatable {
+    /// The dump formats (the `--format` names of the command-line tool).
+    public enum Format: String, Sendable, CaseIterable, Codable {
+        /// `{"key": "value", …}`.
+        case object
+        /// `[["key", "value"], …]`.
+        case pairs
+        /// A Playwright `storageState` file.
+        case playwright
+        /// Cypress `getAllLocalStorage()` output: `{"origin": {"key": "value"}}`.
+        case cypress
+        /// The DevTools-protocol shape `{"entries": [["key", "value"], …]}`.
+        case devtools
+    }
+
+    /// What a value was in the dump file before it became a string.
+    public enum ValueKind: String, Sendable, Codable {
+        /// A JSON string: what a browser writes.
+        case string
+        /// A JSON number.
+        case number
+        /// `true` or `false`.
+        case boolean
+        /// `null`.
+        case null
+        /// A JSON object.
+        case object
+        /// A JSON array.
+        case array
+    }
+
+    /// One key and its value.
+    public struct Entry: Sendable, Equatable {
+        /// The `localStorage` key.
+        public var key: String
+        /// The value, as `localStorage.getItem(key)` returned it (for a non-string value in the
+        /// file: its JSON text).
+        public var value: String
+        /// What the value was in the file (``ValueKind/string`` for browser dumps).
+        public var originalKind: ValueKind
+
+        /// An entry with a string value.
+        public init(key: String, value: String, originalKind: ValueKind = .string) {
+            self.key = key
+            self.value = value
+            self.originalKind = originalKind
+        }
+    }
+
+    /// The largest input read: 64 MiB (browsers allow about 5 MiB of `localStorage` per origin).
+    public static let maximumSize = 64 << 20
+
+    /// The format the input was read as.
+    public let format: Format
+    /// The origin the entries belong to, when the file said (Playwright, Cypress).
+    public let origin: String?
+    /// The entries in dump order; each key once.
+    public let entries: [Entry]
+    /// What was odd about the input but did not stop the reading: repeated keys, non-string
+    /// values, other origins, cookies left behind. Never holds a value.
+    public let warnings: [String]
+    /// `sha256:` and the SHA-256 of the input bytes: identifies this input in the migration record.
+    public let digest: String
+    /// The file the dump was read from, if any.
+    public let source: String?
+
+    /// Reads the dump in `path`.
+    /// - Parameters:
+    ///   - format: the format to read; `nil` detects it from the file's shape.
+    ///   - origin: for files that hold several origins (Playwright, Cypress): the one to read.
+    /// - Throws: ``LocalStorageDumpError``.
+    public init(contentsOfFile path: String, format: Format? = nil, origin: String? = nil) throws(LocalStorageDumpError) {
+        let bytes = try Self.readFile(path)
+        try self.init(bytes: bytes, source: path, format: format, origin: origin)
+    }
+
+    /// Reads a dump from `bytes` (see ``init(contentsOfFile:format:origin:)``); `source` names it
+    /// in messages.
+    public init(bytes: [UInt8], source: String? = nil, format: Format? = nil, origin: String? = nil) throws(LocalStorageDumpError) {
+        guard bytes.count <= Self.maximumSize else {
+            throw .tooLarge(file: source, size: bytes.count, limit: Self.maximumSize)
+        }
+        if let bad = JSONNodeParser.firstInvalidUTF8(in: bytes) {
+            throw .notUTF8(file: source, position: SourcePosition(offset: bad, in: bytes), hint: Self.binaryHint(bytes))
+        }
+        let parsed: (node: JSONNode, replacedSurrogates: Int)
+        do {
+            parsed = try JSONNodeParser.parse(bytes)
+        } catch {
+            throw .notJSON(file: source, position: SourcePosition(offset: error.offset, in: bytes), reason: error.reason, hint: Self.binaryHint(bytes))
+        }
+        var reader = DumpShapeReader(bytes: bytes, source: source)
+        let read = try reader.read(parsed.node, format: format, origin: origin)
+        var warnings = reader.warnings
+        if parsed.replacedSurrogates > 0 {
+            warnings.append("\(parsed.replacedSurrogates) lone UTF-16 surrogate escape(s) (half of an emoji, cut by the web app) became U+FFFD")
+        }
+        self.format = read.format
+        self.origin = read.origin
+        self.entries = read.entries
+        self.warnings = warnings
+        self.digest = "sha256:" + SHA256.hexDigest(bytes)
+        self.source = source
+    }
+
+    /// A dump built in code, e.g. from a web view's storage: `pairs` in order, the last of a
+    /// repeated key winning.
+    public init(pairs: [(key: String, value: String)], origin: String? = nil) {
+        var entries: [Entry] = []
+        var positions: [String: Int] = [:]
+        var canonical: [UInt8] = []
+        for (key, value) in pairs {
+            if let existing = positions[key] {
+                entries[existing].value = value
+            } else {
+                positions[key] = entries.count
+                entries.append(Entry(key: key, value: value))
+            }
+        }
+        for entry in entries {
+            for text in [entry.key, entry.value] {
+                canonical.append(contentsOf: "\(text.utf8.count):".utf8)
+                canonical.append(contentsOf: text.utf8)
+            }
+        }
+        self.format = .pairs
+        self.origin = origin
+        self.entries = entries
+        self.warnings = []
+        self.digest = "sha256:" + SHA256.hexDigest(canonical)
+        self.source = nil
+    }
+
+    /// The value of `key`, or `nil`.
+    public subscript(key: String) -> String? {
+        entries.first { $0.key == key }?.value
+    }
+
+    /// The keys, in dump order.
+    public var keys: [String] { entries.map(\.key) }
+
+    // MARK: Reading the file
+
+    private static func readFile(_ path: String) throws(LocalStorageDumpError) -> [UInt8] {
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            let reason = FileManager.default.fileExists(atPath: path) ? "permission denied" : "no such file"
+            throw .unreadable(file: path, reason: reason)
+        }
+        defer { try? handle.close() }
+        var info = stat()
+        if stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
+            throw .unreadable(file: path, reason: "it is a folder, not a file")
+        }
+        if stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, Int(info.st_size) > maximumSize {
+            // Refused before reading: a huge file is not loaded into memory just to be rejected.
+            throw .tooLarge(file: path, size: Int(info.st_size), limit: maximumSize)
+        }
+        do {
+            // One byte more than the limit tells a too-large pipe from one at the limit.
+            let data = try handle.read(upToCount: maximumSize + 1) ?? Data()
+            guard data.count <= maximumSize else {
+                throw LocalStorageDumpError.tooLarge(file: path, size: data.count, limit: maximumSize)
+            }
+            return [UInt8](data)
+        } catch let error as LocalStorageDumpError {
+            throw error
+        } catch {
+            throw .unreadable(file: path, reason: "\(error.localizedDescription)")
+        }
+    }
+
+    /// What a file that is not a JSON dump probably is, for the error message.
+    private static func binaryHint(_ bytes: [UInt8]) -> String? {
+        if bytes.starts(with: Array("SQLite format 3".utf8)) {
+            return "this is an SQLite database, such as a browser's own storage file; export a JSON dump instead"
+        }
+        if bytes.prefix(512).contains(0) {
+            return "this looks like a binary file"
+        }
+        return nil
+    }
+}

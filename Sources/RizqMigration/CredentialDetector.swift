@@ -1,0 +1,239 @@
+import Foundation
+
+/// Recognises credentials among `localStorage` entries, so that they go to the Secret Service
+/// and never to a suite file.
+///
+/// An entry is a credential when any of these holds, checked in this order:
+///
+/// 1. **A known auth library's key**: Firebase `firebase:authUser:*`, Auth0 `@@auth0spajs@@*`,
+///    MSAL (`msal.*`, `*-login.windows.net-*`, `*-login.microsoftonline.com-*`), Supabase
+///    `sb-*-auth-token`, Amplify/Cognito `CognitoIdentityServiceProvider.*`, Okta
+///    `okta-token-storage`, Meteor `Meteor.loginToken*`.
+/// 2. **The value's shape** (also inside a JSON string literal, and anywhere inside a JSON value):
+///    a JWT (three base64url parts whose header is JSON), a five-part JWE, a `base64-` session blob
+///    (Supabase SSR), a well-known token prefix (`ya29.`, `ghp_`/`gho_`/`ghu_`/`ghs_`/`ghr_`/
+///    `github_pat_`, `AKIA`/`ASIA`, `sk_live_`/`rk_live_`, `xoxb-`/`xoxp-`, `glpat-`).
+/// 3. **A JSON value with credential fields**: a field named `access_token`, `refresh_token`,
+///    `idToken`, `secret`, `password`, `apiKey`, … (any case, `_` or `-`; any name ending in
+///    `token` or `secret`) holding a non-empty string, at any depth.
+/// 4. **The key's name** contains `token`, `auth`, `session`, `secret`, `password`,
+///    `credential`, `api_key`, `api-key` or `apikey` (any case).
+public enum CredentialDetector {
+    /// Why an entry is a credential.
+    public struct Finding: Sendable, Equatable {
+        /// What kind of evidence it is.
+        public enum Evidence: String, Sendable, Codable {
+            /// The key belongs to a known auth library.
+            case authLibraryKey
+            /// The value has a token's shape (JWT, JWE, token prefix, session blob).
+            case valueShape
+            /// The value is JSON with credential fields.
+            case jsonFields
+            /// The key's name says so.
+            case keyName
+        }
+
+        /// The kind of evidence.
+        public var evidence: Evidence
+        /// A phrase for the report, e.g. "Supabase session key (sb-*-auth-token)"; never the value.
+        public var reason: String
+    }
+
+    /// Substrings of key names that mark a credential (compared lowercased).
+    public static let keyNameMarkers = ["token", "auth", "session", "secret", "password", "credential", "api_key", "api-key", "apikey"]
+
+    /// Why the entry `key` = `value` is a credential, or `nil` when it does not look like one.
+    public static func inspect(key: String, value: String) -> Finding? {
+        if let library = authLibrary(forKey: key) {
+            return Finding(evidence: .authLibraryKey, reason: library)
+        }
+        if let shape = strongValueShape(value) {
+            return Finding(evidence: .valueShape, reason: shape)
+        }
+        if let field = credentialField(inJSON: value) {
+            return Finding(evidence: .jsonFields, reason: field)
+        }
+        let lowered = key.lowercased()
+        if let marker = keyNameMarkers.first(where: { lowered.contains($0) }) {
+            return Finding(evidence: .keyName, reason: "key name contains '\(marker)'")
+        }
+        return nil
+    }
+
+    /// Evidence in the value alone that cannot be explained away by a plan: a JWT, JWE, token
+    /// prefix or session blob, as the whole value, inside a JSON string literal, or anywhere
+    /// inside a JSON value. `nil` when there is none.
+    public static func strongValueShape(_ value: String) -> String? {
+        if let shape = tokenShape(value) { return shape }
+        guard let first = value.utf8.first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x09 && $0 != 0x0D }),
+            first == UInt8(ascii: "{") || first == UInt8(ascii: "[") || first == UInt8(ascii: "\""),
+            let node = try? JSONNodeParser.parse(value).node
+        else { return nil }
+        if case .string(let inner) = node.kind, let shape = tokenShape(inner) {
+            return shape + " in a JSON string"
+        }
+        var found: String?
+        walkStrings(node, path: "", levels: ValueInference.nestedJSONLevels) { path, text in
+            guard found == nil, let shape = tokenShape(text) else { return }
+            found = shape + " inside the JSON value (at \(path.isEmpty ? "/" : path))"
+        }
+        return found
+    }
+
+    // MARK: Auth libraries
+
+    static func authLibrary(forKey key: String) -> String? {
+        if key.hasPrefix("firebase:authUser:") { return "Firebase auth user (firebase:authUser:*)" }
+        if key.hasPrefix("@@auth0spajs@@") { return "Auth0 SPA cache (@@auth0spajs@@*)" }
+        let lowered = key.lowercased()
+        if lowered.hasPrefix("msal.") || lowered.contains("-login.windows.net-") || lowered.contains("-login.microsoftonline.com-") {
+            return "MSAL token cache"
+        }
+        if key.hasPrefix("sb-"), key.hasSuffix("-auth-token") || key.contains("-auth-token.") {
+            return "Supabase session (sb-*-auth-token)"
+        }
+        if key.hasPrefix("CognitoIdentityServiceProvider.") { return "Amplify/Cognito (CognitoIdentityServiceProvider.*)" }
+        if key == "okta-token-storage" || key.hasPrefix("okta-token-storage") { return "Okta token storage (okta-token-storage)" }
+        if key.hasPrefix("Meteor.loginToken") { return "Meteor login token (Meteor.loginToken)" }
+        return nil
+    }
+
+    // MARK: Value shapes
+
+    /// The prefixes of well-known provider tokens, with what they are.
+    static let tokenPrefixes: [(prefix: String, name: String)] = [
+        ("ya29.", "Google OAuth access token (ya29.)"),
+        ("ghp_", "GitHub token (ghp_)"), ("gho_", "GitHub token (gho_)"), ("ghu_", "GitHub token (ghu_)"),
+        ("ghs_", "GitHub token (ghs_)"), ("ghr_", "GitHub token (ghr_)"), ("github_pat_", "GitHub token (github_pat_)"),
+        ("AKIA", "AWS access key id (AKIA)"), ("ASIA", "AWS temporary access key id (ASIA)"),
+        ("sk_live_", "Stripe secret key (sk_live_)"), ("rk_live_", "Stripe restricted key (rk_live_)"),
+        ("xoxb-", "Slack token (xoxb-)"), ("xoxp-", "Slack token (xoxp-)"), ("glpat-", "GitLab token (glpat-)"),
+    ]
+
+    /// The token kind of a whole string value, or `nil`.
+    static func tokenShape(_ raw: String) -> String? {
+        let text = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        let unprefixed = text.hasPrefix("Bearer ") ? String(text.dropFirst(7)) : text
+        if isCompactJOSE(unprefixed, parts: 3) { return "JWT" }
+        if isCompactJOSE(unprefixed, parts: 5) { return "JWE (encrypted token)" }
+        if unprefixed.hasPrefix("base64-") {
+            let body = unprefixed.dropFirst(7)
+            if body.count >= 16, body.allSatisfy(isBase64Character) { return "base64- session blob" }
+        }
+        for (prefix, name) in tokenPrefixes where unprefixed.hasPrefix(prefix) {
+            let rest = unprefixed.dropFirst(prefix.count)
+            let minimum = prefix.hasPrefix("A") ? 16 : 10
+            if rest.count >= minimum, rest.allSatisfy({ isBase64Character($0) || $0 == "-" || $0 == "." }) {
+                if prefix.hasPrefix("A"), !rest.allSatisfy({ $0.isASCII && ($0.isUppercase || $0.isNumber) }) { continue }
+                return name
+            }
+        }
+        return nil
+    }
+
+    /// A JWS (3 parts) or JWE (5 parts) in compact form: base64url parts joined by dots, the
+    /// first being a JSON header with `alg` (or `enc`).
+    static func isCompactJOSE(_ text: String, parts count: Int) -> Bool {
+        guard text.hasPrefix("eyJ"), text.count >= 20 else { return false }
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == count, parts.allSatisfy({ $0.allSatisfy(isBase64URLCharacter) }), !parts[0].isEmpty else { return false }
+        guard let header = base64URLDecode(parts[0]),
+            let node = try? JSONNodeParser.parse(Array(header)).node,
+            node["alg"] != nil || node["enc"] != nil
+        else { return false }
+        return count == 3 ? !parts[1].isEmpty : !parts[3].isEmpty
+    }
+
+    private static func base64URLDecode(_ part: Substring) -> Data? {
+        var text = part.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        while text.count % 4 != 0 { text += "=" }
+        return Data(base64Encoded: text)
+    }
+
+    private static func isBase64URLCharacter(_ character: Character) -> Bool {
+        character.isASCII && (character.isLetter || character.isNumber || character == "-" || character == "_")
+    }
+
+    private static func isBase64Character(_ character: Character) -> Bool {
+        character.isASCII && (character.isLetter || character.isNumber || character == "+" || character == "/" || character == "=" || character == "-" || character == "_")
+    }
+
+    // MARK: JSON values
+
+    /// Normalised field names (lowercase, without `_` and `-`) that hold credentials.
+    static let credentialFieldNames: Set<String> = [
+        "token", "secret", "password", "passwd", "apikey", "privatekey", "jwt", "credential", "credentials",
+        "clientsecret", "sessionid", "sessionkey",
+    ]
+
+    /// The first credential field of a JSON value, as a report phrase, or `nil`.
+    static func credentialField(inJSON value: String) -> String? {
+        guard let first = value.utf8.first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x09 && $0 != 0x0D }),
+            first == UInt8(ascii: "{") || first == UInt8(ascii: "["),
+            let node = try? JSONNodeParser.parse(value).node
+        else { return nil }
+        return credentialField(in: node, path: "", levels: ValueInference.nestedJSONLevels)
+    }
+
+    private static func credentialField(in node: JSONNode, path: String, levels: Int) -> String? {
+        switch node.kind {
+        case .object(let members):
+            for member in members {
+                let memberPath = path + "/" + member.key
+                if isCredentialFieldName(member.key), hasContent(member.value) {
+                    return "JSON value with a credential field (\(memberPath))"
+                }
+                if let found = credentialField(in: nestedJSON(member.value, levels: levels), path: memberPath, levels: levels - 1) {
+                    return found
+                }
+            }
+        case .array(let elements):
+            for (index, element) in elements.enumerated() {
+                if let found = credentialField(in: nestedJSON(element, levels: levels), path: path + "/\(index)", levels: levels - 1) {
+                    return found
+                }
+            }
+        default:
+            break
+        }
+        return nil
+    }
+
+    static func isCredentialFieldName(_ name: String) -> Bool {
+        let normalized = name.lowercased().filter { $0 != "_" && $0 != "-" }
+        return credentialFieldNames.contains(normalized) || normalized.hasSuffix("token") || normalized.hasSuffix("secret")
+    }
+
+    /// A non-empty string (not `"null"`/`"undefined"`), or a non-empty object holding one.
+    private static func hasContent(_ node: JSONNode) -> Bool {
+        switch node.kind {
+        case .string(let text): return !text.isEmpty && text != "null" && text != "undefined"
+        case .object(let members): return members.contains { hasContent($0.value) }
+        default: return false
+        }
+    }
+
+    /// A string that holds JSON, decoded (while `levels` remain); otherwise the node itself.
+    private static func nestedJSON(_ node: JSONNode, levels: Int) -> JSONNode {
+        guard levels > 0, let text = node.string, let first = text.utf8.first,
+            first == UInt8(ascii: "{") || first == UInt8(ascii: "["),
+            let inner = try? JSONNodeParser.parse(text).node
+        else { return node }
+        return inner
+    }
+
+    private static func walkStrings(_ node: JSONNode, path: String, levels: Int, _ visit: (String, String) -> Void) {
+        switch node.kind {
+        case .string(let text):
+            visit(path, text)
+            let nested = nestedJSON(node, levels: levels)
+            if nested.string == nil { walkStrings(nested, path: path, levels: levels - 1, visit) }
+        case .object(let members):
+            for member in members { walkStrings(member.value, path: path + "/" + member.key, levels: levels, visit) }
+        case .array(let elements):
+            for (index, element) in elements.enumerated() { walkStrings(element, path: path + "/\(index)", levels: levels, visit) }
+        default:
+            break
+        }
+    }
+}

@@ -1,0 +1,121 @@
+import RizqPrefs
+
+/// What happens to one `localStorage` entry, and which rule decided it: a plan rule, transient
+/// login state, credential detection, or inference (in that order; see ``LocalStorageImporter``).
+struct ImportDecision: Sendable {
+    enum Outcome: Sendable {
+        /// Into `suite` under `key`; `declared`: the type came from the plan, not inference.
+        case suite(suite: String, key: String, value: PrefValue, type: String, declared: Bool)
+        /// Into the Secret Service.
+        case secret(service: String, account: String, value: String)
+        /// Nowhere, for `reason`.
+        case skip(reason: String)
+    }
+
+    var entry: LocalStorageDump.Entry
+    var outcome: Outcome
+    /// Which rule decided, for the report.
+    var rule: String
+    /// Something the reader of the report should know (a plan overridden for safety, a
+    /// non-string value).
+    var note: String?
+}
+
+/// Decides entries against a plan (or none) and the import's defaults.
+struct ImportDecider: Sendable {
+    let plan: MigrationPlan?
+    let defaultSuite: String
+    let defaultService: String
+
+    func decide(_ entry: LocalStorageDump.Entry) throws(MigrationError) -> ImportDecision {
+        let key = entry.key
+        let raw = entry.value
+        let nonString = entry.originalKind == .string ? nil : "the dump held \(entry.originalKind.rawValue) here, not a string; its JSON text was used"
+        if let plan, let (index, rule) = plan.rule(forKey: key) {
+            let ruleText = "plan rules[\(index)] (\(Self.describe(rule.source)))"
+            switch rule.target {
+            case .skip(let reason):
+                return ImportDecision(entry: entry, outcome: .skip(reason: reason ?? "the plan skips it"), rule: ruleText, note: nonString)
+            case .secret(let service, let account):
+                if Self.holdsNothing(raw) {
+                    return ImportDecision(entry: entry, outcome: .skip(reason: "it holds no value (\(Self.emptyName(raw))): there is no secret to store"), rule: ruleText, note: nonString)
+                }
+                return ImportDecision(entry: entry, outcome: .secret(service: service ?? defaultService, account: account ?? key, value: raw), rule: ruleText, note: nonString)
+            case .suite(let suite, let targetKey, let type):
+                let suiteName = suite ?? defaultSuite
+                if let shape = CredentialDetector.strongValueShape(raw) {
+                    // A credential never goes to a suite file, whatever the plan says.
+                    return ImportDecision(
+                        entry: entry, outcome: .secret(service: defaultService, account: key, value: raw), rule: ruleText,
+                        note: "the plan sends it to suite \(suiteName), but the value is a credential (\(shape)): it went to the Secret Service instead, account '\(key)'")
+                }
+                guard let type else {
+                    let inferred = ValueInference.infer(raw)
+                    return ImportDecision(
+                        entry: entry,
+                        outcome: .suite(suite: suiteName, key: targetKey ?? key, value: inferred.value, type: Self.typeName(inferred.value), declared: false),
+                        rule: ruleText + ", type inferred: " + Self.explain(inferred), note: nonString)
+                }
+                let converted: PrefValue?
+                do {
+                    converted = try type.convert(raw)
+                } catch {
+                    throw .conversion(key: key, type: type, reason: error.reason)
+                }
+                guard let value = converted else {
+                    return ImportDecision(entry: entry, outcome: .skip(reason: "its JSON is null: there is nothing to store"), rule: ruleText, note: nonString)
+                }
+                return ImportDecision(
+                    entry: entry, outcome: .suite(suite: suiteName, key: targetKey ?? key, value: value, type: type.rawValue, declared: true),
+                    rule: ruleText, note: nonString)
+            }
+        }
+        if plan?.unmapped == .skip {
+            return ImportDecision(entry: entry, outcome: .skip(reason: "no plan rule names it, and the plan skips unmapped keys"), rule: "plan: unmapped keys are skipped", note: nil)
+        }
+        if let reason = TransientLoginState.reason(forKey: key) {
+            return ImportDecision(entry: entry, outcome: .skip(reason: reason), rule: "transient login state", note: nil)
+        }
+        if let finding = CredentialDetector.inspect(key: key, value: raw) {
+            let rule = "credential: " + finding.reason
+            if Self.holdsNothing(raw) {
+                return ImportDecision(entry: entry, outcome: .skip(reason: "it looks like a credential but holds no value (\(Self.emptyName(raw)))"), rule: rule, note: nil)
+            }
+            return ImportDecision(entry: entry, outcome: .secret(service: defaultService, account: key, value: raw), rule: rule, note: nonString)
+        }
+        let inferred = ValueInference.infer(raw)
+        return ImportDecision(
+            entry: entry, outcome: .suite(suite: defaultSuite, key: key, value: inferred.value, type: Self.typeName(inferred.value), declared: false),
+            rule: "inferred: " + Self.explain(inferred), note: nonString)
+    }
+
+    static func describe(_ source: MigrationPlan.Source) -> String {
+        switch source {
+        case .key(let key): return "key '\(key)'"
+        case .pattern(let pattern): return "pattern '\(pattern)'"
+        }
+    }
+
+    static func explain(_ result: ValueInference.Result) -> String {
+        result.nestedDecoded > 0
+            ? result.rule.explanation + " (\(result.nestedDecoded) JSON string(s) inside it decoded)"
+            : result.rule.explanation
+    }
+
+    /// The report's type name of a suite value.
+    static func typeName(_ value: PrefValue) -> String {
+        switch value {
+        case .dictionary, .array, .null: return "json"
+        default: return value.kindName
+        }
+    }
+
+    /// A value that stands for "nothing" in a web app: empty, `null`, `undefined`.
+    static func holdsNothing(_ raw: String) -> Bool {
+        raw.isEmpty || raw == "null" || raw == "undefined"
+    }
+
+    private static func emptyName(_ raw: String) -> String {
+        raw.isEmpty ? "an empty string" : "\"\(raw)\""
+    }
+}

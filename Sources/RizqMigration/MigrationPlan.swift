@@ -1,0 +1,169 @@
+import Foundation
+import RizqPrefs
+
+/// What an import does with each `localStorage` key: a JSON file for the command-line tool, or
+/// a Swift value for apps.
+///
+/// ```json
+/// {
+///   "id": "rizq-web-2026",
+///   "defaultSuite": "com.rizq.app",
+///   "secretService": "com.rizq.app",
+///   "unmapped": "infer",
+///   "rules": [
+///     {"key": "rizq_user_habits", "to": {"type": "json"}},
+///     {"key": "rizq_daily_activity", "to": {"suite": "com.rizq.app.activity", "key": "days", "type": "json"}},
+///     {"key": "rizq_welcome_shown", "to": {"type": "bool"}},
+///     {"pattern": "firebase:authUser:*", "to": {"secret": {"account": "firebase_session"}}},
+///     {"pattern": "debug_*", "to": "skip"}
+///   ]
+/// }
+/// ```
+///
+/// ```swift
+/// let plan = MigrationPlan(id: "rizq-web-2026", defaultSuite: "com.rizq.app", rules: [
+///     .key("rizq_user_habits", to: .suite(type: .json)),
+///     .pattern("firebase:authUser:*", to: .secret(account: "firebase_session")),
+/// ])
+/// ```
+///
+/// A key is decided by the rule with exactly its name, else by the first pattern rule that
+/// matches it, else by ``unmapped``. A rule's `to` may leave out the suite (``defaultSuite``),
+/// the key (the same key), the type (inferred), the secret's service (``secretService``) and
+/// account (the key).
+public struct MigrationPlan: Sendable, Equatable {
+    /// What happens to keys no rule names.
+    public enum UnmappedKeys: String, Sendable, Codable, CaseIterable {
+        /// They are left out (listed as skipped in the report).
+        case skip
+        /// Their type is inferred and they go to the default suite, and credentials to the
+        /// Secret Service (see ``ValueInference`` and ``CredentialDetector``).
+        case infer
+    }
+
+    /// Which keys a rule is for.
+    public enum Source: Sendable, Equatable {
+        /// Exactly this key.
+        case key(String)
+        /// Every key the glob pattern matches (`*`, `?`; see ``GlobPattern``).
+        case pattern(GlobPattern)
+    }
+
+    /// Where a rule sends its keys.
+    public enum Target: Sendable, Equatable {
+        /// Into `suite` (default: the plan's) under `key` (default: the same key), converted to
+        /// `type` (default: inferred).
+        case suite(_ suite: String? = nil, key: String? = nil, type: MigrationValueType? = nil)
+        /// Into the Secret Service under `service` (default: the plan's) and `account`
+        /// (default: the key).
+        case secret(service: String? = nil, account: String? = nil)
+        /// Nowhere: the key is skipped, with `reason` in the report.
+        case skip(reason: String? = nil)
+    }
+
+    /// One rule.
+    public struct Rule: Sendable, Equatable {
+        /// The keys it applies to.
+        public var source: Source
+        /// What happens to them.
+        public var target: Target
+
+        /// A rule for exactly `key`.
+        public static func key(_ key: String, to target: Target = .suite()) -> Rule {
+            Rule(source: .key(key), target: target)
+        }
+
+        /// A rule for every key that matches the glob `pattern`.
+        public static func pattern(_ pattern: String, to target: Target) -> Rule {
+            Rule(source: .pattern(GlobPattern(pattern)), target: target)
+        }
+
+        /// A rule from its parts.
+        public init(source: Source, target: Target) {
+            self.source = source
+            self.target = target
+        }
+    }
+
+    /// The migration's id: a second import with the same id changes nothing (see
+    /// ``LocalStorageImporter``). Change it to import again on purpose.
+    public var id: String
+    /// The suite for rules that name none and for inferred keys (default: the app's standard
+    /// suite; the tool's `--suite` overrides it).
+    public var defaultSuite: String?
+    /// The Secret Service `service` for secrets whose rule names none (default: the app id; the
+    /// tool's `--service` overrides it).
+    public var secretService: String?
+    /// What happens to keys that no rule names.
+    public var unmapped: UnmappedKeys
+    /// The rules.
+    public var rules: [Rule]
+
+    /// A plan.
+    public init(id: String, defaultSuite: String? = nil, secretService: String? = nil, unmapped: UnmappedKeys = .infer, rules: [Rule] = []) {
+        self.id = id
+        self.defaultSuite = defaultSuite
+        self.secretService = secretService
+        self.unmapped = unmapped
+        self.rules = rules
+    }
+
+    /// The rule that decides `key`, with its index in ``rules``: the rule naming the key
+    /// exactly, else the first pattern that matches.
+    public func rule(forKey key: String) -> (index: Int, rule: Rule)? {
+        if let index = rules.firstIndex(where: { $0.source == .key(key) }) { return (index, rules[index]) }
+        for (index, rule) in rules.enumerated() {
+            if case .pattern(let pattern) = rule.source, pattern.matches(key) { return (index, rule) }
+        }
+        return nil
+    }
+
+    /// Checks what the JSON form cannot: names that cannot be suites or services, empty keys,
+    /// and two rules for one key.
+    /// - Throws: ``MigrationPlanError/invalid(file:path:reason:)``.
+    public func validate(file: String? = nil) throws(MigrationPlanError) {
+        if let problem = Self.idProblem(id) { throw .invalid(file: file, path: "id", reason: problem) }
+        if let suite = defaultSuite, let problem = SuiteLocation.problem(withName: suite) {
+            throw .invalid(file: file, path: "defaultSuite", reason: "'\(suite)' cannot name a suite: \(problem)")
+        }
+        if let service = secretService, service.isEmpty || service.utf8.contains(0) {
+            throw .invalid(file: file, path: "secretService", reason: "the service name is empty or holds a NUL byte")
+        }
+        var exactKeys: [String: Int] = [:]
+        for (index, rule) in rules.enumerated() {
+            let path = "rules[\(index)]"
+            switch rule.source {
+            case .key(let key):
+                if let earlier = exactKeys[key] {
+                    throw .invalid(file: file, path: path, reason: "key '\(key)' already has rule \(earlier); give each key one rule")
+                }
+                exactKeys[key] = index
+            case .pattern(let pattern):
+                if pattern.description.isEmpty { throw .invalid(file: file, path: path + ".pattern", reason: "the pattern is empty") }
+            }
+            switch rule.target {
+            case .suite(let suite, let key, _):
+                if let suite, let problem = SuiteLocation.problem(withName: suite) {
+                    throw .invalid(file: file, path: path + ".to.suite", reason: "'\(suite)' cannot name a suite: \(problem)")
+                }
+                if key?.isEmpty == true { throw .invalid(file: file, path: path + ".to.key", reason: "the key is empty; leave it out to keep the same key") }
+            case .secret(let service, let account):
+                if let service, service.isEmpty || service.utf8.contains(0) {
+                    throw .invalid(file: file, path: path + ".to.secret.service", reason: "the service name is empty or holds a NUL byte")
+                }
+                if let account, account.isEmpty || account.utf8.contains(0) {
+                    throw .invalid(file: file, path: path + ".to.secret.account", reason: "the account is empty or holds a NUL byte; leave it out to use the key")
+                }
+            case .skip:
+                break
+            }
+        }
+    }
+
+    static func idProblem(_ id: String) -> String? {
+        if id.isEmpty { return "the id is empty; name the migration, e.g. \"rizq-web-2026\"" }
+        if id.utf8.count > 200 { return "the id is longer than 200 bytes" }
+        if id.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) { return "the id holds a control character" }
+        return nil
+    }
+}
