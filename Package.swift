@@ -72,7 +72,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CLITests",
-            dependencies: ["RizqPrefs"]
+            dependencies: ["RizqPrefs", "rizq-prefs"]
         ),
     ],
     swiftLanguageModes: [.v6]

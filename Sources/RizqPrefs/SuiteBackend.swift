@@ -22,6 +22,8 @@ final class SuiteBackend: Sendable {
     /// Set when the file could not be opened: the suite then lives in memory only, and every
     /// write reports this error instead of risking the user's file.
     let openError: SuiteStoreError?
+    /// Where a damaged file found at open was moved aside, and why it was judged damaged.
+    let movedAsideAtOpen: (path: String, reason: String)?
 
     /// Opens the suite: reads (or repairs) its file and starts watching it.
     init(location: SuiteLocation) throws(SuiteStoreError) {
@@ -30,7 +32,9 @@ final class SuiteBackend: Sendable {
         queue = DispatchQueue(label: "RizqPrefs.suite." + location.suiteName)
         openError = nil
         file.removeStaleTemporaries()
-        let (entries, stamp) = try Self.load(file, lockForRepair: true)
+        var movedAside: (path: String, reason: String)?
+        let (entries, stamp) = try Self.load(file, lockForRepair: true, movedAside: &movedAside)
+        movedAsideAtOpen = movedAside
         state = Mutex(SuiteState(values: entries, stamp: stamp))
         if (try? file.ensureDirectory()) != nil {
             FileWatcher.shared.watch(folder: location.directory, fileName: location.suiteName + ".json") { [weak self] in
@@ -46,6 +50,7 @@ final class SuiteBackend: Sendable {
         file = SuiteFile(location: location)
         queue = DispatchQueue(label: "RizqPrefs.suite." + location.suiteName)
         openError = error
+        movedAsideAtOpen = nil
         state = Mutex(SuiteState(values: [:], stamp: nil))
     }
 
@@ -240,13 +245,22 @@ final class SuiteBackend: Sendable {
     /// Reads the file; a damaged one is moved aside (under the file lock unless the caller
     /// holds it already) and reads as empty.
     static func load(_ file: SuiteFile, lockForRepair: Bool) throws(SuiteStoreError) -> ([String: PrefValue], FileStamp?) {
+        var movedAside: (path: String, reason: String)?
+        return try load(file, lockForRepair: lockForRepair, movedAside: &movedAside)
+    }
+
+    /// ``load(_:lockForRepair:)``, telling where a damaged file was moved.
+    static func load(
+        _ file: SuiteFile, lockForRepair: Bool, movedAside: inout (path: String, reason: String)?
+    ) throws(SuiteStoreError) -> ([String: PrefValue], FileStamp?) {
         switch try file.read() {
         case .missing:
             return ([:], nil)
         case .entries(let entries, let stamp):
             return (entries, stamp)
         case .damaged(let firstReason, let firstStamp):
-            let repair = { () throws(SuiteStoreError) -> ([String: PrefValue], FileStamp?) in
+            typealias Outcome = (entries: [String: PrefValue], stamp: FileStamp?, moved: (path: String, reason: String)?)
+            let repair = { () throws(SuiteStoreError) -> Outcome in
                 var reason = firstReason
                 var stamp = firstStamp
                 // Another process may replace the file while we look; never write over a
@@ -259,17 +273,19 @@ final class SuiteBackend: Sendable {
                         logger.warning(
                             "suite file \(file.location.path) is damaged (\(reason)); moved it aside to \(moved) and started the suite empty; restore it by hand if you need its contents",
                             metadata: ["suite": "\(file.location.suiteName)"])
-                        return ([:], nil)
+                        return ([:], nil, (moved, reason))
                     }
                     switch try file.read() {
-                    case .missing: return ([:], nil)
-                    case .entries(let entries, let newStamp): return (entries, newStamp)
+                    case .missing: return ([:], nil, nil)
+                    case .entries(let entries, let newStamp): return (entries, newStamp, nil)
                     case .damaged(let newReason, let newStamp): (reason, stamp) = (newReason, newStamp)
                     }
                 }
                 throw .unreadable(path: file.location.path, reason: "it is damaged (\(reason)) and keeps changing")
             }
-            return lockForRepair ? try file.withLock(repair) : try repair()
+            let outcome = lockForRepair ? try file.withLock(repair) : try repair()
+            movedAside = outcome.moved
+            return (outcome.entries, outcome.stamp)
         }
     }
 }

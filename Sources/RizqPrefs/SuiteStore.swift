@@ -260,6 +260,13 @@ public final class SuiteStore: Sendable {
         prefValue(forKey: key).flatMap(Value.init(prefValue:))
     }
 
+    /// Where a damaged suite file was moved aside when this process opened the suite (it then
+    /// started empty), and why the file was judged damaged; `nil` when the file was sound.
+    /// Tools use it to tell the user; the quarantined file is kept byte for byte.
+    public var damagedFileMovedAside: (path: String, reason: String)? {
+        backend.movedAsideAtOpen
+    }
+
     /// The stored keys, sorted (registered defaults not included).
     public var keys: [String] {
         JSONWriter.sortedKeys(backend.state.withLock { $0.values })

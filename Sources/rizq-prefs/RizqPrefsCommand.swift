@@ -1,6 +1,52 @@
 import ArgumentParser
 
-@main
-struct RizqPrefsCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "rizq-prefs")
+/// `rizq-prefs`: the root command.
+struct RizqPrefsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "rizq-prefs",
+        abstract: "Read and change RizqPrefs preferences and Secret Service tokens.",
+        discussion: """
+            Works on the same suite files and keyring items as the apps that use RizqPrefs: what \
+            'defaults' is on macOS and 'secret-tool' on Linux, in one tool.
+
+            SUITES
+              A suite is one JSON file. --app ID names the app (default: $RIZQ_PREFS_APP_ID); \
+            without --suite a command works on that app's standard suite; --suite NAME on another \
+            suite of the app, and --suite group.… on an app-group suite, shared by all of the \
+            user's apps.
+
+            ENVIRONMENT
+              RIZQ_PREFS_HOME     the root of all suite files (default: $XDG_CONFIG_HOME/rizq-prefs, \
+            else ~/.config/rizq-prefs)
+              RIZQ_PREFS_APP_ID   the app id when --app is not given
+              XDG_CONFIG_HOME     see RIZQ_PREFS_HOME
+              DBUS_SESSION_BUS_ADDRESS   the session bus that the Secret Service is reached on
+
+            FILES
+              <root>/apps/<app id>/<suite>.json    an app's suites
+              <root>/groups/<group.…>.json         app-group suites
+              <suite>.corrupt-<time>.json          a damaged file, moved aside byte for byte
+
+            EXIT STATUS
+              0  success
+              1  not found: no such key or secret
+              2  usage error: bad option or argument, invalid suite name, a value that does not \
+            parse as its type, an import file that is missing or not a JSON object
+              3  storage error: a suite file or folder is unreadable, damaged or not writable
+              4  the Secret Service is unavailable, locked, or failed
+            Errors are one line on stderr that names the cause and the fix.
+
+            EXAMPLES
+              rizq-prefs set --app com.rizq.app current_streak 12 --int
+              rizq-prefs get --app com.rizq.app current_streak
+              rizq-prefs list --suite group.com.rizq.app
+              rizq-prefs watch --suite group.com.rizq.app --json
+              printf '%s' "$TOKEN" | rizq-prefs secret set --app com.rizq.app auth_token
+              rizq-prefs doctor
+            """,
+        version: "0.1.0",
+        subcommands: [
+            GetCommand.self, SetCommand.self, DeleteCommand.self, ListCommand.self, SuitesCommand.self,
+            ExportCommand.self, ImportCommand.self, WatchCommand.self, SecretCommand.self, DoctorCommand.self,
+        ])
 }

@@ -1,0 +1,201 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The suites that exist under a root, their quarantined damaged files, and a read-only health
+/// check of the folders and files: what `rizq-prefs suites` and `rizq-prefs doctor` show.
+///
+/// Nothing here opens a suite, so nothing is created, moved aside or written.
+///
+/// ```swift
+/// for suite in try SuiteCatalog().suites() { print(suite.suiteName, suite.path) }
+/// ```
+public struct SuiteCatalog: Sendable {
+    /// One suite file.
+    public struct Entry: Sendable, Equatable {
+        /// The suite's name (`com.example.app`, `group.com.example.shared`).
+        public var suiteName: String
+        /// The app whose folder holds it; `nil` for an app-group suite.
+        public var appID: String?
+        /// The file's path.
+        public var path: String
+        /// Whether it is an app-group suite, shared by every app of the user.
+        public var isGroup: Bool { appID == nil }
+    }
+
+    /// One result of ``inspect()``.
+    public struct Finding: Sendable, Equatable {
+        /// How much it needs the user.
+        public enum Severity: String, Sendable, Comparable {
+            /// All is well.
+            case ok
+            /// Worth knowing; nothing is at risk.
+            case warning
+            /// Needs the user: data is unreadable, exposed or set aside.
+            case problem
+
+            /// `ok` < `warning` < `problem`.
+            public static func < (left: Severity, right: Severity) -> Bool {
+                let order: [Severity] = [.ok, .warning, .problem]
+                return order.firstIndex(of: left) ?? 0 < order.firstIndex(of: right) ?? 0
+            }
+        }
+
+        /// How much it needs the user.
+        public var severity: Severity
+        /// The file or folder concerned.
+        public var path: String
+        /// What was found.
+        public var message: String
+        /// What to do about it (empty when nothing).
+        public var fix: String
+
+        /// Creates a finding.
+        public init(severity: Severity, path: String, message: String, fix: String) {
+            self.severity = severity
+            self.path = path
+            self.message = message
+            self.fix = fix
+        }
+    }
+
+    /// The root of all suite files (see ``SuiteLocation``).
+    public let root: String
+
+    /// The catalog of `root` (default: `RIZQ_PREFS_HOME`, else the XDG location).
+    public init(root: String = SuiteLocation.defaultRoot()) {
+        self.root = root
+    }
+
+    /// Every suite file: app-group suites first, then each app's, sorted by name.
+    /// - Throws: ``SuiteStoreError/unreadable(path:reason:)`` when a folder cannot be listed.
+    public func suites() throws(SuiteStoreError) -> [Entry] {
+        var entries: [Entry] = []
+        for name in try suiteFiles(in: root + "/groups") {
+            entries.append(Entry(suiteName: name, appID: nil, path: root + "/groups/" + name + ".json"))
+        }
+        for app in try folders(in: root + "/apps") {
+            for name in try suiteFiles(in: root + "/apps/" + app) {
+                entries.append(Entry(suiteName: name, appID: app, path: root + "/apps/" + app + "/" + name + ".json"))
+            }
+        }
+        return entries
+    }
+
+    /// The damaged files moved aside as `<suite>.corrupt-<timestamp>.json`, sorted.
+    public func quarantinedFiles() -> [String] {
+        var found: [String] = []
+        var folders = [root + "/groups"]
+        folders += ((try? self.folders(in: root + "/apps")) ?? []).map { root + "/apps/" + $0 }
+        for folder in folders {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+            found += names.filter { $0.contains(".corrupt-") && $0.hasSuffix(".json") }.map { folder + "/" + $0 }
+        }
+        return found.sorted()
+    }
+
+    /// Checks, without changing anything: the folders are yours and `0700`, each suite file is
+    /// yours, `0600`, readable, and a JSON object; quarantined files are listed.
+    public func inspect() -> [Finding] {
+        var findings: [Finding] = []
+        guard let rootInfo = Self.info(root) else {
+            return [Finding(severity: .ok, path: root, message: "no suites yet (the folder is created at the first write)", fix: "")]
+        }
+        findings.append(check(folder: root, rootInfo))
+        var folders = [root + "/groups"]
+        do {
+            folders += try self.folders(in: root + "/apps").map { root + "/apps/" + $0 }
+            for folder in [root + "/apps"] + folders {
+                if let info = Self.info(folder) { findings.append(check(folder: folder, info)) }
+            }
+            for suite in try suites() { findings.append(check(suite: suite)) }
+        } catch {
+            findings.append(Finding(severity: .problem, path: root, message: "\(error)", fix: "fix the folder's permissions: chmod 700 and chown to yourself"))
+        }
+        for file in quarantinedFiles() {
+            findings.append(Finding(
+                severity: .problem, path: file,
+                message: "a damaged suite file was moved aside here; its suite started empty",
+                fix: "look at it, copy back what you need (rizq-prefs import), then delete it"))
+        }
+        return findings
+    }
+
+    // MARK: Checks
+
+    private func check(folder: String, _ info: stat) -> Finding {
+        if info.st_uid != geteuid() {
+            return Finding(severity: .problem, path: folder, message: "the folder belongs to user \(info.st_uid), not to you", fix: "chown -R $(id -u) '\(folder)'")
+        }
+        let mode = info.st_mode & 0o777
+        if mode & 0o077 != 0 {
+            return Finding(severity: .warning, path: folder, message: "the folder is mode \(String(mode, radix: 8)): other users can list it", fix: "chmod 700 '\(folder)'")
+        }
+        return Finding(severity: .ok, path: folder, message: "folder, yours, mode \(String(mode, radix: 8))", fix: "")
+    }
+
+    private func check(suite: Entry) -> Finding {
+        guard let info = Self.info(suite.path) else {
+            return Finding(severity: .problem, path: suite.path, message: "cannot read the file's status", fix: "check the folder's permissions")
+        }
+        if info.st_uid != geteuid() {
+            return Finding(severity: .problem, path: suite.path, message: "the file belongs to user \(info.st_uid), not to you", fix: "chown $(id -u) '\(suite.path)'")
+        }
+        let mode = info.st_mode & 0o777
+        guard let data = FileManager.default.contents(atPath: suite.path) else {
+            return Finding(severity: .problem, path: suite.path, message: "the file cannot be read (mode \(String(mode, radix: 8)))", fix: "chmod 600 '\(suite.path)'")
+        }
+        let count: Int
+        do {
+            guard case .dictionary(let entries) = try JSONReader.parse(data) else {
+                return Finding(severity: .problem, path: suite.path, message: "the top level is not a JSON object; the next open moves the file aside", fix: "repair it by hand (jq . '\(suite.path)'), or let the next open quarantine it")
+            }
+            count = entries.count
+        } catch {
+            return Finding(severity: .problem, path: suite.path, message: "not valid JSON: \(error); the next open moves the file aside", fix: "repair it by hand (jq . '\(suite.path)'), or let the next open quarantine it")
+        }
+        if mode & 0o077 != 0 {
+            return Finding(severity: .problem, path: suite.path, message: "mode \(String(mode, radix: 8)): other users can read your preferences", fix: "chmod 600 '\(suite.path)'")
+        }
+        return Finding(severity: .ok, path: suite.path, message: "\(count) key\(count == 1 ? "" : "s"), valid JSON, mode \(String(mode, radix: 8))", fix: "")
+    }
+
+    // MARK: Listing
+
+    private func suiteFiles(in folder: String) throws(SuiteStoreError) -> [String] {
+        try names(in: folder)
+            .filter { $0.hasSuffix(".json") && !$0.hasPrefix(".") && !$0.contains(".corrupt-") }
+            .map { String($0.dropLast(".json".count)) }
+            .filter { SuiteLocation.problem(withName: $0) == nil }
+            .sorted()
+    }
+
+    private func folders(in folder: String) throws(SuiteStoreError) -> [String] {
+        try names(in: folder).filter { name in
+            !name.hasPrefix(".") && (Self.info(folder + "/" + name).map { $0.st_mode & S_IFMT == S_IFDIR } ?? false)
+        }.sorted()
+    }
+
+    private func names(in folder: String) throws(SuiteStoreError) -> [String] {
+        guard let directory = opendir(folder) else {
+            let code = errno
+            if code == ENOENT || code == ENOTDIR { return [] }
+            throw .unreadable(path: folder, reason: String(cString: strerror(code)))
+        }
+        defer { closedir(directory) }
+        var names: [String] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name != ".", name != ".." { names.append(name) }
+        }
+        return names
+    }
+
+    private static func info(_ path: String) -> stat? {
+        var info = stat()
+        return stat(path, &info) == 0 ? info : nil
+    }
+}

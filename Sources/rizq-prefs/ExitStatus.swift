@@ -1,0 +1,14 @@
+/// The exit statuses of `rizq-prefs`, documented in `--help` and README.md.
+enum ExitStatus: Int32 {
+    /// It worked.
+    case success = 0
+    /// The key, secret or suite asked for does not exist.
+    case notFound = 1
+    /// The command line or its input is wrong: unknown option, invalid suite name, a value that
+    /// does not parse as its type, an import file that is missing or not a JSON object.
+    case usage = 2
+    /// A suite file or folder is unreadable, damaged or not writable.
+    case storage = 3
+    /// The Secret Service is unreachable, locked, or failed.
+    case secretService = 4
+}

@@ -1,0 +1,93 @@
+import ArgumentParser
+import Foundation
+import RizqPrefs
+
+/// `rizq-prefs import FILE`
+struct ImportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Merge a JSON object into a suite, all at once.",
+        discussion: """
+            FILE (or - for stdin) holds one JSON object, as 'rizq-prefs export' writes it: its keys \
+            are set in one batch, all or none, durably; a key whose value is null is removed. \
+            --replace makes the suite exactly the object. Input that is missing, not JSON, or not \
+            an object is an error (exit 2) and the suite is left untouched.
+
+            Examples:
+              rizq-prefs import --app com.rizq.app backup.json
+              jq '.theme_mode = "dark"' backup.json | rizq-prefs import --app com.rizq.app -
+            """)
+
+    /// The largest input accepted.
+    static let maximumSize = 64 * 1024 * 1024
+
+    @OptionGroup var store: StoreOptions
+
+    @Argument(help: ArgumentHelp("The JSON file, or - for stdin.", valueName: "file"))
+    var file: String
+
+    @Flag(help: "Replace the whole suite instead of merging into it.")
+    var replace = false
+
+    func run() throws {
+        let bytes = try readInput()
+        let entries: [String: PrefValue]
+        do {
+            let (value, duplicates) = try JSONReader.parseReporting(bytes)
+            guard case .dictionary(let object) = value else {
+                throw CLIError(.usage, "\(displayName) holds a JSON \(value.kindName), not an object; import takes an object of keys and values, as 'rizq-prefs export' writes")
+            }
+            for key in duplicates {
+                Output.error("warning: key '\(key)' appears more than once in \(displayName); the last value wins")
+            }
+            entries = object
+        } catch let error as JSONReader.Failure {
+            throw CLIError(.usage, "\(displayName) is not valid JSON: \(error); nothing was imported")
+        }
+        let suite = try store.openStore()
+        do {
+            try suite.commit { batch in
+                if replace { batch.removeAll() }
+                for (key, value) in entries {
+                    if value == .null {
+                        batch.removeObject(forKey: key)
+                    } else {
+                        try batch.set(value, forKey: key)
+                    }
+                }
+            }
+        } catch let error as SuiteStoreError {
+            throw CLIError(error)
+        }
+        let count = entries.count
+        Output.line("imported \(count) key\(count == 1 ? "" : "s") into suite \(suite.suiteName) (\(suite.location.path))\(replace ? ", replacing it" : "")")
+    }
+
+    private var displayName: String { file == "-" ? "stdin" : file }
+
+    private func readInput() throws(CLIError) -> Data {
+        let handle: FileHandle
+        if file == "-" {
+            handle = FileHandle.standardInput
+        } else {
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: file, isDirectory: &isFolder) else {
+                throw CLIError(.usage, "no file '\(file)'; give the path of a JSON file, or - to read stdin")
+            }
+            guard !isFolder.boolValue, let opened = FileHandle(forReadingAtPath: file) else {
+                throw CLIError(.usage, "cannot read '\(file)': \(isFolder.boolValue ? "it is a folder" : "permission denied"); give a readable JSON file")
+            }
+            handle = opened
+        }
+        let data: Data
+        do {
+            data = try handle.read(upToCount: Self.maximumSize + 1) ?? Data()
+        } catch {
+            throw CLIError(.usage, "cannot read \(displayName): \(error.localizedDescription)")
+        }
+        guard data.count <= Self.maximumSize else {
+            throw CLIError(.usage, "\(displayName) is larger than 64 MiB; a suite is not that big: split the file")
+        }
+        return data
+    }
+}

@@ -1,0 +1,41 @@
+import ArgumentParser
+import Foundation
+import Logging
+
+/// Runs the command line with the exit statuses of ``ExitStatus``: argument-parser's own usage
+/// errors (its 64) become 2, and every error is one line on stderr.
+@main
+enum Main {
+    static func main() async {
+        LoggingSystem.bootstrap { _ in StderrLogHandler() }
+        do {
+            var command = try RizqPrefsCommand.parseAsRoot(NegativeNumbers.mark(Array(CommandLine.arguments.dropFirst())))
+            if var asyncCommand = command as? AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch let error as CLIError {
+            Output.error(error.message)
+            exit(error.status.rawValue)
+        } catch let error as ExitCode {
+            exit(error.rawValue)
+        } catch {
+            let code = RizqPrefsCommand.exitCode(for: error)
+            if code.isSuccess {
+                // --help, --version, --generate-completion-script: argument-parser prints them.
+                RizqPrefsCommand.exit(withError: error)
+            }
+            Output.error(usageLine(for: error))
+            exit(ExitStatus.usage.rawValue)
+        }
+    }
+
+    /// argument-parser's message, with where to find help, on one line.
+    private static func usageLine(for error: any Error) -> String {
+        let message = RizqPrefsCommand.message(for: error).split(separator: "\n").first.map(String.init) ?? "invalid command line"
+        let full = RizqPrefsCommand.fullMessage(for: error)
+        let hint = full.split(separator: "\n").first { $0.hasPrefix("  See '") }?.trimmingCharacters(in: .whitespaces)
+        return message.replacingOccurrences(of: "Error: ", with: "") + "; " + (hint.map { $0.prefix(1).lowercased() + $0.dropFirst() } ?? "see 'rizq-prefs --help'")
+    }
+}

@@ -1,0 +1,30 @@
+/// Lets negative numbers be values: `rizq-prefs set offset -7 --int`.
+///
+/// argument-parser reads any `-…` word as an option (apple/swift-argument-parser#31). This tool
+/// has no option named with a digit, so a word that is a negative number is marked before
+/// parsing, and positional arguments drop the mark (``unmarked``). Words after `--` are left
+/// alone: argument-parser already takes them as values.
+enum NegativeNumbers {
+    static let mark: Character = "\u{E000}"
+
+    static func mark(_ arguments: [String]) -> [String] {
+        var seenTerminator = false
+        return arguments.map { word in
+            if word == "--" { seenTerminator = true }
+            return !seenTerminator && isNegativeNumber(word) ? String(mark) + word : word
+        }
+    }
+
+    /// `-7`, `-0.5`, `-.5`, `-1e3`.
+    static func isNegativeNumber(_ word: String) -> Bool {
+        guard word.count >= 2, word.hasPrefix("-") else { return false }
+        let body = word.dropFirst()
+        guard body.first?.isNumber == true || (body.first == "." && body.dropFirst().first?.isNumber == true) else { return false }
+        return body.allSatisfy { $0.isASCII && ($0.isNumber || $0 == "." || $0 == "e" || $0 == "E" || $0 == "+" || $0 == "-") }
+    }
+
+    /// A positional argument as the user typed it.
+    static func unmarked(_ word: String) -> String {
+        word.first == mark ? String(word.dropFirst()) : word
+    }
+}

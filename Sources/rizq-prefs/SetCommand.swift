@@ -1,0 +1,64 @@
+import ArgumentParser
+import RizqPrefs
+
+/// `rizq-prefs set KEY VALUE`
+struct SetCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "set",
+        abstract: "Store a value under a key.",
+        discussion: """
+            The value is a string unless a type is given, with --type or one of the flags:
+              bool    true, false, yes, no, 1 or 0
+              int     a whole number in the 64-bit range: 42, -7
+              double  a finite decimal number: 0.5, 1e-3
+              string  any text (the default)
+              date    ISO 8601 (2026-11-22T13:47:00.123Z, 2026-11-22) or @SECONDS since 1970
+              data    base64: AAEC/w==
+              json    any JSON value but null: '{"dailyGoal": 3}', '[3, 7]'
+            A value that does not parse as its type is an error (exit 2) and nothing is written. \
+            The change is on disk (fsynced) when the command returns. Secrets do not belong here: \
+            use 'rizq-prefs secret set'.
+
+            Examples:
+              rizq-prefs set --app com.rizq.app current_streak 12 --int
+              rizq-prefs set --suite group.com.rizq.app theme_mode dark
+              rizq-prefs set --app com.rizq.app user_preferences '{"dailyGoal": 3}' --json
+            """)
+
+    @OptionGroup var store: StoreOptions
+
+    @Argument(help: "The key (any text).", transform: NegativeNumbers.unmarked)
+    var key: String
+
+    @Argument(help: ArgumentHelp("The value, as text; see the types above.", valueName: "value"), transform: NegativeNumbers.unmarked)
+    var value: String
+
+    @Option(name: .customLong("type"), help: ArgumentHelp("The value's type: bool, int, double, string, date, data or json.", valueName: "type"))
+    var typeOption: PrefValueType?
+
+    @Flag(exclusivity: .exclusive)
+    var typeFlag: ValueTypeFlag?
+
+    func validate() throws {
+        if let typeOption, let typeFlag, typeOption != typeFlag.type {
+            throw ValidationError("--type \(typeOption.rawValue) and --\(typeFlag.rawValue) disagree; give one type")
+        }
+    }
+
+    func run() throws {
+        let type = typeOption ?? typeFlag?.type ?? .string
+        let parsed: PrefValue
+        do {
+            parsed = try type.parse(value)
+        } catch {
+            throw CLIError(error)
+        }
+        let suite = try store.openStore()
+        do {
+            try suite.put(parsed, forKey: key)
+        } catch {
+            throw CLIError(error)
+        }
+        try suite.flushOrFail()
+    }
+}

@@ -1,0 +1,62 @@
+import ArgumentParser
+import Foundation
+import RizqPrefs
+
+/// `--suite` and `--app`, shared by every command that works on a suite.
+struct StoreOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp(
+        "A named suite of the app, or an app-group suite such as group.com.example.shared (default: the app's standard suite).",
+        valueName: "name"))
+    var suite: String?
+
+    @Option(name: .customLong("app"), help: ArgumentHelp(
+        "The app whose suites are meant (default: $RIZQ_PREFS_APP_ID).", valueName: "id"))
+    var app: String?
+
+    /// The app id: `--app`, else `RIZQ_PREFS_APP_ID`; `nil` when neither is given.
+    var appID: String? {
+        if let app, !app.isEmpty { return app }
+        if let id = ProcessInfo.processInfo.environment["RIZQ_PREFS_APP_ID"], !id.isEmpty { return id }
+        return nil
+    }
+
+    /// The suite's name as given, for messages.
+    var suiteDescription: String { suite ?? appID ?? "(standard suite)" }
+
+    /// Opens the suite; stops with exit 3 when the open found a damaged file and moved it aside.
+    func openStore() throws(CLIError) -> SuiteStore {
+        let name: String
+        if let suite {
+            name = suite
+        } else if let appID {
+            name = appID
+        } else {
+            throw CLIError(.usage, "no suite given: pass --suite NAME or --app ID, or set RIZQ_PREFS_APP_ID")
+        }
+        let isGroup = name.hasPrefix("group.")
+        guard isGroup || appID != nil else {
+            throw CLIError(.usage, "suite '\(name)' belongs to an app: pass --app ID or set RIZQ_PREFS_APP_ID (app-group suites are named group.…)")
+        }
+        let store: SuiteStore
+        do {
+            store = try SuiteStore(suite: name, appID: appID ?? "rizq-prefs")
+        } catch {
+            throw CLIError(error)
+        }
+        if let moved = store.damagedFileMovedAside {
+            throw CLIError(.storage, "suite file \(store.location.path) was damaged (\(moved.reason)); it was moved aside to \(moved.path) and the suite now starts empty; look at that file, bring back what you need with 'rizq-prefs import', then run the command again")
+        }
+        return store
+    }
+}
+
+extension SuiteStore {
+    /// ``flush()``, as a command's failure.
+    func flushOrFail() throws(CLIError) {
+        do {
+            try flush()
+        } catch {
+            throw CLIError(error)
+        }
+    }
+}

@@ -1,0 +1,151 @@
+import Foundation
+import Synchronization
+import XCTest
+
+/// What a finished `rizq-prefs` run printed, and its exit status.
+struct CLIResult {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+    var stdoutBytes: Data
+}
+
+/// A temporary root of suite files and an app id for one test, and a way to run the real binary
+/// against them.
+final class CLIHarness {
+    let root: String
+    let appID = "com.rizq.clitest"
+    var environment: [String: String]
+
+    init() throws {
+        root = NSTemporaryDirectory() + "rizq-cli-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        environment = ProcessInfo.processInfo.environment
+        environment["RIZQ_PREFS_HOME"] = root
+        environment["RIZQ_PREFS_APP_ID"] = appID
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(atPath: root)
+    }
+
+    /// The built `rizq-prefs`, beside the test bundle.
+    static var binary: String {
+        let testBinary = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        return URL(fileURLWithPath: testBinary).deletingLastPathComponent().path + "/rizq-prefs"
+    }
+
+    /// The standard suite's file.
+    var standardPath: String { root + "/apps/\(appID)/\(appID).json" }
+
+    /// The file of an app-group suite.
+    func groupPath(_ name: String) -> String { root + "/groups/\(name).json" }
+
+    /// Runs `rizq-prefs` with `arguments` and `stdin`, and waits for it.
+    @discardableResult
+    func run(_ arguments: [String], stdin: Data? = nil, environment extra: [String: String?] = [:]) throws -> CLIResult {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.binary)
+        process.arguments = arguments
+        var environment = self.environment
+        for (name, value) in extra { environment[name] = value }
+        process.environment = environment
+        let out = Pipe()
+        let err = Pipe()
+        let inp = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = inp
+        try process.run()
+        if let stdin { inp.fileHandleForWriting.write(stdin) }
+        try inp.fileHandleForWriting.close()
+        // Read both pipes at once: a full stderr pipe must not block the child.
+        let stderrData = Mutex(Data())
+        let group = DispatchGroup()
+        DispatchQueue.global().async(group: group) {
+            let data = err.fileHandleForReading.readDataToEndOfFile()
+            stderrData.withLock { $0 = data }
+        }
+        let stdoutData = out.fileHandleForReading.readDataToEndOfFile()
+        group.wait()
+        process.waitUntilExit()
+        let errorText = stderrData.withLock { String(decoding: $0, as: UTF8.self) }
+        return CLIResult(status: process.terminationStatus, stdout: String(decoding: stdoutData, as: UTF8.self), stderr: errorText, stdoutBytes: stdoutData)
+    }
+
+    /// Runs `rizq-prefs`, with the text `stdin`.
+    @discardableResult
+    func run(_ arguments: String..., stdin: String? = nil) throws -> CLIResult {
+        try run(arguments, stdin: stdin.map { Data($0.utf8) })
+    }
+
+    /// Starts `rizq-prefs` without waiting, for commands that run until stopped.
+    func start(_ arguments: [String]) throws -> RunningCLI {
+        try RunningCLI(arguments: arguments, environment: environment)
+    }
+
+    /// The bytes of a file, or `nil` when there is none.
+    func bytes(_ path: String) -> Data? {
+        FileManager.default.contents(atPath: path)
+    }
+
+    /// Every file under the root whose bytes contain `needle`.
+    func filesContaining(_ needle: String) -> [String] {
+        guard let walker = FileManager.default.enumerator(atPath: root) else { return [] }
+        var hits: [String] = []
+        for case let relative as String in walker {
+            if let data = FileManager.default.contents(atPath: root + "/" + relative), data.range(of: Data(needle.utf8)) != nil {
+                hits.append(relative)
+            }
+        }
+        return hits
+    }
+}
+
+/// A `rizq-prefs` process that keeps running (`watch`), with its output collected as it comes.
+final class RunningCLI: @unchecked Sendable {
+    let process = Process()
+    private let output = Mutex((stdout: "", stderr: ""))
+
+    init(arguments: [String], environment: [String: String]) throws {
+        process.executableURL = URL(fileURLWithPath: CLIHarness.binary)
+        process.arguments = arguments
+        process.environment = environment
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        out.fileHandleForReading.readabilityHandler = { [weak self] handle in
+            let text = String(decoding: handle.availableData, as: UTF8.self)
+            self?.output.withLock { $0.stdout += text }
+        }
+        err.fileHandleForReading.readabilityHandler = { [weak self] handle in
+            let text = String(decoding: handle.availableData, as: UTF8.self)
+            self?.output.withLock { $0.stderr += text }
+        }
+        try process.run()
+    }
+
+    var stdout: String { output.withLock { $0.stdout } }
+    var stderr: String { output.withLock { $0.stderr } }
+
+    /// Waits until `condition` holds for the output so far, or `seconds` pass.
+    @discardableResult
+    func wait(seconds: Double = 10, until condition: (_ stdout: String, _ stderr: String) -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            let (out, err) = output.withLock { ($0.stdout, $0.stderr) }
+            if condition(out, err) { return true }
+            usleep(10_000)
+        }
+        return false
+    }
+
+    /// Sends `signal` and waits for the exit status.
+    func stop(with signal: Int32 = SIGINT) -> Int32 {
+        kill(process.processIdentifier, signal)
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+}

@@ -1,0 +1,37 @@
+import Foundation
+import RizqPrefs
+import XCTest
+
+/// watch: changes made by a second rizq-prefs process arrive, in order, until interrupted.
+final class CLIWatchTests: XCTestCase {
+    func testWatchSeesChangesMadeByAnotherProcessAsJSONLines() throws {
+        let cli = try CLIHarness()
+        try cli.run("set", "--suite", "group.com.rizq.app", "current_streak", "1", "--int")
+        let watch = try cli.start(["watch", "--suite", "group.com.rizq.app", "--json"])
+        XCTAssertTrue(watch.wait { _, err in err.contains("watching suite group.com.rizq.app") }, watch.stderr)
+
+        try cli.run("set", "--suite", "group.com.rizq.app", "current_streak", "2", "--int")
+        try cli.run("set", "--suite", "group.com.rizq.app", "theme_mode", "dark")
+        try cli.run("delete", "--suite", "group.com.rizq.app", "current_streak")
+        XCTAssertTrue(watch.wait { out, _ in out.split(separator: "\n").count >= 3 }, "got: \(watch.stdout) / \(watch.stderr)")
+        let lines = try watch.stdout.split(separator: "\n").map { try JSONReader.parse(String($0)) }
+        XCTAssertEqual(lines, [
+            ["key": "current_streak", "value": 2, "removed": false, "origin": "external"],
+            ["key": "theme_mode", "value": "dark", "removed": false, "origin": "external"],
+            ["key": "current_streak", "value": .null, "removed": true, "origin": "external"],
+        ])
+        XCTAssertEqual(watch.stop(with: SIGINT), 0, "Ctrl-C ends watching cleanly")
+    }
+
+    func testWatchWithKeysPrintsOnlyThoseAsText() throws {
+        let cli = try CLIHarness()
+        let watch = try cli.start(["watch", "current_streak"])
+        XCTAssertTrue(watch.wait { _, err in err.contains("watching") }, watch.stderr)
+        try cli.run("set", "other", "x")
+        try cli.run("set", "current_streak", "3", "--int")
+        XCTAssertTrue(watch.wait { out, _ in out.contains("current_streak") }, watch.stdout)
+        usleep(200_000)
+        XCTAssertEqual(watch.stdout, "current_streak = 3\n")
+        XCTAssertEqual(watch.stop(with: SIGTERM), 0)
+    }
+}
