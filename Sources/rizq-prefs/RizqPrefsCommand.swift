@@ -48,5 +48,6 @@ struct RizqPrefsCommand: AsyncParsableCommand {
         subcommands: [
             GetCommand.self, SetCommand.self, DeleteCommand.self, ListCommand.self, SuitesCommand.self,
             ExportCommand.self, ImportCommand.self, WatchCommand.self, SecretCommand.self, DoctorCommand.self,
+            MigrateCommand.self,
         ])
 }

@@ -1,0 +1,139 @@
+import ArgumentParser
+import Foundation
+import RizqMigration
+import RizqPrefs
+import RizqSecrets
+
+/// `rizq-prefs migrate FILE`: a thin command over `LocalStorageImporter`.
+struct MigrateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "migrate",
+        abstract: "Import a web app's localStorage once: settings into suites, tokens into the Secret Service.",
+        discussion: """
+            FILE (or - for stdin) is a dump of the web app's localStorage: JSON.stringify(localStorage) \
+            from the browser's console, Object.entries(localStorage), a Playwright storageState file \
+            (choose the origin with --origin), Cypress getAllLocalStorage() output, or the DevTools \
+            shape {"entries": [[key, value], …]}.
+
+            With --plan, each key goes where the plan says. Without one (and for keys the plan does \
+            not name, unless it says "unmapped": "skip"), every key goes to --suite with an inferred \
+            type, login state in progress is skipped, and credentials (JWTs, keys of auth libraries, \
+            keys named like tokens, JSON holding tokens) go to the Secret Service under --service, \
+            never to a suite file.
+
+            Secrets are written first, then each suite in one batch, then a record of the import; \
+            if anything fails, the suites are left as they were, the secrets written are removed, \
+            and nothing is recorded. A migration runs once: a second run with the same plan id \
+            (without a plan: the same input) says "already imported" and changes nothing. Values \
+            already in a suite or the Secret Service are kept unless --overwrite. The report lists \
+            every key and never shows a secret.
+
+            Exit status: 0 imported, dry run, or already imported; 2 the dump or the plan cannot be \
+            used; 3 a suite cannot be read or written; 4 the Secret Service is unavailable, locked \
+            or failed.
+
+            Examples:
+              rizq-prefs migrate localstorage.json --app com.rizq.app --plan rizq-web.plan.json --dry-run
+              rizq-prefs migrate state.json --app com.rizq.app --origin https://app.rizq.io --json
+            """)
+
+    @Argument(help: ArgumentHelp("The localStorage dump, or - for stdin.", valueName: "file"))
+    var file: String
+
+    @Option(help: ArgumentHelp("The migration plan, a JSON file (see README, \"The plan\").", valueName: "plan"))
+    var plan: String?
+
+    @Option(help: ArgumentHelp("The origin to import from a file that holds several.", valueName: "origin"))
+    var origin: String?
+
+    @Option(help: ArgumentHelp(
+        "The dump's format: \(LocalStorageDump.Format.allCases.map(\.rawValue).joined(separator: ", ")) (default: recognised from its shape).",
+        valueName: "format"))
+    var format: String?
+
+    @OptionGroup var store: StoreOptions
+
+    @Option(help: ArgumentHelp("The Secret Service 'service' of the secrets (default: the plan's, else the app id).", valueName: "name"))
+    var service: String?
+
+    @Flag(help: "Print every write the import would make (secrets redacted) and change nothing.")
+    var dryRun = false
+
+    @Flag(help: "Import again a migration that was imported before.")
+    var force = false
+
+    @Flag(help: "Replace values that the suites and the Secret Service already hold.")
+    var overwrite = false
+
+    @Flag(help: "Print the report as JSON.")
+    var json = false
+
+    func validate() throws {
+        if let format, LocalStorageDump.Format(rawValue: format) == nil {
+            throw ValidationError("unknown format '\(format)'; use one of \(LocalStorageDump.Format.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+    }
+
+    func run() throws {
+        guard let appID = store.appID else {
+            throw CLIError(.usage, "no app given: pass --app ID or set RIZQ_PREFS_APP_ID (the import is recorded per app)")
+        }
+        let dump = try readDump()
+        var migrationPlan: MigrationPlan?
+        if let plan {
+            do {
+                migrationPlan = try MigrationPlan(contentsOfFile: plan)
+            } catch {
+                throw CLIError(.usage, error.description)
+            }
+        }
+        let options = LocalStorageImporter.Options(
+            dryRun: dryRun, force: force, overwrite: overwrite, defaultSuite: store.suite, secretService: service, appID: appID)
+        let report: MigrationReport
+        do {
+            report = try LocalStorageImporter(plan: migrationPlan, options: options).run(dump)
+        } catch {
+            throw Self.failure(error)
+        }
+        if json {
+            Output.line(report.json)
+        } else {
+            Output.raw(report.text)
+        }
+    }
+
+    private func readDump() throws(CLIError) -> LocalStorageDump {
+        let chosenFormat = format.flatMap(LocalStorageDump.Format.init(rawValue:))
+        do {
+            guard file == "-" else {
+                return try LocalStorageDump(contentsOfFile: file, format: chosenFormat, origin: origin)
+            }
+            let data: Data
+            do {
+                data = try FileHandle.standardInput.read(upToCount: LocalStorageDump.maximumSize + 1) ?? Data()
+            } catch {
+                throw CLIError(.usage, "cannot read stdin: \(error.localizedDescription)")
+            }
+            return try LocalStorageDump(bytes: [UInt8](data), source: "stdin", format: chosenFormat, origin: origin)
+        } catch let error as LocalStorageDumpError {
+            throw CLIError(.usage, error.description)
+        } catch let error as CLIError {
+            throw error
+        } catch {
+            throw CLIError(.usage, "\(error)")
+        }
+    }
+
+    /// The exit status and one-line message of an import that stopped.
+    static func failure(_ error: MigrationError) -> CLIError {
+        let message = error.description.replacingOccurrences(of: "\n", with: "; ")
+        switch error {
+        case .dump, .plan, .invalidOption, .conversion, .conflictingTargets:
+            return CLIError(.usage, message)
+        case .suite(let cause, _):
+            return CLIError(CLIError(cause).status, message)
+        case .secretService(let cause, _):
+            return CLIError(CLIError(cause).status, message)
+        }
+    }
+}
