@@ -12,7 +12,7 @@ struct RizqPrefsCommand: AsyncParsableCommand {
             SUITES
               A suite is one JSON file. --app ID names the app (default: $RIZQ_PREFS_APP_ID); \
             without --suite a command works on that app's standard suite; --suite NAME on another \
-            suite of the app, and --suite group.… on an app-group suite, shared by all of the \
+            suite of the app, and --suite group.NAME on an app-group suite, shared by all of the \
             user's apps.
 
             ENVIRONMENT
@@ -24,7 +24,7 @@ struct RizqPrefsCommand: AsyncParsableCommand {
 
             FILES
               <root>/apps/<app id>/<suite>.json    an app's suites
-              <root>/groups/<group.…>.json         app-group suites
+              <root>/groups/group.NAME.json        app-group suites
               <suite>.corrupt-<time>.json          a damaged file, moved aside byte for byte
 
             EXIT STATUS
@@ -34,6 +34,7 @@ struct RizqPrefsCommand: AsyncParsableCommand {
             parse as its type, an import file that is missing or not a JSON object
               3  storage error: a suite file or folder is unreadable, damaged or not writable
               4  the Secret Service is unavailable, locked, or failed
+
             Errors are one line on stderr that names the cause and the fix.
 
             EXAMPLES

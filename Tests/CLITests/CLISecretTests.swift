@@ -63,6 +63,29 @@ final class CLISecretTests: XCTestCase {
         XCTAssertEqual(try cli.run("secret", "delete", "device_key").status, 0)
     }
 
+    func testOnATerminalTheSecretIsAskedForWithoutEcho() throws {
+        try requireSessionBus()
+        let cli = try CLIHarness()
+        let service = "org.rizq.clitests.tty\(UUID().uuidString.prefix(6))"
+        let secret = "typed-\(UUID().uuidString.prefix(12))"
+        // script(1) gives the command a terminal; what it shows comes back on stdout. The typing
+        // waits for the prompt, which turns echo off.
+        let shell = Process()
+        shell.executableURL = URL(fileURLWithPath: "/bin/bash")
+        shell.arguments = ["-c", "(sleep 1; printf '%s\\n' \"$SECRET\") | timeout 20 script -qec \"'$CLI' secret set --service '$SERVICE' token\" /dev/null"]
+        shell.environment = cli.environment.merging(["SECRET": secret, "CLI": CLIHarness.binary, "SERVICE": service]) { $1 }
+        let pipe = Pipe()
+        shell.standardOutput = pipe
+        try shell.run()
+        let screen = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        shell.waitUntilExit()
+        XCTAssertEqual(shell.terminationStatus, 0, screen)
+        XCTAssertTrue(screen.contains("Secret for 'token':"), "a prompt: \(screen)")
+        XCTAssertFalse(screen.contains(secret), "the typed secret was echoed: \(screen)")
+        XCTAssertEqual(try cli.run("secret", "get", "--service", service, "token").stdout, secret)
+        XCTAssertEqual(try cli.run("secret", "delete", "--service", service, "token").status, 0)
+    }
+
     func testEmptySecretsAndSecretsAsArgumentsAreRefused() throws {
         try requireSessionBus()
         let cli = try CLIHarness()
