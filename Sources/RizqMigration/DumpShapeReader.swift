@@ -22,6 +22,9 @@ struct DumpShapeReader {
     mutating func read(_ root: JSONNode, format explicit: Format?, origin: String?) throws(LocalStorageDumpError) -> Result {
         let format: Format
         if let explicit { format = explicit } else { format = try detect(root) }
+        if let origin, [.object, .pairs, .devtools].contains(format) {
+            warnings.append("the origin \(origin) was not needed: a \(format.rawValue) dump holds one origin's storage")
+        }
         switch format {
         case .object:
             guard let members = root.members else { throw expected("an object of key → value", for: .object, found: root) }

@@ -144,6 +144,9 @@ public struct LocalStorageImporter: Sendable {
         if defaultService.isEmpty || defaultService.utf8.contains(0) {
             throw .invalidOption(reason: "the Secret Service name '\(defaultService)' is empty or holds a NUL byte; give another with --service")
         }
+        if let problem = MigrationPlan.suiteProblem(defaultSuite) {
+            throw .invalidOption(reason: "the suite '\(defaultSuite)' cannot be the import's target: \(problem); give another with --suite")
+        }
         let id = plan?.id ?? options.migrationID ?? "localstorage-" + String(dump.digest.dropFirst("sha256:".count).prefix(16))
         if let problem = MigrationPlan.idProblem(id) { throw .invalidOption(reason: "invalid migration id: \(problem)") }
         do {

@@ -123,7 +123,7 @@ public struct MigrationPlan: Sendable, Equatable {
     /// - Throws: ``MigrationPlanError/invalid(file:path:reason:)``.
     public func validate(file: String? = nil) throws(MigrationPlanError) {
         if let problem = Self.idProblem(id) { throw .invalid(file: file, path: "id", reason: problem) }
-        if let suite = defaultSuite, let problem = SuiteLocation.problem(withName: suite) {
+        if let suite = defaultSuite, let problem = Self.suiteProblem(suite) {
             throw .invalid(file: file, path: "defaultSuite", reason: "'\(suite)' cannot name a suite: \(problem)")
         }
         if let service = secretService, service.isEmpty || service.utf8.contains(0) {
@@ -143,7 +143,7 @@ public struct MigrationPlan: Sendable, Equatable {
             }
             switch rule.target {
             case .suite(let suite, let key, _):
-                if let suite, let problem = SuiteLocation.problem(withName: suite) {
+                if let suite, let problem = Self.suiteProblem(suite) {
                     throw .invalid(file: file, path: path + ".to.suite", reason: "'\(suite)' cannot name a suite: \(problem)")
                 }
                 if key?.isEmpty == true { throw .invalid(file: file, path: path + ".to.key", reason: "the key is empty; leave it out to keep the same key") }
@@ -158,6 +158,12 @@ public struct MigrationPlan: Sendable, Equatable {
                 break
             }
         }
+    }
+
+    /// Why `suite` cannot be an import's target, or `nil`.
+    static func suiteProblem(_ suite: String) -> String? {
+        if suite == MigrationRecord.suiteName { return "it is where imports are recorded; choose another suite" }
+        return SuiteLocation.problem(withName: suite)
     }
 
     static func idProblem(_ id: String) -> String? {

@@ -226,6 +226,16 @@ final class ImporterTests: XCTestCase {
         XCTAssertEqual(try service.store.accounts(), [])
     }
 
+    func testTheRecordSuiteCannotBeATarget() throws {
+        let root = MigrationRoot()
+        let service = TestService()
+        XCTAssertThrowsError(try importer(root, service, suite: "rizq-migrations").run(LocalStorageDump(pairs: [("a", "1")]))) { error in
+            guard case MigrationError.invalidOption(let reason) = error else { return XCTFail("\(error)") }
+            XCTAssertTrue(reason.contains("where imports are recorded"), reason)
+        }
+        XCTAssertEqual(root.snapshot(), [:])
+    }
+
     func testTwoKeysForOneTargetAreRefused() throws {
         let root = MigrationRoot()
         let service = TestService()

@@ -84,6 +84,12 @@ final class LocalStorageDumpTests: XCTestCase {
         XCTAssertEqual(try dump(two, origin: "https://a.example")["k"], "1")
     }
 
+    func testAnOriginIsNotNeededForSingleOriginFormats() throws {
+        let read = try dump(#"{"k":"v"}"#, origin: "https://app.example")
+        XCTAssertEqual(read["k"], "v")
+        XCTAssertTrue(read.warnings.contains { $0.contains("was not needed") }, "\(read.warnings)")
+    }
+
     func testDevToolsFormat() throws {
         let read = try dump(#"{"entries":[["k","v"],["n","1"]]}"#)
         XCTAssertEqual(read.format, .devtools)
