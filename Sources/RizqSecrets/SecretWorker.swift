@@ -15,12 +15,7 @@ final class SecretWorker: Sendable {
         let outcome = Mutex<Result<Value, SecretError>?>(nil)
         let done = DispatchSemaphore(value: 0)
         queue.async {
-            let result: Result<Value, SecretError>
-            do throws(SecretError) {
-                result = .success(try body())
-            } catch {
-                result = .failure(error)
-            }
+            let result = Self.capture(body)
             outcome.withLock { $0 = result }
             done.signal()
         }
@@ -35,12 +30,7 @@ final class SecretWorker: Sendable {
         let claimed = Atomic<Bool>(false)
         let result: Result<Value, SecretError> = await withCheckedContinuation { continuation in
             queue.async {
-                let result: Result<Value, SecretError>
-                do throws(SecretError) {
-                    result = .success(try body())
-                } catch {
-                    result = .failure(error)
-                }
+                let result = Self.capture(body)
                 if !claimed.exchange(true, ordering: .acquiringAndReleasing) { continuation.resume(returning: result) }
             }
             DispatchQueue.global().asyncAfter(deadline: .now() + timeout) {
@@ -50,5 +40,13 @@ final class SecretWorker: Sendable {
             }
         }
         return try result.get()
+    }
+
+    private static func capture<Value>(_ body: () throws(SecretError) -> Value) -> Result<Value, SecretError> {
+        do throws(SecretError) {
+            return .success(try body())
+        } catch {
+            return .failure(error)
+        }
     }
 }
