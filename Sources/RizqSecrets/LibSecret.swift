@@ -5,10 +5,15 @@ import Foundation
 enum LibSecret {
     /// Fails fast when there is no session bus at all, instead of letting GLib try to autolaunch one.
     static func checkSessionBus() throws(SecretError) {
-        let environment = ProcessInfo.processInfo.environment
-        if let address = environment["DBUS_SESSION_BUS_ADDRESS"], !address.isEmpty { return }
-        if let runtime = environment["XDG_RUNTIME_DIR"], FileManager.default.fileExists(atPath: runtime + "/bus") { return }
+        // getenv, not ProcessInfo's environment, which builds a dictionary of every variable
+        // on each call (30 µs here, on every secret call).
+        if let address = variable("DBUS_SESSION_BUS_ADDRESS"), !address.isEmpty { return }
+        if let runtime = variable("XDG_RUNTIME_DIR"), FileManager.default.fileExists(atPath: runtime + "/bus") { return }
         throw .noSessionBus(detail: "DBUS_SESSION_BUS_ADDRESS is not set and there is no $XDG_RUNTIME_DIR/bus")
+    }
+
+    private static func variable(_ name: String) -> String? {
+        getenv(name).map { String(cString: $0) }
     }
 
     /// Runs a shim call; after a lost connection (a restarted daemon) reconnects once and retries.
