@@ -173,6 +173,7 @@ struct DumpShapeReader {
         var entries: [Entry] = []
         entries.reserveCapacity(found.count)
         var positions: [String: Int] = [:]
+        var firstOffsets: [String: Int] = [:]
         var repeats: [String: [Int]] = [:]
         var repeatOrder: [String] = []
         var nonStrings: [(key: String, kind: String)] = []
@@ -182,19 +183,22 @@ struct DumpShapeReader {
             if let existing = positions[key] {
                 if repeats[key] == nil {
                     repeatOrder.append(key)
-                    repeats[key] = [found.first { $0.key == key }?.offset ?? offset]
+                    repeats[key] = [firstOffsets[key] ?? offset]
                 }
                 repeats[key]?.append(offset)
                 entries[existing].value = entry.value
                 entries[existing].originalKind = entry.originalKind
             } else {
                 positions[key] = entries.count
+                firstOffsets[key] = offset
                 entries.append(entry)
             }
         }
         for key in repeatOrder.prefix(20) {
-            let lines = (repeats[key] ?? []).map { "line \(position($0).line)" }
-            warnings.append("key '\(key)' appears \(lines.count) times (\(lines.joined(separator: ", "))); the last value wins, as in the browser")
+            let offsets = repeats[key] ?? []
+            var lines = offsets.prefix(5).map { "line \(position($0).line)" }
+            if offsets.count > 5 { lines.append("…") }
+            warnings.append("key '\(key)' appears \(offsets.count) times (\(lines.joined(separator: ", "))); the last value wins, as in the browser")
         }
         if repeatOrder.count > 20 {
             warnings.append("\(repeatOrder.count - 20) more keys appear more than once; the last value of each wins")
