@@ -86,20 +86,20 @@ final class KeyringHelper {
         process.standardInput = input
         process.standardOutput = output
         try process.run()
-        input.fileHandleForWriting.write(Data((SecretWorkload.token + "\n").utf8))
+        try input.fileHandleForWriting.write(contentsOf: Data((SecretWorkload.token + "\n").utf8))
         guard try readLine() == "ready" else { throw BenchError("the keyring helper did not start") }
     }
 
     /// Per-call times of `calls` `keyring.get_password` calls, in nanoseconds.
     func time(calls: Int) throws -> [Double] {
-        input.fileHandleForWriting.write(Data("\(calls)\n".utf8))
+        try input.fileHandleForWriting.write(contentsOf: Data("\(calls)\n".utf8))
         let times = try readLine().split(separator: " ").compactMap { Double($0) }
         guard times.count == calls else { throw BenchError("the keyring helper answered \(times.count) of \(calls) calls") }
         return times
     }
 
     func stop() {
-        input.fileHandleForWriting.write(Data("quit\n".utf8))
+        try? input.fileHandleForWriting.write(contentsOf: Data("quit\n".utf8))
         try? input.fileHandleForWriting.close()
         process.waitUntilExit()
     }

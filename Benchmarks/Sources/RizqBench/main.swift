@@ -6,6 +6,8 @@ import RizqPrefs
 // Secret Service session, and formats the results.
 // Child modes (started by the benchmark itself): child-ping, child-memory.
 let arguments = Array(CommandLine.arguments.dropFirst())
+// A helper that dies must end the run with its error, not with SIGPIPE on our next write to it.
+signal(SIGPIPE, SIG_IGN)
 
 func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data("RizqBench: \(message)\n".utf8))
