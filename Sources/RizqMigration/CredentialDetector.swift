@@ -1,4 +1,5 @@
 import Foundation
+import RizqPrefs
 
 /// Recognises credentials among `localStorage` entries, so that they go to the Secret Service
 /// and never to a suite file.
@@ -67,7 +68,7 @@ public enum CredentialDetector {
         if let shape = tokenShape(value) { return shape }
         guard let first = value.utf8.first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x09 && $0 != 0x0D }),
             first == UInt8(ascii: "{") || first == UInt8(ascii: "[") || first == UInt8(ascii: "\""),
-            let node = try? JSONNodeParser.parse(value).node
+            let node = try? JSONNode.parseWebJSON(value)
         else { return nil }
         if case .string(let inner) = node.kind, let shape = tokenShape(inner) {
             return shape + " in a JSON string"
@@ -138,7 +139,7 @@ public enum CredentialDetector {
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == count, parts.allSatisfy({ $0.allSatisfy(isBase64URLCharacter) }), !parts[0].isEmpty else { return false }
         guard let header = base64URLDecode(parts[0]),
-            let node = try? JSONNodeParser.parse(Array(header)).node,
+            let node = try? JSONNode.parseWebJSONDocument(Array(header)).root,
             node["alg"] != nil || node["enc"] != nil
         else { return false }
         return count == 3 ? !parts[1].isEmpty : !parts[3].isEmpty
@@ -170,7 +171,7 @@ public enum CredentialDetector {
     static func credentialField(inJSON value: String) -> String? {
         guard let first = value.utf8.first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x09 && $0 != 0x0D }),
             first == UInt8(ascii: "{") || first == UInt8(ascii: "["),
-            let node = try? JSONNodeParser.parse(value).node
+            let node = try? JSONNode.parseWebJSON(value)
         else { return nil }
         return credentialField(in: node, path: "", levels: ValueInference.nestedJSONLevels)
     }
@@ -217,7 +218,7 @@ public enum CredentialDetector {
     private static func nestedJSON(_ node: JSONNode, levels: Int) -> JSONNode {
         guard levels > 0, let text = node.string, let first = text.utf8.first,
             first == UInt8(ascii: "{") || first == UInt8(ascii: "["),
-            let inner = try? JSONNodeParser.parse(text).node
+            let inner = try? JSONNode.parseWebJSON(text)
         else { return node }
         return inner
     }

@@ -1,4 +1,5 @@
 import Foundation
+import RizqPrefs
 
 /// The `localStorage` of one web origin, read from a dump file: its keys and string values in
 /// dump order.
@@ -104,17 +105,17 @@ public struct LocalStorageDump: Sendable, Equatable {
         guard bytes.count <= Self.maximumSize else {
             throw .tooLarge(file: source, size: bytes.count, limit: Self.maximumSize)
         }
-        if let bad = JSONNodeParser.firstInvalidUTF8(in: bytes) {
+        if let bad = UTF8Validation.firstInvalidOffset(in: bytes) {
             throw .notUTF8(file: source, position: SourcePosition(offset: bad, in: bytes), hint: Self.binaryHint(bytes))
         }
-        let parsed: (node: JSONNode, replacedSurrogates: Int)
+        let parsed: JSONDocument
         do {
-            parsed = try JSONNodeParser.parse(bytes)
+            parsed = try JSONNode.parseWebJSONDocument(bytes)
         } catch {
-            throw .notJSON(file: source, position: SourcePosition(offset: error.offset, in: bytes), reason: error.reason, hint: Self.binaryHint(bytes))
+            throw .notJSON(file: source, position: SourcePosition(offset: error.offset, in: bytes), reason: error.fileReason, hint: Self.binaryHint(bytes))
         }
         var reader = DumpShapeReader(bytes: bytes, source: source)
-        let read = try reader.read(parsed.node, format: format, origin: origin)
+        let read = try reader.read(parsed.root, format: format, origin: origin)
         var warnings = reader.warnings
         if parsed.replacedSurrogates > 0 {
             warnings.append("\(parsed.replacedSurrogates) lone UTF-16 surrogate escape(s) (half of an emoji, cut by the web app) became U+FFFD")

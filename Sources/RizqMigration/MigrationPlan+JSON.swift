@@ -1,4 +1,5 @@
 import Foundation
+import RizqPrefs
 
 /// The plan's JSON file format (see ``MigrationPlan``). Unknown fields are refused, so that a
 /// misspelt `"tpye"` is an error rather than a silently inferred type.
@@ -20,13 +21,13 @@ extension MigrationPlan: Codable {
     /// Reads and validates a plan from its JSON text; `file` names it in messages.
     public init(json data: Data, file: String? = nil) throws(MigrationPlanError) {
         let bytes = [UInt8](data)
-        if let bad = JSONNodeParser.firstInvalidUTF8(in: bytes) {
+        if let bad = UTF8Validation.firstInvalidOffset(in: bytes) {
             throw .notJSON(file: file, position: SourcePosition(offset: bad, in: bytes), reason: "not UTF-8 text")
         }
         do {
-            _ = try JSONNodeParser.parse(bytes)
+            _ = try JSONNode.parseWebJSONDocument(bytes)
         } catch {
-            throw .notJSON(file: file, position: SourcePosition(offset: error.offset, in: bytes), reason: error.reason)
+            throw .notJSON(file: file, position: SourcePosition(offset: error.offset, in: bytes), reason: error.fileReason)
         }
         do {
             self = try JSONDecoder().decode(MigrationPlan.self, from: data)

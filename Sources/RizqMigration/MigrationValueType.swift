@@ -62,9 +62,9 @@ public enum MigrationValueType: String, Sendable, CaseIterable, Codable {
         case .json:
             let node: JSONNode
             do {
-                node = try JSONNodeParser.parse(text).node
+                node = try JSONNode.parseWebJSON(text)
             } catch {
-                throw ConversionFailure(reason: "expected JSON text (\(error.reason) at byte \(error.offset))")
+                throw ConversionFailure(reason: "expected JSON text (\(error.fileReason) at byte \(error.offset))")
             }
             if case .null = node.kind { return nil }
             guard let value = node.prefValue else { throw ConversionFailure(reason: "a number in the JSON is too large for a double") }
@@ -98,7 +98,7 @@ public enum MigrationValueType: String, Sendable, CaseIterable, Codable {
     /// A JSON string literal's content (`"\"2026-11-22\""` → `2026-11-22`), else the text.
     private static func unquoted(_ text: String) -> String {
         guard text.count >= 2, text.hasPrefix("\""), text.hasSuffix("\""),
-            let node = try? JSONNodeParser.parse(text).node, let inner = node.string
+            let node = try? JSONNode.parseWebJSON(text), let inner = node.string
         else { return text }
         return inner
     }

@@ -84,7 +84,7 @@ public enum ValueInference {
             return Result(value: .double(value), rule: .decimal, nestedDecoded: 0)
         }
         if let first = text.utf8.first, first == UInt8(ascii: "{") || first == UInt8(ascii: "[") || first == UInt8(ascii: "\"") {
-            if let node = try? JSONNodeParser.parse(text).node {
+            if let node = try? JSONNode.parseWebJSON(text) {
                 if case .string(let inner) = node.kind {
                     return Result(value: .string(inner), rule: .jsonStringLiteral, nestedDecoded: 0)
                 }
@@ -139,6 +139,6 @@ public enum ValueInference {
     private static func jsonInString(_ text: String, anyKind: Bool) -> JSONNode? {
         guard let first = text.utf8.first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x09 && $0 != 0x0D }) else { return nil }
         guard anyKind || first == UInt8(ascii: "{") || first == UInt8(ascii: "[") else { return nil }
-        return try? JSONNodeParser.parse(text).node
+        return try? JSONNode.parseWebJSON(text)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import RizqPrefs
 import XCTest
 @testable import RizqMigration
 
@@ -233,9 +234,9 @@ final class LocalStorageDumpTests: XCTestCase {
         XCTAssertEqual(latinPosition.offset, 9)
         XCTAssertEqual(latinPosition.column, 10)
         // Overlong encodings and encoded surrogates are not UTF-8 either.
-        XCTAssertNotNil(JSONNodeParser.firstInvalidUTF8(in: [0xC0, 0xAF]))
-        XCTAssertNotNil(JSONNodeParser.firstInvalidUTF8(in: [0xED, 0xA0, 0x80]))
-        XCTAssertNil(JSONNodeParser.firstInvalidUTF8(in: Array("😀 ä".utf8)))
+        XCTAssertNotNil(UTF8Validation.firstInvalidOffset(in: [0xC0, 0xAF]))
+        XCTAssertNotNil(UTF8Validation.firstInvalidOffset(in: [0xED, 0xA0, 0x80]))
+        XCTAssertNil(UTF8Validation.firstInvalidOffset(in: Array("😀 ä".utf8)))
     }
 
     func testInputOverTheLimitIsRefusedBeforeParsing() throws {

@@ -1,29 +1,18 @@
 import RizqPrefs
 
-/// A parsed JSON value that keeps what a dump reader needs and `PrefValue` drops: the order of
-/// object members, repeated keys, where each value sits in the input, and numbers as written.
-struct JSONNode: Sendable {
-    /// One object member, in input order (a repeated key appears once per occurrence).
-    struct Member: Sendable {
-        var key: String
-        /// Byte offset of the key's opening quote.
-        var keyOffset: Int
-        var value: JSONNode
+/// How the migration reads JSON from a web app: dumps, plans, and values that hold JSON.
+extension JSONNode {
+    /// Parses JSON as a web app wrote it (a dump, or a plan written alongside one). A lone
+    /// UTF-16 surrogate escape (which JavaScript strings can hold and `JSON.stringify` writes as
+    /// `\udXXX`) becomes U+FFFD and is counted, instead of failing the whole dump.
+    static func parseWebJSONDocument(_ bytes: [UInt8]) throws(JSONReader.Failure) -> JSONDocument {
+        try JSONReader.parseDocument(bytes, loneSurrogates: .replace)
     }
 
-    enum Kind: Sendable {
-        case object([Member])
-        case array([JSONNode])
-        case string(String)
-        /// The number's text exactly as written (JSON grammar already checked).
-        case number(String)
-        case bool(Bool)
-        case null
+    /// The value of JSON text held in a string, read like ``parseWebJSONDocument(_:)``.
+    static func parseWebJSON(_ text: String) throws(JSONReader.Failure) -> JSONNode {
+        try JSONReader.parseDocument(text, loneSurrogates: .replace).root
     }
-
-    var kind: Kind
-    /// The bytes of the input this value was parsed from.
-    var range: Range<Int>
 
     /// "an object", "an array", "a string", …, for messages.
     var kindDescription: String {
@@ -37,29 +26,10 @@ struct JSONNode: Sendable {
         }
     }
 
-    var string: String? {
-        if case .string(let text) = kind { return text }
-        return nil
-    }
-
-    var members: [Member]? {
-        if case .object(let members) = kind { return members }
-        return nil
-    }
-
-    var elements: [JSONNode]? {
-        if case .array(let elements) = kind { return elements }
-        return nil
-    }
-
-    /// The last value of `key` in an object (the last occurrence wins, as in JavaScript).
-    subscript(key: String) -> JSONNode? {
-        members?.last { $0.key == key }?.value
-    }
-
     /// The value as a suite value: members in order with the last occurrence winning, numbers as
-    /// `.int` when integral and in range, else `.double`. `nil` when a number does not fit a
-    /// finite double (`1e400`), which a suite cannot hold.
+    /// `.int` when integral and in range, else `.double`. A web app's JSON means what it says,
+    /// so `{"$date": …}` stays an object. `nil` when a number does not fit a finite double
+    /// (`1e400`), which a suite cannot hold.
     var prefValue: PrefValue? {
         switch kind {
         case .object(let members):
