@@ -56,9 +56,11 @@ public struct Key<Value: Sendable>: Sendable {
     /// an unreadable value), made in this process or another one.
     public var changes: AsyncStream<Value> {
         let key = self
+        // Subscribed here, not in the task: a change made right after this returns is delivered.
+        let source = key.store.changes(forKey: key.name)
         let (stream, continuation) = AsyncStream<Value>.makeStream(bufferingPolicy: .unbounded)
         let task = Task {
-            for await stored in key.store.changes(forKey: key.name) {
+            for await stored in source {
                 continuation.yield(key.interpret(stored))
             }
             continuation.finish()

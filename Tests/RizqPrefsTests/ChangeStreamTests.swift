@@ -115,6 +115,20 @@ final class ChangeStreamTests: XCTestCase {
         changes.cancel()
     }
 
+    func testAChangeMadeRightAfterAskingForTheStreamIsDelivered() throws {
+        let store = try TemporaryRoot().store()
+        @UserDefault("theme_mode", defaultValue: "system", store: store) var theme: String
+        for round in 0..<50 {
+            // No waiting between asking for the stream and the change: the stream must already
+            // be subscribed when `changes` returns.
+            let stream = $theme.changes
+            theme = "round-\(round)"
+            let changes = Collector(stream)
+            XCTAssertTrue(eventually(timeout: 2) { changes.collected == ["round-\(round)"] }, "round \(round): \(changes.collected)")
+            changes.cancel()
+        }
+    }
+
     func testAnObservableModelFedFromAnotherProcess() throws {
         let root = TemporaryRoot()
         let store = try root.store("group.com.rizq.app")
