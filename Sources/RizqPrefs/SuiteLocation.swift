@@ -60,14 +60,18 @@ public struct SuiteLocation: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Why `name` cannot be a suite name or app id, or `nil` when it can.
+    ///
+    /// Checked on the UTF-8 bytes, as the file system sees the name: `String`'s own `contains`
+    /// compares whole characters and would miss a `/` that a combining mark follows.
     public static func problem(withName name: String) -> String? {
-        if name.isEmpty { return "it is empty" }
-        if name.utf8.count > maximumNameLength { return "it is longer than \(maximumNameLength) bytes" }
-        if name.contains("/") { return "it contains '/'" }
-        if name.contains("..") { return "it contains '..'" }
-        if name.hasPrefix(".") { return "it starts with '.'" }
-        if name.unicodeScalars.contains(where: { $0.value == 0 }) { return "it contains a NUL character" }
-        if name.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) { return "it contains a control character" }
+        let bytes = Array(name.utf8)
+        if bytes.isEmpty { return "it is empty" }
+        if bytes.count > maximumNameLength { return "it is longer than \(maximumNameLength) bytes" }
+        if bytes.contains(UInt8(ascii: "/")) { return "it contains '/'" }
+        if zip(bytes, bytes.dropFirst()).contains(where: { $0 == UInt8(ascii: ".") && $1 == UInt8(ascii: ".") }) { return "it contains '..'" }
+        if bytes.first == UInt8(ascii: ".") { return "it starts with '.'" }
+        if bytes.contains(0) { return "it contains a NUL character" }
+        if bytes.contains(where: { $0 < 0x20 || $0 == 0x7F }) { return "it contains a control character" }
         return nil
     }
 

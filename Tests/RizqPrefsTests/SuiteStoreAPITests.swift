@@ -111,13 +111,18 @@ final class SuiteStoreAPITests: XCTestCase {
 
     func testSuiteNamesAreValidatedWithAClearError() throws {
         let root = TemporaryRoot()
-        let bad = ["", "a/b", "../escape", "x..y", ".hidden", "nul\u{0}", "tab\tname", String(repeating: "x", count: 201)]
+        // A combining mark after '/' or '.' makes one character of them: the check must see bytes.
+        let bad = ["", "a/b", "../escape", "x..y", ".hidden", "nul\u{0}", "tab\tname", String(repeating: "x", count: 201),
+                   "a/\u{0338}b", "..\u{0301}x", ".\u{0301}hidden", String(repeating: "é", count: 101)]
         for name in bad {
             XCTAssertThrowsError(try SuiteStore(suite: name, appID: "tests", root: root.path), name) { error in
                 guard case SuiteStoreError.invalidSuiteName = error else { return XCTFail("\(error)") }
                 XCTAssertTrue("\(error)".contains("invalid suite name"), "\(error)")
             }
             XCTAssertNil(SuiteStore(suiteName: name))
+        }
+        XCTAssertThrowsError(try SuiteStore(suite: "ok", appID: "bad/\u{0338}app", root: root.path)) { error in
+            guard case SuiteStoreError.invalidAppID = error else { return XCTFail("\(error)") }
         }
         XCTAssertThrowsError(try SuiteStore(suite: "ok", appID: "bad/app", root: root.path)) { error in
             guard case SuiteStoreError.invalidAppID = error else { return XCTFail("\(error)") }
