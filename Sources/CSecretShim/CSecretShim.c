@@ -10,6 +10,39 @@
 
 static SecretService *shared_service = NULL;
 
+/*
+ * The lookup cache: (service, account) -> the D-Bus path of the item a full lookup last read,
+ * so that the next lookup is one round trip (GetSecrets at that path) instead of two. Paths
+ * only, never secrets: every read asks the service for the value.
+ *
+ * A path can come to mean another item (gnome-keyring hands a deleted item's number to a new
+ * item after a restart; another process may change an item's attributes in place), so an entry
+ * is trusted only while the Secret Service has sent no signal since the search that made it:
+ * a GDBus filter counts every signal under /org/freedesktop/secrets, and every change of owner
+ * of org.freedesktop.secrets, in `signals`. The service signals a change (ItemCreated,
+ * ItemChanged, ItemDeleted, CollectionChanged…) as it makes it, before it answers any later
+ * call; the bus keeps one sender's messages in order; GDBus runs filters on its reader thread in
+ * that order, before it hands over a reply. So once GetSecrets has returned, `signals` counts
+ * every change the service made before it answered. Anything unexpected (no value, an error, a
+ * signal) falls back to the full lookup.
+ */
+typedef struct cached_path {
+    gchar *path;
+    gint signals; /* `signals` before the search that found `path` */
+} cached_path;
+
+enum { CACHE_LIMIT = 64 };
+
+static GHashTable *cache = NULL;          /* key: see cache_key() */
+static GDBusConnection *watched = NULL;   /* the connection the filter and match rules are on */
+static guint filter_id = 0;
+static gint signals = 0;                  /* written by the filter's thread: atomic */
+
+static const char *const match_rules[] = {
+    "type='signal',path_namespace='/org/freedesktop/secrets'",
+    "type='signal',sender='org.freedesktop.DBus',member='NameOwnerChanged',arg0='org.freedesktop.secrets'",
+};
+
 static int set_error(rizq_secret_error *error, int kind, int code, const char *message) {
     if (error) {
         error->kind = kind;
@@ -117,6 +150,122 @@ static int valid_attribute(const char *text) {
     return text != NULL && text[0] != '\0' && g_utf8_validate(text, -1, NULL);
 }
 
+/* Counts the signals that may change what a path means; passes every message on unchanged. */
+static GDBusMessage *count_signals(GDBusConnection *connection, GDBusMessage *message, gboolean incoming,
+                                   gpointer user_data) {
+    (void) connection;
+    (void) user_data;
+    if (incoming && g_dbus_message_get_message_type(message) == G_DBUS_MESSAGE_TYPE_SIGNAL) {
+        const gchar *path = g_dbus_message_get_path(message);
+        const gchar *member = g_dbus_message_get_member(message);
+        if ((path != NULL && g_str_has_prefix(path, "/org/freedesktop/secrets")) ||
+            (g_strcmp0(member, "NameOwnerChanged") == 0 &&
+             g_strcmp0(g_dbus_message_get_arg0(message), "org.freedesktop.secrets") == 0)) {
+            g_atomic_int_inc(&signals);
+        }
+    }
+    return message;
+}
+
+static void free_cached_path(gpointer data) {
+    cached_path *entry = data;
+    g_free(entry->path);
+    g_free(entry);
+}
+
+/* Unambiguous: the service's length first, since either part may hold any character. */
+static gchar *cache_key(const char *service, const char *account) {
+    return g_strdup_printf("%zu:%s:%s", strlen(service), service, account);
+}
+
+static void forget_path(const char *service, const char *account) {
+    if (cache != NULL) {
+        gchar *key = cache_key(service, account);
+        g_hash_table_remove(cache, key);
+        g_free(key);
+    }
+}
+
+static void remember_path(const char *service, const char *account, const gchar *path, gint signals_before) {
+    if (cache == NULL) {
+        return;
+    }
+    if (g_hash_table_size(cache) >= CACHE_LIMIT) {
+        g_hash_table_remove_all(cache);
+    }
+    cached_path *entry = g_new(cached_path, 1);
+    entry->path = g_strdup(path);
+    entry->signals = signals_before;
+    g_hash_table_replace(cache, cache_key(service, account), entry);
+}
+
+/* Removes the first `count` match rules; no reply wanted, so nothing waits on the bus. */
+static void remove_matches(GDBusConnection *connection, size_t count) {
+    for (size_t index = 0; index < count; index++) {
+        g_dbus_connection_call(connection, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
+                               "RemoveMatch", g_variant_new("(s)", match_rules[index]), NULL,
+                               G_DBUS_CALL_FLAGS_NONE, -1, NULL, NULL, NULL);
+    }
+}
+
+/* Subscribes to the signals above; without them nothing is cached (every read is a full one).
+ * The match rules are in place on the bus before any later call of ours reaches the service. */
+static void start_cache(void) {
+    GDBusConnection *connection = g_dbus_proxy_get_connection(G_DBUS_PROXY(shared_service));
+    for (size_t index = 0; index < G_N_ELEMENTS(match_rules); index++) {
+        GVariant *reply = g_dbus_connection_call_sync(connection, "org.freedesktop.DBus", "/org/freedesktop/DBus",
+                                                      "org.freedesktop.DBus", "AddMatch",
+                                                      g_variant_new("(s)", match_rules[index]), NULL,
+                                                      G_DBUS_CALL_FLAGS_NONE, -1, NULL, NULL);
+        if (reply == NULL) {
+            remove_matches(connection, index);
+            return;
+        }
+        g_variant_unref(reply);
+    }
+    watched = g_object_ref(connection);
+    filter_id = g_dbus_connection_add_filter(watched, count_signals, NULL, NULL);
+    cache = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, free_cached_path);
+}
+
+static void stop_cache(void) {
+    if (cache != NULL) {
+        g_hash_table_destroy(cache);
+        cache = NULL;
+    }
+    if (watched != NULL) {
+        g_dbus_connection_remove_filter(watched, filter_id);
+        remove_matches(watched, G_N_ELEMENTS(match_rules));
+        g_clear_object(&watched);
+        filter_id = 0;
+    }
+}
+
+/* The secret at the remembered path, if the service gives one and nothing has changed since the
+ * path was found; else NULL, with the entry dropped. One round trip. */
+static SecretValue *read_remembered(const char *service, const char *account) {
+    if (cache == NULL) {
+        return NULL;
+    }
+    gchar *key = cache_key(service, account);
+    cached_path *entry = g_hash_table_lookup(cache, key);
+    SecretValue *secret = NULL;
+    if (entry != NULL && entry->signals == g_atomic_int_get(&signals)) {
+        /* Missing and locked items come back as no value and no error; any error means the same
+         * here: ask again the long way, which tells them apart. */
+        secret = secret_service_get_secret_for_dbus_path_sync(shared_service, entry->path, NULL, NULL);
+        if (secret != NULL && entry->signals != g_atomic_int_get(&signals)) {
+            secret_value_unref(secret);
+            secret = NULL;
+        }
+    }
+    if (secret == NULL && entry != NULL) {
+        g_hash_table_remove(cache, key);
+    }
+    g_free(key);
+    return secret;
+}
+
 int rizq_secret_connect(rizq_secret_error *error) {
     if (shared_service != NULL) {
         return RIZQ_SECRET_OK;
@@ -127,10 +276,12 @@ int rizq_secret_connect(rizq_secret_error *error) {
         return take_error(gerror, error);
     }
     shared_service = service;
+    start_cache();
     return RIZQ_SECRET_OK;
 }
 
 void rizq_secret_disconnect(void) {
+    stop_cache();
     if (shared_service != NULL) {
         g_object_unref(shared_service);
         shared_service = NULL;
@@ -222,6 +373,7 @@ int rizq_secret_store(const char *schema_name, const char *service, const char *
     if (label == NULL || !g_utf8_validate(label, -1, NULL)) {
         return set_error(error, RIZQ_SECRET_INVALID, 0, "the label must be UTF-8 text");
     }
+    forget_path(service, account);
     GList *items = NULL;
     status = search(service, account, &items, error);
     if (status != RIZQ_SECRET_OK) {
@@ -295,7 +447,13 @@ int rizq_secret_lookup(const char *service, const char *account, int allow_promp
     if (status != RIZQ_SECRET_OK) {
         return status;
     }
-    /* Two round trips in all: SearchItems, then GetSecret of the first unlocked item. */
+    SecretValue *remembered = read_remembered(service, account);
+    if (remembered != NULL) {
+        *value = (rizq_secret_value *) remembered;
+        return RIZQ_SECRET_OK;
+    }
+    /* The full lookup, two round trips: SearchItems, then GetSecrets of the first unlocked item. */
+    gint signals_before = g_atomic_int_get(&signals);
     gchar **unlocked = NULL;
     gchar **locked = NULL;
     status = search_paths(service, account, &unlocked, &locked, error);
@@ -326,6 +484,7 @@ int rizq_secret_lookup(const char *service, const char *account, int allow_promp
             status = set_error(error, RIZQ_SECRET_LOCKED, 0, "the service returned no secret for the item");
         } else {
             *value = (rizq_secret_value *) secret;
+            remember_path(service, account, chosen, signals_before);
         }
     }
     g_strfreev(unlocked);
@@ -351,6 +510,7 @@ int rizq_secret_delete(const char *service, const char *account, int allow_promp
     if (status != RIZQ_SECRET_OK) {
         return status;
     }
+    forget_path(service, account);
     GList *items = NULL;
     status = search(service, account, &items, error);
     if (status != RIZQ_SECRET_OK) {

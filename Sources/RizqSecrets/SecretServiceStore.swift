@@ -12,7 +12,9 @@ import Logging
 ///
 /// Calls block on D-Bus, so they run on one serial worker thread (never on the Swift
 /// concurrency pool); the caller waits at most ``timeout`` seconds. The connection and session
-/// stay open across calls. Nothing prompts the user unless ``allowsPrompt`` is set.
+/// stay open across calls, and a read remembers where the item is (its D-Bus path, never its
+/// secret), so that reading it again is one round trip as long as the service reports no change.
+/// Nothing prompts the user unless ``allowsPrompt`` is set.
 ///
 /// ```swift
 /// let secrets = SecretServiceStore(service: "com.rizq.app")

@@ -38,7 +38,7 @@ typedef struct rizq_secret_value rizq_secret_value;
 /* Connects to the Secret Service (kept open across calls) and opens a session. */
 int rizq_secret_connect(rizq_secret_error *error);
 
-/* Drops the connection; the next call connects again. */
+/* Drops the connection and the remembered item paths; the next call connects again. */
 void rizq_secret_disconnect(void);
 
 /*
@@ -51,7 +51,12 @@ int rizq_secret_store(const char *schema_name, const char *service, const char *
                       const void *bytes, size_t length, int binary, const char *alias, int allow_prompt,
                       rizq_secret_error *error);
 
-/* Finds the secret of (service, account); RIZQ_SECRET_NOT_FOUND when there is none. */
+/*
+ * Finds the secret of (service, account); RIZQ_SECRET_NOT_FOUND when there is none. Remembers the
+ * item's D-Bus path (never its secret), so that reading it again asks the service for the secret
+ * at that path in one round trip, as long as the service has signalled no change since; anything
+ * else takes the full search. Either way the result is the same.
+ */
 int rizq_secret_lookup(const char *service, const char *account, int allow_prompt,
                        rizq_secret_value **value, rizq_secret_error *error);
 
