@@ -58,21 +58,26 @@ let package = Package(
             dependencies: ["RizqSecrets"],
             path: "Tests/Support/SecretsChild"
         ),
+        // What several test targets share: running commands, read-only folders, file search.
+        .target(
+            name: "RizqTestSupport",
+            path: "Tests/Support/Shared"
+        ),
         .testTarget(
             name: "RizqPrefsTests",
-            dependencies: ["RizqPrefs", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["RizqTestSupport", "RizqPrefs", .product(name: "Logging", package: "swift-log")]
         ),
         .testTarget(
             name: "RizqSecretsTests",
-            dependencies: ["RizqSecrets", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["RizqTestSupport", "RizqSecrets", .product(name: "Logging", package: "swift-log")]
         ),
         .testTarget(
             name: "RizqMigrationTests",
-            dependencies: ["RizqMigration", "RizqPrefs", "RizqSecrets"]
+            dependencies: ["RizqTestSupport", "RizqMigration", "RizqPrefs", "RizqSecrets"]
         ),
         .testTarget(
             name: "CLITests",
-            dependencies: ["RizqPrefs", "rizq-prefs"]
+            dependencies: ["RizqTestSupport", "RizqPrefs", "rizq-prefs"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -11,13 +11,6 @@ final class CLIMigrateTests: XCTestCase {
         cleanups = []
     }
 
-    private func requireSessionBus() throws {
-        guard ProcessInfo.processInfo.environment["DBUS_SESSION_BUS_ADDRESS"] != nil else {
-            XCTFail("no D-Bus session: run the CLI tests through scripts/test (or scripts/with-keyring swift test)")
-            throw XCTSkip("no session bus")
-        }
-    }
-
     /// A service name of this test only; its items are deleted afterwards.
     private func uniqueService(_ cli: CLIHarness) -> String {
         let service = "org.rizq.clitests.migrate.\(UUID().uuidString.prefix(8))"
@@ -63,7 +56,7 @@ final class CLIMigrateTests: XCTestCase {
     }
 
     func testDryRunThenImportThenAlreadyImportedThenForce() throws {
-        try requireSessionBus()
+        try requireSecretService()
         let cli = try CLIHarness()
         let service = uniqueService(cli)
         let token = fakeJWT()
@@ -107,7 +100,7 @@ final class CLIMigrateTests: XCTestCase {
     }
 
     func testJSONReportWithoutAPlanAndFromStdin() throws {
-        try requireSessionBus()
+        try requireSecretService()
         let cli = try CLIHarness()
         let service = uniqueService(cli)
         let token = fakeJWT()
@@ -193,7 +186,7 @@ final class CLIMigrateTests: XCTestCase {
     }
 
     func testAFailedSuiteWriteExitsThreeAndRollsBack() throws {
-        try requireSessionBus()
+        try requireSecretService()
         let cli = try CLIHarness()
         let service = uniqueService(cli)
         let token = fakeJWT()

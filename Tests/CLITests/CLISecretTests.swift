@@ -4,15 +4,8 @@ import XCTest
 
 /// secret set/get/delete/list against the real Secret Service of the test session.
 final class CLISecretTests: XCTestCase {
-    private func requireSessionBus() throws {
-        guard ProcessInfo.processInfo.environment["DBUS_SESSION_BUS_ADDRESS"] != nil else {
-            XCTFail("no D-Bus session: run the CLI tests through scripts/test (or scripts/with-keyring swift test)")
-            throw XCTSkip("no session bus")
-        }
-    }
-
     func testASecretGivenOnStdinIsStoredReadListedAndDeletedAndAppearsNowhereElse() throws {
-        try requireSessionBus()
+        try requireSecretService()
         let cli = try CLIHarness()
         let service = "org.rizq.clitests.\(UUID().uuidString.prefix(8))"
         let secret = "cli-canary-\(UUID().uuidString)"
@@ -53,7 +46,7 @@ final class CLISecretTests: XCTestCase {
     }
 
     func testBinarySecretsAndTheDefaultServiceIsTheAppID() throws {
-        try requireSessionBus()
+        try requireSecretService()
         let cli = try CLIHarness()
         cli.environment["RIZQ_PREFS_APP_ID"] = "org.rizq.clitests.app\(UUID().uuidString.prefix(6))"
         let bytes = Data([0, 1, 2, 0xFF, 0, 0x80])
@@ -64,7 +57,7 @@ final class CLISecretTests: XCTestCase {
     }
 
     func testOnATerminalTheSecretIsAskedForWithoutEcho() throws {
-        try requireSessionBus()
+        try requireSecretService()
         let cli = try CLIHarness()
         let service = "org.rizq.clitests.tty\(UUID().uuidString.prefix(6))"
         let secret = "typed-\(UUID().uuidString.prefix(12))"
@@ -87,7 +80,7 @@ final class CLISecretTests: XCTestCase {
     }
 
     func testEmptySecretsAndSecretsAsArgumentsAreRefused() throws {
-        try requireSessionBus()
+        try requireSecretService()
         let cli = try CLIHarness()
         let empty = try cli.run("secret", "set", "--service", "org.rizq.clitests", "token", stdin: "")
         XCTAssertEqual(empty.status, 2)

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import XCTest
+@_exported import RizqTestSupport
 
 /// What a finished `rizq-prefs` run printed, and its exit status.
 struct CLIResult {
@@ -89,16 +90,9 @@ final class CLIHarness {
         FileManager.default.contents(atPath: path)
     }
 
-    /// Every file under the root whose bytes contain `needle`.
+    /// Every file under the root whose bytes contain `needle`, relative to the root.
     func filesContaining(_ needle: String) -> [String] {
-        guard let walker = FileManager.default.enumerator(atPath: root) else { return [] }
-        var hits: [String] = []
-        for case let relative as String in walker {
-            if let data = FileManager.default.contents(atPath: root + "/" + relative), data.range(of: Data(needle.utf8)) != nil {
-                hits.append(relative)
-            }
-        }
-        return hits
+        RizqTestSupport.filesContaining(needle, under: root)
     }
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+@_exported import RizqTestSupport
 import RizqPrefs
 import RizqSecrets
 @testable import RizqMigration
@@ -62,13 +63,6 @@ final class MigrationRoot {
     }
 }
 
-/// The real Secret Service of the test session (scripts/with-keyring); a clear failure when absent.
-func requireSecretService(file: StaticString = #filePath, line: UInt = #line) throws {
-    guard ProcessInfo.processInfo.environment["DBUS_SESSION_BUS_ADDRESS"] != nil else {
-        XCTFail("no D-Bus session: run the migration tests through scripts/test (or scripts/with-keyring swift test)", file: file, line: line)
-        throw XCTSkip("no session bus")
-    }
-}
 
 /// A service name no other test uses, and a cleaner that deletes its items afterwards.
 final class TestService {
@@ -153,44 +147,4 @@ func writeFile(_ text: String, in root: MigrationRoot, name: String = "dump.json
     let path = root.path + "/" + name
     _ = FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
     return path
-}
-
-/// Makes `folder` read-only, also for root (mode 0555 and, where permission bits do not apply
-/// to the caller, the immutable attribute). Returns the undo.
-func makeReadOnly(_ folder: String) throws -> () -> Void {
-    chmod(folder, 0o555)
-    var undo: () -> Void = { _ = chmod(folder, 0o755) }
-    if canCreateFile(in: folder), geteuid() == 0, runQuietly("/usr/bin/chattr", ["+i", folder]) {
-        undo = {
-            _ = runQuietly("/usr/bin/chattr", ["-i", folder])
-            _ = chmod(folder, 0o755)
-        }
-    }
-    guard !canCreateFile(in: folder) else {
-        undo()
-        throw XCTSkip("cannot make a folder read-only here (running as root without chattr support)")
-    }
-    return undo
-}
-
-private func canCreateFile(in folder: String) -> Bool {
-    let probe = folder + "/.probe-\(getpid())"
-    let descriptor = open(probe, O_WRONLY | O_CREAT | O_EXCL, 0o600)
-    guard descriptor >= 0 else { return false }
-    close(descriptor)
-    unlink(probe)
-    return true
-}
-
-@discardableResult
-func runQuietly(_ executable: String, _ arguments: [String]) -> Bool {
-    guard FileManager.default.isExecutableFile(atPath: executable) else { return false }
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    process.standardOutput = FileHandle.nullDevice
-    process.standardError = FileHandle.nullDevice
-    guard (try? process.run()) != nil else { return false }
-    process.waitUntilExit()
-    return process.terminationStatus == 0
 }

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import RizqTestSupport
 @testable import RizqPrefs
 
 /// `SuiteStore.commit` and `SuiteCommit.revert`: durable batches that can be undone, byte for byte.
@@ -14,46 +15,6 @@ final class SuiteCommitTests: XCTestCase {
 
     private func clearObstruction(_ root: TemporaryRoot, _ suite: String = "group.com.rizq.test") throws {
         try FileManager.default.removeItem(atPath: root.path + "/groups/." + suite + ".lock")
-    }
-
-    /// Makes `folder` read-only, also for root (mode 0555, and the immutable attribute where
-    /// permission bits do not apply), so that a write fails after the lock was taken: when the
-    /// new file is created. Returns the undo.
-    private func makeReadOnly(_ folder: String) throws -> () -> Void {
-        chmod(folder, 0o555)
-        var undo: () -> Void = { _ = chmod(folder, 0o755) }
-        if canCreateFile(in: folder), geteuid() == 0, runQuietly("/usr/bin/chattr", ["+i", folder]) {
-            undo = {
-                _ = self.runQuietly("/usr/bin/chattr", ["-i", folder])
-                _ = chmod(folder, 0o755)
-            }
-        }
-        guard !canCreateFile(in: folder) else {
-            undo()
-            throw XCTSkip("cannot make a folder read-only here (running as root without chattr support)")
-        }
-        return undo
-    }
-
-    private func canCreateFile(in folder: String) -> Bool {
-        let probe = folder + "/.probe-\(getpid())"
-        let descriptor = open(probe, O_WRONLY | O_CREAT | O_EXCL, 0o600)
-        guard descriptor >= 0 else { return false }
-        close(descriptor)
-        unlink(probe)
-        return true
-    }
-
-    private func runQuietly(_ executable: String, _ arguments: [String]) -> Bool {
-        guard FileManager.default.isExecutableFile(atPath: executable) else { return false }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return false }
-        process.waitUntilExit()
-        return process.terminationStatus == 0
     }
 
     func testCommitIsOnDiskWhenItReturnsAndListsOnlyRealChanges() throws {

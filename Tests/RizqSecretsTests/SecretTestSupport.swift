@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import Synchronization
 import XCTest
+@_exported import RizqTestSupport
 @testable import RizqSecrets
 
 /// Log lines recorded for the no-leak tests (and passed on to stderr).
@@ -29,41 +30,12 @@ final class RecordingLogHandler: LogHandler, @unchecked Sendable {
     }
 }
 
-/// The real Secret Service that scripts/test starts; a clear failure when it is absent.
-func requireSecretService(file: StaticString = #filePath, line: UInt = #line) throws {
-    let environment = ProcessInfo.processInfo.environment
-    guard environment["DBUS_SESSION_BUS_ADDRESS"] != nil else {
-        XCTFail("no D-Bus session: run the secret tests through scripts/test (or scripts/with-keyring swift test)", file: file, line: line)
-        throw XCTSkip("no session bus")
-    }
-}
 
 /// A service name no other test uses.
 func uniqueService(_ name: String = #function) -> String {
     "org.rizq.tests.\(name.filter { $0.isLetter || $0.isNumber }).\(UUID().uuidString.prefix(8))"
 }
 
-/// Runs a command; returns its exit status and output. `input` goes to its stdin.
-@discardableResult
-func runCommand(_ executable: String, _ arguments: [String], input: String? = nil, environment: [String: String]? = nil) throws -> (status: Int32, stdout: String, stderr: String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    if let environment { process.environment = environment }
-    let out = Pipe()
-    let err = Pipe()
-    let inp = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    process.standardInput = inp
-    try process.run()
-    if let input { inp.fileHandleForWriting.write(Data(input.utf8)) }
-    try inp.fileHandleForWriting.close()
-    let stdout = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
-    return (process.terminationStatus, stdout, stderr)
-}
 
 var productsFolder: String {
     let testBinary = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
@@ -113,18 +85,6 @@ func runInPrivateKeyring(
     return result
 }
 
-/// The files under `folder` whose bytes contain `needle`.
-func filesContaining(_ needle: String, under folder: String) -> [String] {
-    guard let walker = FileManager.default.enumerator(atPath: folder) else { return [] }
-    var hits: [String] = []
-    for case let relative as String in walker {
-        let path = folder + "/" + relative
-        if let data = FileManager.default.contents(atPath: path), data.range(of: Data(needle.utf8)) != nil {
-            hits.append(path)
-        }
-    }
-    return hits
-}
 
 /// The line of a child's output that starts with `step`, or a failure text holding all output.
 func stepLine(_ step: String, in output: (status: Int32, stdout: String, stderr: String)) -> String {

@@ -1,0 +1,15 @@
+import Foundation
+
+/// The files under `folder` whose bytes contain `needle`, as paths relative to `folder`, sorted.
+/// Never the needle itself, so that a failure message cannot print a secret.
+public func filesContaining(_ needle: String, under folder: String) -> [String] {
+    guard let walker = FileManager.default.enumerator(atPath: folder) else { return [] }
+    let bytes = Data(needle.utf8)
+    var hits: [String] = []
+    for case let relative as String in walker {
+        if let data = FileManager.default.contents(atPath: folder + "/" + relative), data.range(of: bytes) != nil {
+            hits.append(relative)
+        }
+    }
+    return hits.sorted()
+}
