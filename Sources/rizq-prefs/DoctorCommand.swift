@@ -49,25 +49,24 @@ struct DoctorCommand: ParsableCommand {
             Output.line(report.json)
         } else {
             Output.line("Suite files under \(catalog.root)")
-            for check in checks where check.area == "files" { print(check.finding) }
+            for check in checks where check.area == "files" { show(check.finding) }
             if !skipSecrets {
                 Output.line("Secret Service")
-                for check in checks where check.area == "secrets" { print(check.finding) }
+                for check in checks where check.area == "secrets" { show(check.finding) }
             }
         }
         if storageTrouble { throw ExitCode(ExitStatus.storage.rawValue) }
         if secretTrouble { throw ExitCode(ExitStatus.secretService.rawValue) }
     }
 
-    private func print(_ finding: SuiteCatalog.Finding) {
+    private func show(_ finding: SuiteCatalog.Finding) {
         let mark = finding.severity.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)
         Output.line("  \(mark) \(finding.path.isEmpty ? "" : finding.path + ": ")\(finding.message)")
         if !finding.fix.isEmpty { Output.line("           fix: \(finding.fix)") }
     }
 
     private func secretServiceFinding() -> SuiteCatalog.Finding {
-        let environment = ProcessInfo.processInfo.environment
-        let name = service ?? environment["RIZQ_PREFS_APP_ID"].flatMap { $0.isEmpty ? nil : $0 } ?? "rizq-prefs"
+        let name = service ?? AppID.resolve(nil) ?? "rizq-prefs"
         let store = SecretServiceStore(service: name, timeout: 5)
         do {
             let status = try store.keyringStatus()

@@ -18,8 +18,7 @@ struct SecretOptions: ParsableArguments {
 
     /// The store these options name.
     func openStore() throws(CLIError) -> SecretServiceStore {
-        let environment = ProcessInfo.processInfo.environment
-        guard let name = [service, app, environment["RIZQ_PREFS_APP_ID"]].compactMap({ $0 }).first(where: { !$0.isEmpty }) else {
+        guard let name = service.flatMap({ $0.isEmpty ? nil : $0 }) ?? AppID.resolve(app) else {
             throw CLIError(.usage, "no service given: pass --service NAME or --app ID, or set RIZQ_PREFS_APP_ID")
         }
         return SecretServiceStore(service: name, collection: session ? .session : .default, timeout: timeout)

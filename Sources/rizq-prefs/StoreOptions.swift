@@ -14,11 +14,7 @@ struct StoreOptions: ParsableArguments {
     var app: String?
 
     /// The app id: `--app`, else `RIZQ_PREFS_APP_ID`; `nil` when neither is given.
-    var appID: String? {
-        if let app, !app.isEmpty { return app }
-        if let id = ProcessInfo.processInfo.environment["RIZQ_PREFS_APP_ID"], !id.isEmpty { return id }
-        return nil
-    }
+    var appID: String? { AppID.resolve(app) }
 
     /// The suite's name as given, for messages.
     var suiteDescription: String { suite ?? appID ?? "(standard suite)" }

@@ -45,33 +45,12 @@ final class CLIHarness {
     /// Runs `rizq-prefs` with `arguments` and `stdin`, and waits for it.
     @discardableResult
     func run(_ arguments: [String], stdin: Data? = nil, environment extra: [String: String?] = [:]) throws -> CLIResult {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.binary)
-        process.arguments = arguments
         var environment = self.environment
         for (name, value) in extra { environment[name] = value }
-        process.environment = environment
-        let out = Pipe()
-        let err = Pipe()
-        let inp = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = inp
-        try process.run()
-        if let stdin { inp.fileHandleForWriting.write(stdin) }
-        try inp.fileHandleForWriting.close()
-        // Read both pipes at once: a full stderr pipe must not block the child.
-        let stderrData = Mutex(Data())
-        let group = DispatchGroup()
-        DispatchQueue.global().async(group: group) {
-            let data = err.fileHandleForReading.readDataToEndOfFile()
-            stderrData.withLock { $0 = data }
-        }
-        let stdoutData = out.fileHandleForReading.readDataToEndOfFile()
-        group.wait()
-        process.waitUntilExit()
-        let errorText = stderrData.withLock { String(decoding: $0, as: UTF8.self) }
-        return CLIResult(status: process.terminationStatus, stdout: String(decoding: stdoutData, as: UTF8.self), stderr: errorText, stdoutBytes: stdoutData)
+        let result = try runProcess(Self.binary, arguments, input: stdin, environment: environment)
+        return CLIResult(
+            status: result.status, stdout: String(decoding: result.stdout, as: UTF8.self),
+            stderr: String(decoding: result.stderr, as: UTF8.self), stdoutBytes: result.stdout)
     }
 
     /// Runs `rizq-prefs`, with the text `stdin`.

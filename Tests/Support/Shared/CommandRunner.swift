@@ -1,11 +1,10 @@
 import Foundation
 
 /// Runs `executable` with `arguments`, `input` on its stdin, and returns its exit status and
-/// output. Both pipes are read at once, so a chatty stderr cannot block the child.
-@discardableResult
-public func runCommand(
-    _ executable: String, _ arguments: [String], input: String? = nil, environment: [String: String]? = nil
-) throws -> (status: Int32, stdout: String, stderr: String) {
+/// output bytes. Both pipes are read at once, so a chatty stderr cannot block the child.
+public func runProcess(
+    _ executable: String, _ arguments: [String], input: Data? = nil, environment: [String: String]? = nil
+) throws -> (status: Int32, stdout: Data, stderr: Data) {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
@@ -17,15 +16,24 @@ public func runCommand(
     process.standardError = err
     process.standardInput = inp
     try process.run()
-    if let input { inp.fileHandleForWriting.write(Data(input.utf8)) }
+    if let input { inp.fileHandleForWriting.write(input) }
     try inp.fileHandleForWriting.close()
     let errorOutput = ErrorOutput()
     let group = DispatchGroup()
     DispatchQueue.global().async(group: group) { errorOutput.data = err.fileHandleForReading.readDataToEndOfFile() }
-    let stdout = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    let stdout = out.fileHandleForReading.readDataToEndOfFile()
     group.wait()
     process.waitUntilExit()
-    return (process.terminationStatus, stdout, String(decoding: errorOutput.data, as: UTF8.self))
+    return (process.terminationStatus, stdout, errorOutput.data)
+}
+
+/// ``runProcess(_:_:input:environment:)`` with text in and out.
+@discardableResult
+public func runCommand(
+    _ executable: String, _ arguments: [String], input: String? = nil, environment: [String: String]? = nil
+) throws -> (status: Int32, stdout: String, stderr: String) {
+    let result = try runProcess(executable, arguments, input: input.map { Data($0.utf8) }, environment: environment)
+    return (result.status, String(decoding: result.stdout, as: UTF8.self), String(decoding: result.stderr, as: UTF8.self))
 }
 
 /// Runs a command with its output discarded; `true` when it exists and exits 0.
