@@ -29,7 +29,7 @@ struct SecretSetCommand: ParsableCommand {
 
     func run() throws {
         let store = try options.openStore()
-        var secret = isatty(STDIN_FILENO) != 0 ? try Self.prompt("Secret for '\(key)': ") : FileHandle.standardInput.readDataToEndOfFile()
+        var secret = isatty(STDIN_FILENO) != 0 ? Self.prompt("Secret for '\(key)': ") : FileHandle.standardInput.readDataToEndOfFile()
         if secret.last == 0x0A { secret.removeLast() }
         if secret.last == 0x0D { secret.removeLast() }
         guard !secret.isEmpty else {
@@ -43,7 +43,7 @@ struct SecretSetCommand: ParsableCommand {
     }
 
     /// Reads one line from the terminal with echo off.
-    private static func prompt(_ text: String) throws(CLIError) -> Data {
+    private static func prompt(_ text: String) -> Data {
         Output.prompt(text)
         var saved = termios()
         let haveTerminal = tcgetattr(STDIN_FILENO, &saved) == 0
