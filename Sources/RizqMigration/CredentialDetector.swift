@@ -45,13 +45,18 @@ public enum CredentialDetector {
 
     /// Why the entry `key` = `value` is a credential, or `nil` when it does not look like one.
     public static func inspect(key: String, value: String) -> Finding? {
+        inspect(key: key, value: StoredValue(value))
+    }
+
+    /// ``inspect(key:value:)`` of a value whose JSON the caller may look into as well.
+    static func inspect(key: String, value: StoredValue) -> Finding? {
         if let library = authLibrary(forKey: key) {
             return Finding(evidence: .authLibraryKey, reason: library)
         }
         if let shape = strongValueShape(value) {
             return Finding(evidence: .valueShape, reason: shape)
         }
-        if let field = credentialField(inJSON: value) {
+        if let field = credentialField(in: value) {
             return Finding(evidence: .jsonFields, reason: field)
         }
         let lowered = key.lowercased()
@@ -65,11 +70,13 @@ public enum CredentialDetector {
     /// prefix or session blob, as the whole value, inside a JSON string literal, or anywhere
     /// inside a JSON value. `nil` when there is none.
     public static func strongValueShape(_ value: String) -> String? {
-        if let shape = tokenShape(value) { return shape }
-        guard let first = value.utf8.first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x09 && $0 != 0x0D }),
-            first == UInt8(ascii: "{") || first == UInt8(ascii: "[") || first == UInt8(ascii: "\""),
-            let node = try? JSONNode.parseWebJSON(value)
-        else { return nil }
+        strongValueShape(StoredValue(value))
+    }
+
+    /// ``strongValueShape(_:)`` of a value whose JSON the caller may look into as well.
+    static func strongValueShape(_ value: StoredValue) -> String? {
+        if let shape = tokenShape(value.text) { return shape }
+        guard let node = value.json else { return nil }
         if case .string(let inner) = node.kind, let shape = tokenShape(inner) {
             return shape + " in a JSON string"
         }
@@ -167,12 +174,9 @@ public enum CredentialDetector {
         "clientsecret", "sessionid", "sessionkey",
     ]
 
-    /// The first credential field of a JSON value, as a report phrase, or `nil`.
-    static func credentialField(inJSON value: String) -> String? {
-        guard let first = value.utf8.first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x09 && $0 != 0x0D }),
-            first == UInt8(ascii: "{") || first == UInt8(ascii: "["),
-            let node = try? JSONNode.parseWebJSON(value)
-        else { return nil }
+    /// The first credential field of a JSON object or array, as a report phrase, or `nil`.
+    static func credentialField(in value: StoredValue) -> String? {
+        guard let node = value.json else { return nil }
         return credentialField(in: node, path: "", levels: ValueInference.nestedJSONLevels)
     }
 

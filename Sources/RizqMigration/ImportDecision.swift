@@ -43,14 +43,15 @@ struct ImportDecider: Sendable {
                 return ImportDecision(entry: entry, outcome: .secret(service: service ?? defaultService, account: account ?? key, value: raw), rule: ruleText, note: nonString)
             case .suite(let suite, let targetKey, let type):
                 let suiteName = suite ?? defaultSuite
-                if let shape = CredentialDetector.strongValueShape(raw) {
+                let stored = StoredValue(raw)
+                if let shape = CredentialDetector.strongValueShape(stored) {
                     // A credential never goes to a suite file, whatever the plan says.
                     return ImportDecision(
                         entry: entry, outcome: .secret(service: defaultService, account: key, value: raw), rule: ruleText,
                         note: "the plan sends it to suite \(suiteName), but the value is a credential (\(shape)): it went to the Secret Service instead, account '\(key)'")
                 }
                 guard let type else {
-                    let inferred = ValueInference.infer(raw)
+                    let inferred = ValueInference.infer(stored)
                     return ImportDecision(
                         entry: entry,
                         outcome: .suite(suite: suiteName, key: targetKey ?? key, value: inferred.value, type: Self.typeName(inferred.value), declared: false),
@@ -58,7 +59,7 @@ struct ImportDecider: Sendable {
                 }
                 let converted: PrefValue?
                 do {
-                    converted = try type.convert(raw)
+                    converted = try type.convert(stored)
                 } catch {
                     throw .conversion(key: key, type: type, reason: error.reason)
                 }
@@ -76,14 +77,15 @@ struct ImportDecider: Sendable {
         if let reason = TransientLoginState.reason(forKey: key) {
             return ImportDecision(entry: entry, outcome: .skip(reason: reason), rule: "transient login state", note: nil)
         }
-        if let finding = CredentialDetector.inspect(key: key, value: raw) {
+        let stored = StoredValue(raw)
+        if let finding = CredentialDetector.inspect(key: key, value: stored) {
             let rule = "credential: " + finding.reason
             if Self.holdsNothing(raw) {
                 return ImportDecision(entry: entry, outcome: .skip(reason: "it looks like a credential but holds no value (\(Self.emptyName(raw)))"), rule: rule, note: nil)
             }
             return ImportDecision(entry: entry, outcome: .secret(service: defaultService, account: key, value: raw), rule: rule, note: nonString)
         }
-        let inferred = ValueInference.infer(raw)
+        let inferred = ValueInference.infer(stored)
         return ImportDecision(
             entry: entry, outcome: .suite(suite: defaultSuite, key: key, value: inferred.value, type: Self.typeName(inferred.value), declared: false),
             rule: "inferred: " + Self.explain(inferred), note: nonString)

@@ -36,6 +36,12 @@ public enum MigrationValueType: String, Sendable, CaseIterable, Codable {
     /// The suite value for `text`, or `nil` for a `json` value that is `null` (nothing to store).
     /// - Throws: ``ConversionFailure`` when `text` is not a value of this type.
     public func convert(_ text: String) throws(ConversionFailure) -> PrefValue? {
+        try convert(StoredValue(text))
+    }
+
+    /// ``convert(_:)`` of a value whose JSON the caller may look into as well.
+    func convert(_ stored: StoredValue) throws(ConversionFailure) -> PrefValue? {
+        let text = stored.text
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         switch self {
         case .bool:
@@ -61,10 +67,14 @@ public enum MigrationValueType: String, Sendable, CaseIterable, Codable {
             return .date(date)
         case .json:
             let node: JSONNode
-            do {
-                node = try JSONNode.parseWebJSON(text)
-            } catch {
-                throw ConversionFailure(reason: "expected JSON text (\(error.fileReason) at byte \(error.offset))")
+            if let json = stored.json {
+                node = json
+            } else {
+                do {
+                    node = try JSONNode.parseWebJSON(text)
+                } catch {
+                    throw ConversionFailure(reason: "expected JSON text (\(error.fileReason) at byte \(error.offset))")
+                }
             }
             if case .null = node.kind { return nil }
             guard let value = node.prefValue else { throw ConversionFailure(reason: "a number in the JSON is too large for a double") }

@@ -70,6 +70,12 @@ public enum ValueInference {
 
     /// The inferred value of a `localStorage` string.
     public static func infer(_ text: String) -> Result {
+        infer(StoredValue(text))
+    }
+
+    /// ``infer(_:)`` of a value whose JSON the caller may look into as well.
+    static func infer(_ stored: StoredValue) -> Result {
+        let text = stored.text
         switch text {
         case "true": return Result(value: .bool(true), rule: .boolean, nestedDecoded: 0)
         case "false": return Result(value: .bool(false), rule: .boolean, nestedDecoded: 0)
@@ -84,7 +90,7 @@ public enum ValueInference {
             return Result(value: .double(value), rule: .decimal, nestedDecoded: 0)
         }
         if let first = text.utf8.first, first == UInt8(ascii: "{") || first == UInt8(ascii: "[") || first == UInt8(ascii: "\"") {
-            if let node = try? JSONNode.parseWebJSON(text) {
+            if let node = stored.json {
                 if case .string(let inner) = node.kind {
                     return Result(value: .string(inner), rule: .jsonStringLiteral, nestedDecoded: 0)
                 }
@@ -137,7 +143,7 @@ public enum ValueInference {
 
     /// The JSON a string holds: an object or array (or, with `anyKind`, any JSON value).
     private static func jsonInString(_ text: String, anyKind: Bool) -> JSONNode? {
-        guard let first = text.utf8.first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x09 && $0 != 0x0D }) else { return nil }
+        guard let first = StoredValue.firstByte(text) else { return nil }
         guard anyKind || first == UInt8(ascii: "{") || first == UInt8(ascii: "[") else { return nil }
         return try? JSONNode.parseWebJSON(text)
     }
