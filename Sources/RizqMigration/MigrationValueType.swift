@@ -83,26 +83,10 @@ public enum MigrationValueType: String, Sendable, CaseIterable, Codable {
     }
 
     /// The decimal grammar of JSON numbers: what a web app's `String(number)` writes. Rejects
-    /// Swift-only spellings (`nan`, `inf`, `0x10`) that `Double(_:)` would take.
+    /// Swift-only spellings (`nan`, `inf`, `0x10`) that `Double(_:)` would take, and, unlike
+    /// `rizq-prefs set --type double`, a leading `+`, which `String(number)` never writes.
     static func isDecimal(_ text: String) -> Bool {
-        var scalars = Substring(text).unicodeScalars[...]
-        if scalars.first == "-" { scalars = scalars.dropFirst() }
-        let digits = scalars.prefix { $0.properties.numericType == .decimal && $0.isASCII }
-        guard !digits.isEmpty else { return false }
-        scalars = scalars.dropFirst(digits.count)
-        if scalars.first == "." {
-            let fraction = scalars.dropFirst().prefix { $0.properties.numericType == .decimal && $0.isASCII }
-            guard !fraction.isEmpty else { return false }
-            scalars = scalars.dropFirst(1 + fraction.count)
-        }
-        if scalars.first == "e" || scalars.first == "E" {
-            scalars = scalars.dropFirst()
-            if scalars.first == "+" || scalars.first == "-" { scalars = scalars.dropFirst() }
-            let exponent = scalars.prefix { $0.properties.numericType == .decimal && $0.isASCII }
-            guard !exponent.isEmpty else { return false }
-            scalars = scalars.dropFirst(exponent.count)
-        }
-        return scalars.isEmpty
+        !text.hasPrefix("+") && PrefValueType.isDecimal(text)
     }
 
     /// A JSON string literal's content (`"\"2026-11-22\""` → `2026-11-22`), else the text.

@@ -88,8 +88,9 @@ public enum PrefValueType: String, Sendable, CaseIterable {
         PrefValueParseError(type: self, text: text, reason: "expected \(accepted)")
     }
 
-    /// The grammar of JSON numbers, so that Swift-only spellings (`nan`, `inf`, `0x10`) are refused.
-    static func isDecimal(_ text: String) -> Bool {
+    /// The grammar of JSON numbers (and a leading `+`), so that Swift-only spellings (`nan`,
+    /// `inf`, `0x10`) are refused. Package-wide: the migration reads numbers by the same grammar.
+    package static func isDecimal(_ text: String) -> Bool {
         var bytes = Substring(text).utf8[...]
         if bytes.first == UInt8(ascii: "-") || bytes.first == UInt8(ascii: "+") { bytes = bytes.dropFirst() }
         func digits() -> Int {
