@@ -32,10 +32,9 @@ final class SuiteBackend: Sendable {
         queue = DispatchQueue(label: "RizqPrefs.suite." + location.suiteName)
         openError = nil
         file.removeStaleTemporaries()
-        var movedAside: (path: String, reason: String)?
-        let (entries, stamp) = try Self.load(file, lockForRepair: true, movedAside: &movedAside)
-        movedAsideAtOpen = movedAside
-        state = Mutex(SuiteState(values: entries, stamp: stamp))
+        let loaded = try Self.load(file, lockForRepair: true)
+        movedAsideAtOpen = loaded.movedAside
+        state = Mutex(SuiteState(values: loaded.entries, stamp: loaded.stamp))
         if (try? file.ensureDirectory()) != nil {
             FileWatcher.shared.watch(folder: location.directory, fileName: location.suiteName + ".json") { [weak self] in
                 self?.fileChanged()
@@ -182,7 +181,7 @@ final class SuiteBackend: Sendable {
                     return
                 }
                 // Another process replaced the file: merge our changes into what it wrote.
-                let (newDisk, newDiskStamp) = try Self.load(file, lockForRepair: false)
+                let (newDisk, newDiskStamp) = try Self.load(file, lockForRepair: false).parsed
                 var pending = snapshot.pending
                 var clear = snapshot.clear
                 SuiteState.reconcile(
@@ -235,32 +234,39 @@ final class SuiteBackend: Sendable {
         do {
             let known = state.withLock { $0.stamp }
             guard try file.stamp() != known else { return }
-            let (disk, stamp) = try Self.load(file, lockForRepair: true)
+            let (disk, stamp) = try Self.load(file, lockForRepair: true).parsed
             state.withLock { $0.absorb(disk, stamp: stamp) }
         } catch {
             Self.logger.error("\(error)", metadata: ["suite": "\(location.suiteName)"])
         }
     }
 
-    /// Reads the file; a damaged one is moved aside (under the file lock unless the caller
-    /// holds it already) and reads as empty.
-    static func load(_ file: SuiteFile, lockForRepair: Bool) throws(SuiteStoreError) -> ([String: PrefValue], FileStamp?) {
+    /// What ``load(_:lockForRepair:)`` found.
+    struct Loaded {
+        /// The file's top-level object; empty when there is no file.
+        var entries: [String: PrefValue] = [:]
+        /// The version read; `nil` when there is no file.
+        var stamp: FileStamp?
+        /// The bytes `entries` were parsed from, exactly; `nil` when there is no file.
+        var bytes: [UInt8]?
+        /// Where a damaged file was moved aside, and why it was judged damaged.
         var movedAside: (path: String, reason: String)?
-        return try load(file, lockForRepair: lockForRepair, movedAside: &movedAside)
+
+        /// The entries and their version, without the bytes (a temporary: the bytes are freed
+        /// at once, not held through the caller's work).
+        var parsed: ([String: PrefValue], FileStamp?) { (entries, stamp) }
     }
 
-    /// ``load(_:lockForRepair:)``, telling where a damaged file was moved.
-    static func load(
-        _ file: SuiteFile, lockForRepair: Bool, movedAside: inout (path: String, reason: String)?
-    ) throws(SuiteStoreError) -> ([String: PrefValue], FileStamp?) {
+    /// Reads the file; a damaged one is moved aside (under the file lock unless the caller
+    /// holds it already) and reads as empty.
+    static func load(_ file: SuiteFile, lockForRepair: Bool) throws(SuiteStoreError) -> Loaded {
         switch try file.read() {
         case .missing:
-            return ([:], nil)
-        case .entries(let entries, let stamp):
-            return (entries, stamp)
+            return Loaded()
+        case .entries(let entries, let stamp, let bytes):
+            return Loaded(entries: entries, stamp: stamp, bytes: bytes)
         case .damaged(let firstReason, let firstStamp):
-            typealias Outcome = (entries: [String: PrefValue], stamp: FileStamp?, moved: (path: String, reason: String)?)
-            let repair = { () throws(SuiteStoreError) -> Outcome in
+            let repair = { () throws(SuiteStoreError) -> Loaded in
                 var reason = firstReason
                 var stamp = firstStamp
                 // Another process may replace the file while we look; never write over a
@@ -273,19 +279,17 @@ final class SuiteBackend: Sendable {
                         logger.warning(
                             "suite file \(file.location.path) is damaged (\(reason)); moved it aside to \(moved) and started the suite empty; restore it by hand if you need its contents",
                             metadata: ["suite": "\(file.location.suiteName)"])
-                        return ([:], nil, (moved, reason))
+                        return Loaded(movedAside: (moved, reason))
                     }
                     switch try file.read() {
-                    case .missing: return ([:], nil, nil)
-                    case .entries(let entries, let newStamp): return (entries, newStamp, nil)
+                    case .missing: return Loaded()
+                    case .entries(let entries, let newStamp, let bytes): return Loaded(entries: entries, stamp: newStamp, bytes: bytes)
                     case .damaged(let newReason, let newStamp): (reason, stamp) = (newReason, newStamp)
                     }
                 }
                 throw .unreadable(path: file.location.path, reason: "it is damaged (\(reason)) and keeps changing")
             }
-            let outcome = lockForRepair ? try file.withLock(repair) : try repair()
-            movedAside = outcome.moved
-            return (outcome.entries, outcome.stamp)
+            return lockForRepair ? try file.withLock(repair) : try repair()
         }
     }
 }

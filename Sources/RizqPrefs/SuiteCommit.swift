@@ -34,8 +34,8 @@ public struct SuiteCommit: Sendable {
     public let changes: [Change]
 
     let backend: SuiteBackend
-    /// The file's bytes before the commit; `nil` when there was no file.
-    let originalFile: [UInt8]?
+    /// The file before the commit, its bytes and what they hold; `nil` when there was no file.
+    let originalFile: (bytes: [UInt8], entries: [String: PrefValue])?
     /// The file the commit wrote; `nil` when nothing needed writing.
     let writtenStamp: FileStamp?
 
@@ -109,13 +109,10 @@ extension SuiteBackend {
         return try file.withLock { () throws(SuiteStoreError) -> SuiteCommit in
             // Start from the file as it is now, another process's version included, and keep its
             // exact bytes: a revert puts them back.
-            let (disk, diskStamp) = try Self.load(file, lockForRepair: false)
-            let original = try file.readBytes()
-            guard original?.stamp == diskStamp else {
-                throw .unreadable(path: location.path, reason: "it changed while being read, without taking the lock; try again")
-            }
+            let disk = try Self.load(file, lockForRepair: false)
+            let original = disk.bytes.map { (bytes: $0, entries: disk.entries) }
             let applied = state.withLock { state -> (changes: [SuiteCommit.Change], prior: [String: PendingChange?]) in
-                if state.stamp != diskStamp { state.absorb(disk, stamp: diskStamp) }
+                if state.stamp != disk.stamp { state.absorb(disk.entries, stamp: disk.stamp) }
                 var changes = staged
                 if replacingAll {
                     let kept = Set(staged.map(\.key))
@@ -139,7 +136,7 @@ extension SuiteBackend {
                 return (effective.map { SuiteCommit.Change(key: $0, before: before[$0] ?? nil, after: final[$0] ?? nil) }, prior)
             }
             guard !applied.changes.isEmpty else {
-                return SuiteCommit(suiteName: suiteName, path: location.path, changes: [], backend: self, originalFile: original?.bytes, writtenStamp: nil)
+                return SuiteCommit(suiteName: suiteName, path: location.path, changes: [], backend: self, originalFile: original, writtenStamp: nil)
             }
             do throws(SuiteStoreError) {
                 try writePending(holdingLock: true)
@@ -148,7 +145,7 @@ extension SuiteBackend {
                 throw error
             }
             let written = state.withLock { $0.stamp }
-            return SuiteCommit(suiteName: suiteName, path: location.path, changes: applied.changes, backend: self, originalFile: original?.bytes, writtenStamp: written)
+            return SuiteCommit(suiteName: suiteName, path: location.path, changes: applied.changes, backend: self, originalFile: original, writtenStamp: written)
         }
     }
 
@@ -179,20 +176,17 @@ extension SuiteBackend {
         try file.withLock { () throws(SuiteStoreError) in
             if try file.stamp() == written {
                 // Nobody wrote since the commit: put the old file back, byte for byte.
-                var entries: [String: PrefValue] = [:]
-                var restored: FileStamp?
                 if let original = commit.originalFile {
-                    let stamp = try file.replace(bytes: original)
-                    if case .entries(let parsed, _) = SuiteFile.parse(original, stamp: stamp) { entries = parsed }
-                    restored = stamp
+                    let stamp = try file.replace(bytes: original.bytes)
+                    state.withLock { $0.wrote(original.entries, stamp: stamp) }
                 } else {
                     try file.remove()
+                    state.withLock { $0.wrote([:], stamp: nil) }
                 }
-                state.withLock { $0.wrote(entries, stamp: restored) }
                 return
             }
             // Someone wrote since: undo key by key, and leave what was changed after the commit.
-            let (disk, diskStamp) = try Self.load(file, lockForRepair: false)
+            let (disk, diskStamp) = try Self.load(file, lockForRepair: false).parsed
             state.withLock { state in
                 if state.stamp != diskStamp { state.absorb(disk, stamp: diskStamp) }
                 let now = PendingChange.now()

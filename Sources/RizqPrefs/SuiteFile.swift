@@ -38,8 +38,8 @@ struct SuiteFile: Sendable {
     enum Contents {
         /// No file yet: an empty suite.
         case missing
-        /// The file's parsed top-level object.
-        case entries([String: PrefValue], FileStamp)
+        /// The file's parsed top-level object, and the bytes it was parsed from.
+        case entries([String: PrefValue], FileStamp, bytes: [UInt8])
         /// The file is not JSON, or its root is not an object.
         case damaged(reason: String, FileStamp)
     }
@@ -64,16 +64,10 @@ struct SuiteFile: Sendable {
 
     /// Reads and parses the file.
     func read() throws(SuiteStoreError) -> Contents {
-        guard let (bytes, stamp) = try readBytes() else { return .missing }
-        return Self.parse(bytes, stamp: stamp)
-    }
-
-    /// The file's bytes exactly as they are, with their stamp; `nil` when there is no file.
-    func readBytes() throws(SuiteStoreError) -> (bytes: [UInt8], stamp: FileStamp)? {
         let descriptor = open(location.path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
             let code = errno
-            if code == ENOENT { return nil }
+            if code == ENOENT { return .missing }
             throw .unreadable(path: location.path, reason: Self.message(code))
         }
         defer { close(descriptor) }
@@ -82,21 +76,19 @@ struct SuiteFile: Sendable {
         guard (info.st_mode & S_IFMT) == S_IFREG else {
             throw .unreadable(path: location.path, reason: "it is not a regular file")
         }
+        let stamp = FileStamp(info)
+        let bytes: [UInt8]
         do {
-            return (try Self.readAll(descriptor, sizeHint: Int(info.st_size)), FileStamp(info))
+            bytes = try Self.readAll(descriptor, sizeHint: Int(info.st_size))
         } catch {
             throw .unreadable(path: location.path, reason: Self.message(error.code))
         }
-    }
-
-    /// Parses a suite file's bytes.
-    static func parse(_ bytes: [UInt8], stamp: FileStamp) -> Contents {
         do {
             let value = try JSONReader.parse(bytes)
             guard case .dictionary(let entries) = value else {
                 return .damaged(reason: "its top level is \(value.kindName == "array" ? "an array" : "a \(value.kindName)"), not an object", stamp)
             }
-            return .entries(entries, stamp)
+            return .entries(entries, stamp, bytes: bytes)
         } catch {
             return .damaged(reason: "it is not valid JSON (\(error))", stamp)
         }
