@@ -105,13 +105,16 @@ public struct LocalStorageDump: Sendable, Equatable {
         guard bytes.count <= Self.maximumSize else {
             throw .tooLarge(file: source, size: bytes.count, limit: Self.maximumSize)
         }
-        if let bad = UTF8Validation.firstInvalidOffset(in: bytes) {
-            throw .notUTF8(file: source, position: SourcePosition(offset: bad, in: bytes), hint: Self.binaryHint(bytes))
-        }
         let parsed: JSONDocument
         do {
             parsed = try JSONNode.parseWebJSONDocument(bytes)
         } catch {
+            // The reader accepts only valid UTF-8, so the input is checked for it only when the
+            // parse fails: then a binary file is called that, at its first bad byte, rather
+            // than "unexpected character".
+            if let bad = UTF8Validation.firstInvalidOffset(in: bytes) {
+                throw .notUTF8(file: source, position: SourcePosition(offset: bad, in: bytes), hint: Self.binaryHint(bytes))
+            }
             throw .notJSON(file: source, position: SourcePosition(offset: error.offset, in: bytes), reason: error.fileReason, hint: Self.binaryHint(bytes))
         }
         var reader = DumpShapeReader(bytes: bytes, source: source)
@@ -173,12 +176,12 @@ public struct LocalStorageDump: Sendable, Equatable {
         }
         defer { try? handle.close() }
         var info = stat()
-        if stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
-            throw .unreadable(file: path, reason: "it is a folder, not a file")
-        }
-        if stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, Int(info.st_size) > maximumSize {
-            // Refused before reading: a huge file is not loaded into memory just to be rejected.
-            throw .tooLarge(file: path, size: Int(info.st_size), limit: maximumSize)
+        if stat(path, &info) == 0 {
+            if (info.st_mode & S_IFMT) == S_IFDIR { throw .unreadable(file: path, reason: "it is a folder, not a file") }
+            if (info.st_mode & S_IFMT) == S_IFREG, Int(info.st_size) > maximumSize {
+                // Refused before reading: a huge file is not loaded into memory just to be rejected.
+                throw .tooLarge(file: path, size: Int(info.st_size), limit: maximumSize)
+            }
         }
         do {
             // One byte more than the limit tells a too-large pipe from one at the limit.
