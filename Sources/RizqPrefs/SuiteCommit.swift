@@ -118,22 +118,24 @@ extension SuiteBackend {
                     let kept = Set(staged.map(\.key))
                     changes = state.values.keys.filter { !kept.contains($0) }.map { (key: $0, value: nil) } + staged
                 }
-                var before: [String: PrefValue?] = [:]
+                // Each key once, where it was first staged, with the value it was last staged with.
                 var order: [String] = []
-                for (key, _) in changes where before[key] == nil {
-                    before[key] = .some(state.values[key])
-                    order.append(key)
-                }
                 var final: [String: PrefValue?] = [:]
-                for (key, value) in changes { final[key] = .some(value) }
-                let effective = order.filter { (before[$0] ?? nil) != (final[$0] ?? nil) }
+                for (key, value) in changes {
+                    if final.updateValue(value, forKey: key) == nil { order.append(key) }
+                }
+                var effective: [SuiteCommit.Change] = []
                 var prior: [String: PendingChange?] = [:]
                 let now = PendingChange.now()
-                for key in effective {
+                for key in order {
+                    let before = state.values[key]
+                    let after = final[key] ?? nil
+                    guard before != after else { continue }
+                    effective.append(SuiteCommit.Change(key: key, before: before, after: after))
                     prior[key] = .some(state.pending[key])
-                    state.change(key, to: final[key] ?? nil, at: now)
+                    state.change(key, to: after, at: now)
                 }
-                return (effective.map { SuiteCommit.Change(key: $0, before: before[$0] ?? nil, after: final[$0] ?? nil) }, prior)
+                return (effective, prior)
             }
             guard !applied.changes.isEmpty else {
                 return SuiteCommit(suiteName: suiteName, path: location.path, changes: [], backend: self, originalFile: original, writtenStamp: nil)
@@ -141,32 +143,17 @@ extension SuiteBackend {
             do throws(SuiteStoreError) {
                 try writePending(holdingLock: true)
             } catch {
-                withdraw(applied.changes, prior: applied.prior)
+                // Take the commit back out of memory, so that readers see the values from before
+                // and no later write carries it to the file.
+                state.withLock { state in
+                    for change in applied.changes where state.values[change.key] == change.after {
+                        state.withdraw(change.key, to: change.before, pending: applied.prior[change.key] ?? nil)
+                    }
+                }
                 throw error
             }
             let written = state.withLock { $0.stamp }
             return SuiteCommit(suiteName: suiteName, path: location.path, changes: applied.changes, backend: self, originalFile: original, writtenStamp: written)
-        }
-    }
-
-    /// Takes a commit whose write failed back out of memory, so that readers see the values
-    /// from before and no later write carries it to the file.
-    private func withdraw(_ changes: [SuiteCommit.Change], prior: [String: PendingChange?]) {
-        state.withLock { state in
-            for change in changes where state.values[change.key] == change.after {
-                if let before = change.before {
-                    state.values[change.key] = before
-                } else {
-                    state.values.removeValue(forKey: change.key)
-                }
-                if (change.before == nil) != (change.after == nil) { state.keySetChanged() }
-                if let earlier = prior[change.key] ?? nil {
-                    state.pending[change.key] = earlier
-                } else {
-                    state.pending.removeValue(forKey: change.key)
-                }
-                state.notify(SuiteChange(key: change.key, newValue: change.before, origin: .local))
-            }
         }
     }
 

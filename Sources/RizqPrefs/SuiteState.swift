@@ -67,12 +67,32 @@ struct SuiteState {
 
     /// A local change: visible at once, written later. Two hash look-ups: this is the hot path.
     mutating func change(_ key: String, to value: PrefValue?, at time: Int64) {
-        let old = value.map { values.updateValue($0, forKey: key) } ?? values.removeValue(forKey: key)
-        if (old == nil) != (value == nil) { keySetChanged() }
+        let old = show(value, forKey: key)
         // For a key not yet pending, what readers saw is what the file holds (or held before a
         // pending clear).
         let base = clear.map { $0.before[key] } ?? old
         Self.record(&pending[key, default: PendingChange(value: nil, time: 0, base: base)], value, time)
+        notifyLocal(key, old, value)
+    }
+
+    /// Takes back a local change that was never written: readers see `value` again, and the
+    /// key's pending change is the one it had before (`prior`; `nil`: none).
+    mutating func withdraw(_ key: String, to value: PrefValue?, pending prior: PendingChange?) {
+        let old = show(value, forKey: key)
+        pending[key] = prior
+        notifyLocal(key, old, value)
+    }
+
+    /// Puts `value` in `values` (removes the key for `nil`); returns what was there.
+    @inline(__always)
+    private mutating func show(_ value: PrefValue?, forKey key: String) -> PrefValue? {
+        let old = value.map { values.updateValue($0, forKey: key) } ?? values.removeValue(forKey: key)
+        if (old == nil) != (value == nil) { keySetChanged() }
+        return old
+    }
+
+    @inline(__always)
+    private mutating func notifyLocal(_ key: String, _ old: PrefValue?, _ value: PrefValue?) {
         if !observers.isEmpty, old != value {
             notify(SuiteChange(key: key, newValue: value, origin: .local))
         }
