@@ -44,16 +44,15 @@ public struct JSONReader {
     /// Nesting deeper than this is refused, so that a hostile file cannot exhaust the stack.
     public static let maximumDepth = 512
 
-    /// Keys that occurred more than once in the top-level object of the last parse (the last
-    /// occurrence wins, as in JavaScript).
-    public private(set) var duplicateTopLevelKeys: [String] = []
-
     // The scanner's state, shared with JSONReader+Scanning.swift.
     let bytes: UnsafeBufferPointer<UInt8>
     var index = 0
     var depth = 0
     let loneSurrogates: LoneSurrogates
     var replacedSurrogates = 0
+    /// Keys that occurred more than once in the top-level object (the last occurrence wins, as
+    /// in JavaScript).
+    private var duplicateTopLevelKeys: [String] = []
 
     private init(_ bytes: UnsafeBufferPointer<UInt8>, loneSurrogates: LoneSurrogates) {
         self.bytes = bytes
