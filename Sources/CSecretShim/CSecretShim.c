@@ -289,13 +289,20 @@ void rizq_secret_disconnect(void) {
     secret_service_disconnect();
 }
 
-/* Items with these attributes, whatever their schema (so items made by secret-tool match). */
-static int search(const char *service, const char *account, GList **items, rizq_secret_error *error) {
+/* The attributes of (service, account), or of every item of `service` when `account` is NULL.
+ * The table borrows the strings: unref it before they go. */
+static GHashTable *attributes_for(const char *service, const char *account) {
     GHashTable *attributes = g_hash_table_new(g_str_hash, g_str_equal);
     g_hash_table_insert(attributes, (gpointer) "service", (gpointer) service);
     if (account != NULL) {
         g_hash_table_insert(attributes, (gpointer) "account", (gpointer) account);
     }
+    return attributes;
+}
+
+/* Items with these attributes, whatever their schema (so items made by secret-tool match). */
+static int search(const char *service, const char *account, GList **items, rizq_secret_error *error) {
+    GHashTable *attributes = attributes_for(service, account);
     GError *gerror = NULL;
     *items = secret_service_search_sync(shared_service, NULL, attributes, SECRET_SEARCH_ALL, NULL, &gerror);
     g_hash_table_unref(attributes);
@@ -329,9 +336,7 @@ static int unlock_by_prompt(GList *objects, rizq_secret_error *error) {
  * round trips each (their properties, and signal matches added and removed on the bus). */
 static int search_paths(const char *service, const char *account, gchar ***unlocked, gchar ***locked,
                         rizq_secret_error *error) {
-    GHashTable *attributes = g_hash_table_new(g_str_hash, g_str_equal);
-    g_hash_table_insert(attributes, (gpointer) "service", (gpointer) service);
-    g_hash_table_insert(attributes, (gpointer) "account", (gpointer) account);
+    GHashTable *attributes = attributes_for(service, account);
     GError *gerror = NULL;
     secret_service_search_for_dbus_paths_sync(shared_service, NULL, attributes, NULL, unlocked, locked, &gerror);
     g_hash_table_unref(attributes);
@@ -423,9 +428,7 @@ int rizq_secret_store(const char *schema_name, const char *service, const char *
             { { "service", SECRET_SCHEMA_ATTRIBUTE_STRING }, { "account", SECRET_SCHEMA_ATTRIBUTE_STRING }, { NULL, 0 } },
             0, NULL, NULL, NULL, NULL, NULL, NULL, NULL
         };
-        GHashTable *attributes = g_hash_table_new(g_str_hash, g_str_equal);
-        g_hash_table_insert(attributes, (gpointer) "service", (gpointer) service);
-        g_hash_table_insert(attributes, (gpointer) "account", (gpointer) account);
+        GHashTable *attributes = attributes_for(service, account);
         SecretItem *item = secret_item_create_sync(collection, &schema, attributes, label, value,
                                                    SECRET_ITEM_CREATE_REPLACE, NULL, &gerror);
         g_hash_table_unref(attributes);
