@@ -29,32 +29,42 @@ func describe<Value>(_ step: String, _ body: () throws(SecretError) -> Value) ->
     }
 }
 
+/// Prints "STEP ok VALUE" ("nil" when there is no item) or "STEP error …".
+func printRead(_ step: String, _ store: SecretServiceStore, account: String) {
+    print(describe(step) { () throws(SecretError) in try store.secret(forAccount: account) ?? "nil" })
+}
+
+/// Prints "STEP ok ()" or "STEP error …".
+func printStore(_ step: String, _ store: SecretServiceStore, _ secret: String, account: String) {
+    print(describe(step) { () throws(SecretError) in try store.setSecret(secret, forAccount: account) })
+}
+
 let arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.count == 2, arguments[0] == "locked" {
     let store = SecretServiceStore(service: arguments[1], timeout: 10)
     let secret = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
-    print(describe("store-existing") { () throws(SecretError) in try store.setSecret("before-lock", forAccount: "existing") })
+    printStore("store-existing", store, "before-lock", account: "existing")
     print(describe("lock") { () throws(SecretError) in try store.lockKeyring() })
     print(describe("locked") { () throws(SecretError) in try store.keyringStatus().locked })
-    print(describe("store-new") { () throws(SecretError) in try store.setSecret(secret, forAccount: "new_token") })
-    print(describe("read-existing") { () throws(SecretError) in try store.secret(forAccount: "existing") ?? "nil" })
+    printStore("store-new", store, secret, account: "new_token")
+    printRead("read-existing", store, account: "existing")
     print(describe("accounts") { () throws(SecretError) in try store.accounts().joined(separator: ",") })
     // Headless, a prompt cannot be shown: allowing one must end quickly, not hang.
     let prompting = SecretServiceStore(service: arguments[1], timeout: 10, allowsPrompt: true)
-    print(describe("read-prompting") { () throws(SecretError) in try prompting.secret(forAccount: "existing") ?? "nil" })
+    printRead("read-prompting", prompting, account: "existing")
     exit(0)
 }
 if arguments.count == 3, arguments[0] == "frozen", let pid = pid_t(arguments[2]) {
     let store = SecretServiceStore(service: arguments[1], timeout: 1)
-    print(describe("store") { () throws(SecretError) in try store.setSecret("before-freeze", forAccount: "token") })
+    printStore("store", store, "before-freeze", account: "token")
     kill(pid, SIGSTOP)
     let started = Date()
-    print(describe("read-frozen") { () throws(SecretError) in try store.secret(forAccount: "token") ?? "nil" })
+    printRead("read-frozen", store, account: "token")
     print(String(format: "seconds %.3f", Date().timeIntervalSince(started)))
     kill(pid, SIGCONT)
     // The worker finishes the call that timed out once the daemon answers; then calls work again.
     let patient = SecretServiceStore(service: arguments[1], timeout: 10)
-    print(describe("read-resumed") { () throws(SecretError) in try patient.secret(forAccount: "token") ?? "nil" })
+    printRead("read-resumed", patient, account: "token")
     exit(0)
 }
 /// Runs the shell command in the environment variable `name`; its exit status, or an error.
@@ -76,38 +86,38 @@ func runShell(commandIn name: String) -> String {
 
 if arguments.count == 2, arguments[0] == "restart" {
     let store = SecretServiceStore(service: arguments[1], timeout: 10)
-    print(describe("store") { () throws(SecretError) in try store.setSecret("before-restart", forAccount: "token") })
+    printStore("store", store, "before-restart", account: "token")
     print("restarted \(runShell(commandIn: "RIZQ_RESTART_COMMAND"))")
-    print(describe("read-after-restart") { () throws(SecretError) in try store.secret(forAccount: "token") ?? "nil" })
-    print(describe("store-after-restart") { () throws(SecretError) in try store.setSecret("after-restart", forAccount: "token") })
-    print(describe("read-again") { () throws(SecretError) in try store.secret(forAccount: "token") ?? "nil" })
+    printRead("read-after-restart", store, account: "token")
+    printStore("store-after-restart", store, "after-restart", account: "token")
+    printRead("read-again", store, account: "token")
     exit(0)
 }
 if arguments.count == 2, arguments[0] == "cache-locked" {
     let store = SecretServiceStore(service: arguments[1], timeout: 10)
-    print(describe("store") { () throws(SecretError) in try store.setSecret("before-lock", forAccount: "token") })
-    print(describe("read") { () throws(SecretError) in try store.secret(forAccount: "token") ?? "nil" })
-    print(describe("read-again") { () throws(SecretError) in try store.secret(forAccount: "token") ?? "nil" })
+    printStore("store", store, "before-lock", account: "token")
+    printRead("read", store, account: "token")
+    printRead("read-again", store, account: "token")
     print("locked-by-other \(runShell(commandIn: "RIZQ_LOCK_COMMAND"))")
-    print(describe("read-locked") { () throws(SecretError) in try store.secret(forAccount: "token") ?? "nil" })
-    print(describe("read-locked-again") { () throws(SecretError) in try store.secret(forAccount: "token") ?? "nil" })
+    printRead("read-locked", store, account: "token")
+    printRead("read-locked-again", store, account: "token")
     let prompting = SecretServiceStore(service: arguments[1], timeout: 10, allowsPrompt: true)
-    print(describe("read-prompting") { () throws(SecretError) in try prompting.secret(forAccount: "token") ?? "nil" })
+    printRead("read-prompting", prompting, account: "token")
     exit(0)
 }
 if arguments.count == 2, arguments[0] == "cache-restart" {
     let store = SecretServiceStore(service: arguments[1], timeout: 10)
     for account in ["kept", "cleared"] {
-        print(describe("store-\(account)") { () throws(SecretError) in try store.setSecret("\(account)-secret", forAccount: account) })
+        printStore("store-\(account)", store, "\(account)-secret", account: account)
         for step in ["read", "read-again"] {
-            print(describe("\(step)-\(account)") { () throws(SecretError) in try store.secret(forAccount: account) ?? "nil" })
+            printRead("\(step)-\(account)", store, account: account)
         }
     }
     print("restarted \(runShell(commandIn: "RIZQ_RESTART_COMMAND"))")
     // "kept" first: its read finds the daemon gone and reconnects; "cleared" comes after that.
     for account in ["kept", "cleared"] {
         for step in ["read-after-restart", "read-again-after-restart"] {
-            print(describe("\(step)-\(account)") { () throws(SecretError) in try store.secret(forAccount: account) ?? "nil" })
+            printRead("\(step)-\(account)", store, account: account)
         }
     }
     exit(0)
