@@ -5,18 +5,6 @@ import RizqTestSupport
 
 /// `SuiteStore.commit` and `SuiteCommit.revert`: durable batches that can be undone, byte for byte.
 final class SuiteCommitTests: XCTestCase {
-    /// Makes every write of the suite fail, even for root: a folder where the lock file goes.
-    /// The lock cannot be taken, so the commit fails before it changes anything.
-    private func obstructLocking(_ root: TemporaryRoot, _ suite: String = "group.com.rizq.test") throws {
-        let lock = root.path + "/groups/." + suite + ".lock"
-        try? FileManager.default.removeItem(atPath: lock)
-        try FileManager.default.createDirectory(atPath: lock + "/x", withIntermediateDirectories: true)
-    }
-
-    private func clearObstruction(_ root: TemporaryRoot, _ suite: String = "group.com.rizq.test") throws {
-        try FileManager.default.removeItem(atPath: root.path + "/groups/." + suite + ".lock")
-    }
-
     func testCommitIsOnDiskWhenItReturnsAndListsOnlyRealChanges() throws {
         let root = TemporaryRoot()
         let store = try root.store()
@@ -129,10 +117,10 @@ final class SuiteCommitTests: XCTestCase {
         store.set("light", forKey: "theme_mode")
         try store.flush()
         let before = root.fileBytes()
-        try obstructLocking(root)
+        try root.obstructLocking()   // the commit fails before it changes anything
         XCTAssertThrowsError(try store.commit { batch in try batch.set("dark", forKey: "theme_mode") })
         XCTAssertEqual(store.string(forKey: "theme_mode"), "light")
-        try clearObstruction(root)
+        try root.clearLockObstruction()
         try store.flush()
         XCTAssertEqual(root.fileBytes(), before)
     }

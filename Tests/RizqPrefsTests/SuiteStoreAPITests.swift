@@ -214,9 +214,7 @@ final class SuiteStoreAPITests: XCTestCase {
         store.set(1, forKey: "a")
         try store.flush()
         let before = root.fileBytes()
-        // Make the replace impossible even for root: a folder where the lock file goes.
-        try FileManager.default.removeItem(atPath: root.path + "/groups/.group.com.rizq.test.lock")
-        try FileManager.default.createDirectory(atPath: root.path + "/groups/.group.com.rizq.test.lock/x", withIntermediateDirectories: true)
+        try root.obstructLocking()
         store.set(2, forKey: "a")
         XCTAssertThrowsError(try store.flush()) { error in
             guard case SuiteStoreError.writeFailed = error else { return XCTFail("\(error)") }
@@ -224,7 +222,7 @@ final class SuiteStoreAPITests: XCTestCase {
         }
         XCTAssertEqual(root.fileBytes(), before)
         XCTAssertEqual(store.integer(forKey: "a"), 2)
-        try FileManager.default.removeItem(atPath: root.path + "/groups/.group.com.rizq.test.lock")
+        try root.clearLockObstruction()
         try store.flush()
         XCTAssertEqual(try root.fileObject()["a"] as? Int, 2, "the pending change was kept and written on retry")
     }

@@ -35,6 +35,19 @@ final class TemporaryRoot {
         let data = try XCTUnwrap(fileBytes(suite), "suite file missing")
         return try XCTUnwrap(JSONSerialization.jsonObject(with: data) as? [String: Any])
     }
+
+    /// Makes every write of the group suite fail, even for root: a folder where its lock file
+    /// goes, so that the lock cannot be taken. ``clearLockObstruction()`` undoes it.
+    func obstructLocking() throws {
+        try? FileManager.default.removeItem(atPath: lockPath)
+        try FileManager.default.createDirectory(atPath: lockPath + "/x", withIntermediateDirectories: true)
+    }
+
+    func clearLockObstruction() throws {
+        try FileManager.default.removeItem(atPath: lockPath)
+    }
+
+    private var lockPath: String { path + "/groups/.group.com.rizq.test.lock" }
 }
 
 /// Runs the test child (Tests/Support/PrefsChild) as a real second process.
