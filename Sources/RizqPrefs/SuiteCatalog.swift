@@ -86,10 +86,8 @@ public struct SuiteCatalog: Sendable {
     /// The damaged files moved aside as `<suite>.corrupt-<timestamp>.json`, sorted.
     public func quarantinedFiles() -> [String] {
         var found: [String] = []
-        var folders = [root + "/groups"]
-        folders += ((try? self.folders(in: root + "/apps")) ?? []).map { root + "/apps/" + $0 }
-        for folder in folders {
-            let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        for folder in (try? suiteFolders()) ?? [root + "/groups"] {
+            let names = (try? self.names(in: folder)) ?? []
             found += names.filter { $0.contains(".corrupt-") && $0.hasSuffix(".json") }.map { folder + "/" + $0 }
         }
         return found.sorted()
@@ -103,10 +101,8 @@ public struct SuiteCatalog: Sendable {
             return [Finding(severity: .ok, path: root, message: "no suites yet (the folder is created at the first write)", fix: "")]
         }
         findings.append(check(folder: root, rootInfo))
-        var folders = [root + "/groups"]
         do {
-            folders += try self.folders(in: root + "/apps").map { root + "/apps/" + $0 }
-            for folder in [root + "/apps"] + folders {
+            for folder in try [root + "/apps"] + suiteFolders() {
                 if let info = Self.info(folder) { findings.append(check(folder: folder, info)) }
             }
             for suite in try suites() { findings.append(check(suite: suite)) }
@@ -162,6 +158,11 @@ public struct SuiteCatalog: Sendable {
     }
 
     // MARK: Listing
+
+    /// The folders that hold suite files: `groups`, then each app's, sorted.
+    private func suiteFolders() throws(SuiteStoreError) -> [String] {
+        try [root + "/groups"] + folders(in: root + "/apps").map { root + "/apps/" + $0 }
+    }
 
     private func suiteFiles(in folder: String) throws(SuiteStoreError) -> [String] {
         try names(in: folder)
