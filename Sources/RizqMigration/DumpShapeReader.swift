@@ -196,9 +196,11 @@ struct DumpShapeReader {
                 entries.append(entry)
             }
         }
-        for key in repeatOrder.prefix(20) {
+        let reported = repeatOrder.prefix(20)
+        let lineOf = lines(at: reported.flatMap { (repeats[$0] ?? []).prefix(5) })
+        for key in reported {
             let offsets = repeats[key] ?? []
-            var lines = offsets.prefix(5).map { "line \(position($0).line)" }
+            var lines = offsets.prefix(5).map { "line \(lineOf[$0] ?? 1)" }
             if offsets.count > 5 { lines.append("…") }
             warnings.append("key '\(key)' appears \(offsets.count) times (\(lines.joined(separator: ", "))); the last value wins, as in the browser")
         }
@@ -226,6 +228,23 @@ struct DumpShapeReader {
 
     private func sourceText(_ node: JSONNode) -> String {
         String(decoding: bytes[node.range], as: UTF8.self)
+    }
+
+    /// The line of each of `offsets`, counted in one pass over the input (rather than one pass
+    /// from the start for each, as a ``SourcePosition`` would take).
+    private func lines(at offsets: [Int]) -> [Int: Int] {
+        var lines: [Int: Int] = [:]
+        var line = 1
+        var index = 0
+        for offset in Set(offsets).sorted() {
+            let end = min(offset, bytes.count)
+            while index < end {
+                if bytes[index] == 0x0A { line += 1 }
+                index += 1
+            }
+            lines[offset] = line
+        }
+        return lines
     }
 
     // MARK: Errors
