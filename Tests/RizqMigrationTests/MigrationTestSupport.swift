@@ -55,14 +55,13 @@ final class MigrationRoot {
     /// The names of files under the root whose bytes contain `needle` (never the needle itself,
     /// so that a failure message cannot print a credential).
     func filesContaining(_ needle: String) -> [String] {
-        snapshot().filter { $0.value.range(of: Data(needle.utf8)) != nil }.map(\.key).sorted()
+        RizqTestSupport.filesContaining(needle, under: path)
     }
 
     func options(dryRun: Bool = false, force: Bool = false, overwrite: Bool = false, suite: String? = nil, service: String? = nil) -> LocalStorageImporter.Options {
         LocalStorageImporter.Options(dryRun: dryRun, force: force, overwrite: overwrite, defaultSuite: suite, secretService: service, appID: appID, root: path)
     }
 }
-
 
 /// A service name no other test uses, and a cleaner that deletes its items afterwards.
 final class TestService {
