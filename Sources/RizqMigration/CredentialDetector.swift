@@ -120,7 +120,7 @@ public enum CredentialDetector {
 
     /// The token kind of a whole string value, or `nil`.
     static func tokenShape(_ raw: String) -> String? {
-        let text = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        let text = raw.trimmingWhiteSpace
         let unprefixed = text.hasPrefix("Bearer ") ? String(text.dropFirst(7)) : text
         if isCompactJOSE(unprefixed, parts: 3) { return "JWT" }
         if isCompactJOSE(unprefixed, parts: 5) { return "JWE (encrypted token)" }

@@ -42,7 +42,7 @@ public enum MigrationValueType: String, Sendable, CaseIterable, Codable {
     /// ``convert(_:)`` of a value whose JSON the caller may look into as well.
     func convert(_ stored: StoredValue) throws(ConversionFailure) -> PrefValue? {
         let text = stored.text
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = text.trimmingWhiteSpace
         switch self {
         case .bool:
             switch trimmed {
