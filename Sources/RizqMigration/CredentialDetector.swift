@@ -60,7 +60,7 @@ public enum CredentialDetector {
             return Finding(evidence: .jsonFields, reason: field)
         }
         let lowered = key.lowercased()
-        if let marker = keyNameMarkers.first(where: { lowered.contains($0) }) {
+        if let marker = keyNameMarkers.first(where: { lowered.contains(ascii: $0) }) {
             return Finding(evidence: .keyName, reason: "key name contains '\(marker)'")
         }
         return nil
@@ -94,10 +94,10 @@ public enum CredentialDetector {
         if key.hasPrefix("firebase:authUser:") { return "Firebase auth user (firebase:authUser:*)" }
         if key.hasPrefix("@@auth0spajs@@") { return "Auth0 SPA cache (@@auth0spajs@@*)" }
         let lowered = key.lowercased()
-        if lowered.hasPrefix("msal.") || lowered.contains("-login.windows.net-") || lowered.contains("-login.microsoftonline.com-") {
+        if lowered.hasPrefix("msal.") || lowered.contains(ascii: "-login.windows.net-") || lowered.contains(ascii: "-login.microsoftonline.com-") {
             return "MSAL token cache"
         }
-        if key.hasPrefix("sb-"), key.hasSuffix("-auth-token") || key.contains("-auth-token.") {
+        if key.hasPrefix("sb-"), key.hasSuffix("-auth-token") || key.contains(ascii: "-auth-token.") {
             return "Supabase session (sb-*-auth-token)"
         }
         if key.hasPrefix("CognitoIdentityServiceProvider.") { return "Amplify/Cognito (CognitoIdentityServiceProvider.*)" }

@@ -17,7 +17,7 @@ public enum TransientLoginState {
             return "transient login state: an OpenID Connect sign-in request (oidc.*)"
         }
         let lowered = key.lowercased()
-        if lowered.contains("pkce") || lowered.contains("code_verifier") || lowered.contains("codeverifier") {
+        if lowered.contains(ascii: "pkce") || lowered.contains(ascii: "code_verifier") || lowered.contains(ascii: "codeverifier") {
             return "transient login state: a PKCE code verifier"
         }
         return nil
