@@ -104,23 +104,21 @@ struct MigrateCommand: ParsableCommand {
 
     private func readDump() throws(CLIError) -> LocalStorageDump {
         let chosenFormat = format.flatMap(LocalStorageDump.Format.init(rawValue:))
-        do {
-            guard file == "-" else {
-                return try LocalStorageDump(contentsOfFile: file, format: chosenFormat, origin: origin)
-            }
-            let data: Data
+        var stdin: Data?
+        if file == "-" {
             do {
-                data = try FileHandle.standardInput.read(upToCount: LocalStorageDump.maximumSize + 1) ?? Data()
+                stdin = try FileHandle.standardInput.read(upToCount: LocalStorageDump.maximumSize + 1) ?? Data()
             } catch {
                 throw CLIError(.usage, "cannot read stdin: \(error.localizedDescription)")
             }
-            return try LocalStorageDump(bytes: [UInt8](data), source: "stdin", format: chosenFormat, origin: origin)
-        } catch let error as LocalStorageDumpError {
-            throw CLIError(.usage, error.description)
-        } catch let error as CLIError {
-            throw error
+        }
+        do throws(LocalStorageDumpError) {
+            if let stdin {
+                return try LocalStorageDump(bytes: [UInt8](stdin), source: "stdin", format: chosenFormat, origin: origin)
+            }
+            return try LocalStorageDump(contentsOfFile: file, format: chosenFormat, origin: origin)
         } catch {
-            throw CLIError(.usage, "\(error)")
+            throw CLIError(.usage, error.description)
         }
     }
 
