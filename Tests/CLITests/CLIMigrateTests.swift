@@ -31,25 +31,6 @@ final class CLIMigrateTests: XCTestCase {
     }
 
     /// Every file under the root and its bytes (lock files aside).
-    private func snapshot(_ cli: CLIHarness) -> [String: Data] {
-        var files: [String: Data] = [:]
-        guard let walker = FileManager.default.enumerator(atPath: cli.root) else { return files }
-        for case let relative as String in walker where !relative.hasSuffix(".lock") {
-            var isFolder: ObjCBool = false
-            if FileManager.default.fileExists(atPath: cli.root + "/" + relative, isDirectory: &isFolder), !isFolder.boolValue {
-                files[relative] = FileManager.default.contents(atPath: cli.root + "/" + relative)
-            }
-        }
-        return files
-    }
-
-    private func fakeJWT() -> String {
-        func part(_ text: String) -> String {
-            Data(text.utf8).base64EncodedString().replacingOccurrences(of: "=", with: "").replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-        }
-        return part(#"{"alg":"HS256","typ":"JWT"}"#) + "." + part(#"{"sub":"cli-test","n":"\#(UUID().uuidString)"}"#) + "." + part(UUID().uuidString)
-    }
-
     private func dumpJSON(_ pairs: [(String, String)]) throws -> String {
         let object = Dictionary(pairs, uniquingKeysWith: { $1 })
         return String(decoding: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]), as: UTF8.self)
@@ -59,7 +40,7 @@ final class CLIMigrateTests: XCTestCase {
         try requireSecretService()
         let cli = try CLIHarness()
         let service = uniqueService(cli)
-        let token = fakeJWT()
+        let token = FakeToken.jwt(subject: "cli-test")
         let dump = write(try dumpJSON([("theme_mode", "dark"), ("rizq_welcome_shown", "true"), ("streak", "12"), ("refresh_token", token), ("prefs", #"{"goal":3}"#)]), cli, name: "dump.json")
         let plan = write(#"{"id":"cli-test-1","rules":[{"key":"streak","to":{"key":"current_streak","type":"int"}}]}"#, cli, name: "plan.json")
 
@@ -68,7 +49,7 @@ final class CLIMigrateTests: XCTestCase {
         XCTAssertTrue(dry.stdout.contains("dry run, nothing was written"), dry.stdout)
         XCTAssertTrue(dry.stdout.contains("streak → \(cli.appID) / current_streak (int)"), dry.stdout)
         XCTAssertFalse(dry.stdout.contains(token))
-        XCTAssertEqual(snapshot(cli), [:], "a dry run writes nothing")
+        XCTAssertEqual(fileSnapshot(under: cli.root), [:], "a dry run writes nothing")
         XCTAssertEqual(try cli.run(["secret", "list", "--service", service]).stdout, "")
 
         let real = try cli.run(["migrate", dump, "--plan", plan, "--service", service])
@@ -86,11 +67,11 @@ final class CLIMigrateTests: XCTestCase {
         XCTAssertEqual(cli.filesContaining(token), [])
         XCTAssertEqual(try cli.run(["get", "current_streak"]).stdout, "12\n")
 
-        let before = snapshot(cli)
+        let before = fileSnapshot(under: cli.root)
         let again = try cli.run(["migrate", dump, "--plan", plan, "--service", service])
         XCTAssertEqual(again.status, 0, again.stderr)
         XCTAssertTrue(again.stdout.contains("already imported"), again.stdout)
-        XCTAssertEqual(snapshot(cli), before, "a second run changes no byte of any file")
+        XCTAssertEqual(fileSnapshot(under: cli.root), before, "a second run changes no byte of any file")
 
         XCTAssertEqual(try cli.run(["set", "theme_mode", "light"]).status, 0)
         let forced = try cli.run(["migrate", dump, "--plan", plan, "--service", service, "--force", "--overwrite"])
@@ -103,7 +84,7 @@ final class CLIMigrateTests: XCTestCase {
         try requireSecretService()
         let cli = try CLIHarness()
         let service = uniqueService(cli)
-        let token = fakeJWT()
+        let token = FakeToken.jwt(subject: "cli-test")
         let state = #"{"cookies":[],"origins":[{"origin":"https://a.example","localStorage":[{"name":"theme_mode","value":"dark"}]},{"origin":"https://app.rizq.io","localStorage":[{"name":"sb-xyz-auth-token","value":"{\"access_token\":\"\#(token)\"}"},{"name":"count","value":"05"}]}]}"#
 
         let ambiguous = try cli.run(["migrate", "-", "--service", service], stdin: Data(state.utf8))
@@ -162,7 +143,7 @@ final class CLIMigrateTests: XCTestCase {
             XCTAssertTrue(result.stderr.contains(expected), "\(arguments): \(result.stderr)")
             XCTAssertEqual(result.stderr.filter { $0 == "\n" }.count, 1, "one line: \(result.stderr)")
             XCTAssertEqual(result.stdout, "")
-            XCTAssertEqual(snapshot(cli), [:], "\(arguments) wrote something")
+            XCTAssertEqual(fileSnapshot(under: cli.root), [:], "\(arguments) wrote something")
         }
         var environment = cli.environment
         environment["RIZQ_PREFS_APP_ID"] = nil
@@ -174,12 +155,12 @@ final class CLIMigrateTests: XCTestCase {
 
     func testNoSecretServiceExitsFourBeforeAnyWriteButADryRunWorks() throws {
         let cli = try CLIHarness()
-        let dump = write(try dumpJSON([("theme_mode", "dark"), ("auth_token", fakeJWT())]), cli, name: "dump.json")
+        let dump = write(try dumpJSON([("theme_mode", "dark"), ("auth_token", FakeToken.jwt(subject: "cli-test"))]), cli, name: "dump.json")
         let noBus: [String: String?] = ["DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent/bus"]
         let real = try cli.run(["migrate", dump], environment: noBus)
         XCTAssertEqual(real.status, 4, real.stderr)
         XCTAssertTrue(real.stderr.contains("nothing was imported"), real.stderr)
-        XCTAssertEqual(snapshot(cli), [:])
+        XCTAssertEqual(fileSnapshot(under: cli.root), [:])
         let dry = try cli.run(["migrate", dump, "--dry-run"], environment: noBus)
         XCTAssertEqual(dry.status, 0, dry.stderr)
         XCTAssertTrue(dry.stdout.contains("a real import would stop here"), dry.stdout)
@@ -189,18 +170,18 @@ final class CLIMigrateTests: XCTestCase {
         try requireSecretService()
         let cli = try CLIHarness()
         let service = uniqueService(cli)
-        let token = fakeJWT()
+        let token = FakeToken.jwt(subject: "cli-test")
         // The app's suite exists; the group suite's folder cannot be written (for root too: the
         // lock file's place is taken by a folder).
         XCTAssertEqual(try cli.run(["set", "theme_mode", "light"]).status, 0)
         try FileManager.default.createDirectory(atPath: cli.root + "/groups/.group.com.rizq.clitest.lock/x", withIntermediateDirectories: true)
-        let before = snapshot(cli)
+        let before = fileSnapshot(under: cli.root)
         let dump = write(try dumpJSON([("theme_mode", "dark"), ("shared", "true"), ("session_token", token)]), cli, name: "dump.json")
         let plan = write(#"{"id":"rollback","rules":[{"key":"shared","to":{"suite":"group.com.rizq.clitest","type":"bool"}}]}"#, cli, name: "plan.json")
         let result = try cli.run(["migrate", dump, "--plan", plan, "--service", service, "--overwrite"])
         XCTAssertEqual(result.status, 3, result.stderr)
         XCTAssertTrue(result.stderr.contains("nothing was imported: the suites are as they were and the 1 secret(s) written were removed"), result.stderr)
-        XCTAssertEqual(snapshot(cli), before, "every suite byte for byte as it was")
+        XCTAssertEqual(fileSnapshot(under: cli.root), before, "every suite byte for byte as it was")
         XCTAssertEqual(try cli.run(["secret", "list", "--service", service]).stdout, "", "the secret written was removed")
         XCTAssertEqual(cli.filesContaining(token), [])
     }

@@ -32,18 +32,7 @@ final class MigrationRoot {
 
     /// Every file under the root with its bytes: to show that nothing changed, byte for byte.
     func snapshot() -> [String: Data] {
-        var files: [String: Data] = [:]
-        guard let walker = FileManager.default.enumerator(atPath: path) else { return files }
-        for case let relative as String in walker {
-            var isFolder: ObjCBool = false
-            let full = path + "/" + relative
-            // Lock files are empty and hidden; they are the store's, not the user's data.
-            guard FileManager.default.fileExists(atPath: full, isDirectory: &isFolder), !isFolder.boolValue,
-                !relative.hasSuffix(".lock")
-            else { continue }
-            files[relative] = FileManager.default.contents(atPath: full) ?? Data()
-        }
-        return files
+        fileSnapshot(under: path)
     }
 
     /// The suite file parsed with Foundation's reader, as an independent check.
@@ -92,43 +81,6 @@ var corpusFolder: String? {
 func requireCorpus() throws -> String {
     guard let folder = corpusFolder else { throw XCTSkip("../shared/corpus/localstorage is not present") }
     return folder
-}
-
-/// Fake credentials, made at run time so that nothing token-shaped is committed (and secret
-/// scanners have nothing to flag). Each call gives a new random value.
-enum FakeToken {
-    static func randomText(_ count: Int, alphabet: String = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789") -> String {
-        let characters = Array(alphabet)
-        return String((0..<count).map { _ in characters[Int.random(in: 0..<characters.count)] })
-    }
-
-    static func base64URL(_ text: String) -> String {
-        Data(text.utf8).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
-    }
-
-    /// A JWT with a JSON header and payload and a random (invalid) signature.
-    static func jwt(subject: String = "user-1") -> String {
-        let header = base64URL(#"{"alg":"HS256","typ":"JWT"}"#)
-        let payload = base64URL(#"{"sub":"\#(subject)","exp":1700000000,"n":"\#(randomText(8))"}"#)
-        return header + "." + payload + "." + randomText(43, alphabet: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
-    }
-
-    /// A five-part JWE (RSA-OAEP / A256GCM header, random parts).
-    static func jwe() -> String {
-        let header = base64URL(#"{"alg":"RSA-OAEP","enc":"A256GCM"}"#)
-        return [header, randomText(342), randomText(16), randomText(600), randomText(22)].joined(separator: ".")
-    }
-
-    static func googleAccess() -> String { "ya" + "29." + randomText(60) }
-    static func github() -> String { "gh" + "p_" + randomText(36) }
-    static func awsKeyID() -> String { "AK" + "IA" + randomText(16, alphabet: "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567") }
-    static func stripe() -> String { "sk_" + "live_" + randomText(24) }
-    static func opaque() -> String { randomText(40) }
-
-    /// A Supabase SSR cookie-style value: `base64-` and base64 of a session JSON.
-    static func base64Session() -> String {
-        "base64-" + Data(#"{"access_token":"\#(jwt())","refresh_token":"\#(opaque())"}"#.utf8).base64EncodedString()
-    }
 }
 
 /// The JSON text of a string, as `JSON.stringify` would write it.

@@ -13,3 +13,18 @@ public func filesContaining(_ needle: String, under folder: String) -> [String] 
     }
     return hits.sorted()
 }
+
+/// Every file under `folder` and its bytes, by path relative to `folder`; the store's empty,
+/// hidden lock files left out (they are not the user's data).
+public func fileSnapshot(under folder: String) -> [String: Data] {
+    var files: [String: Data] = [:]
+    guard let walker = FileManager.default.enumerator(atPath: folder) else { return files }
+    for case let relative as String in walker where !relative.hasSuffix(".lock") {
+        var isFolder: ObjCBool = false
+        let full = folder + "/" + relative
+        if FileManager.default.fileExists(atPath: full, isDirectory: &isFolder), !isFolder.boolValue {
+            files[relative] = FileManager.default.contents(atPath: full) ?? Data()
+        }
+    }
+    return files
+}
