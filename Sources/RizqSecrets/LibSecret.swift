@@ -17,7 +17,8 @@ enum LibSecret {
     }
 
     /// Runs a shim call; after a lost connection (a restarted daemon) reconnects once and retries.
-    static func call(_ body: (UnsafeMutablePointer<rizq_secret_error>) -> Int32) throws(SecretError) -> Int32 {
+    /// `alias` names the keyring the call is about, for a "no such keyring" error.
+    static func call(alias: String = "default", _ body: (UnsafeMutablePointer<rizq_secret_error>) -> Int32) throws(SecretError) -> Int32 {
         try checkSessionBus()
         var error = rizq_secret_error()
         var status = body(&error)
@@ -27,7 +28,7 @@ enum LibSecret {
             status = body(&error)
         }
         if status == Int32(RIZQ_SECRET_OK) || status == Int32(RIZQ_SECRET_NOT_FOUND) { return status }
-        throw map(status, message(of: &error))
+        throw map(status, message(of: &error), alias: alias)
     }
 
     static func map(_ status: Int32, _ detail: String, alias: String = "default") -> SecretError {

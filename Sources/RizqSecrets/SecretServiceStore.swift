@@ -114,7 +114,7 @@ public struct SecretServiceStore: SecretStore {
         return try SecretWorker.shared.run(timeout: timeout) { () throws(SecretError) -> KeyringStatus in
             var exists: Int32 = 0
             var locked: Int32 = 0
-            _ = try LibSecret.call { rizq_secret_collection_status(alias, &exists, &locked, $0) }
+            _ = try LibSecret.call(alias: alias) { rizq_secret_collection_status(alias, &exists, &locked, $0) }
             return KeyringStatus(exists: exists != 0, locked: locked != 0)
         }.pair
     }
@@ -123,7 +123,7 @@ public struct SecretServiceStore: SecretStore {
     public func lockKeyring() throws(SecretError) {
         let alias = collection.rawValue
         try SecretWorker.shared.run(timeout: timeout) { () throws(SecretError) in
-            _ = try LibSecret.call { rizq_secret_collection_set_locked(alias, 1, $0) }
+            _ = try LibSecret.call(alias: alias) { rizq_secret_collection_set_locked(alias, 1, $0) }
         }
     }
 
@@ -133,12 +133,11 @@ public struct SecretServiceStore: SecretStore {
         let (service, alias, prompt) = (service, collection.rawValue, allowsPrompt)
         let label = label ?? SecretInput.defaultLabel(service: service, account: account)
         return { () throws(SecretError) in
-            let status = try LibSecret.call { error in
+            _ = try LibSecret.call(alias: alias) { error in
                 bytes.withUnsafeBytes { raw in
                     rizq_secret_store(Self.schemaName, service, account, label, raw.baseAddress, raw.count, isText ? 0 : 1, alias, prompt ? 1 : 0, error)
                 }
             }
-            if status == Int32(RIZQ_SECRET_NOT_FOUND) { throw .noCollection(alias: alias) }
             Self.logger.debug("stored a secret", metadata: ["service": "\(service)", "account": "\(account)"])
         }
     }
