@@ -39,26 +39,50 @@ public enum JSONWriter {
     }
 
     /// Writes a suite's top-level object: a sorted, pretty object, one key per line.
-    /// `sortedKeys`, when given, must be the keys of `entries` in code point order.
-    static func suiteFile(_ entries: [String: PrefValue], sortedKeys: [String]? = nil) throws(Unrepresentable) -> [UInt8] {
-        var output: [UInt8] = []
-        output.reserveCapacity(entries.count * 32 + 4)
-        try writeObject(entries, into: &output, pretty: true, indent: 0, keys: sortedKeys)
-        output.append(0x0A)
-        return output
+    static func suiteFile(_ entries: [String: PrefValue]) throws(Unrepresentable) -> [UInt8] {
+        let table = SuiteTable(entries)
+        return try SuiteImage(encoding: table, order: table.order(reusing: nil)).bytes
+    }
+
+    /// Appends the start of a top-level member of a suite file: the line break, the indent, the
+    /// key and `: `.
+    static func appendSuiteKey(_ key: String, to output: inout [UInt8]) {
+        newline(&output, pretty: true, indent: 1)
+        writeString(key, into: &output)
+        output.append(UInt8(ascii: ":"))
+        output.append(UInt8(ascii: " "))
+    }
+
+    /// Appends the value of a top-level member of a suite file (after its key).
+    static func appendSuiteValue(_ value: PrefValue, forKey key: String, to output: inout [UInt8]) throws(Unrepresentable) {
+        do {
+            try write(value, into: &output, pretty: true, indent: 1)
+        } catch {
+            throw error.inside("/" + key)
+        }
     }
 
     /// Orders keys by Unicode code point, as `jq -S` does (UTF-8 byte order is code point order).
     static func sortedKeys<Value>(_ entries: [String: Value]) -> [String] {
-        var keys = Array(entries.keys)
+        sortedKeys(Array(entries.keys))
+    }
+
+    /// `keys` in code point order.
+    static func sortedKeys(_ keys: [String]) -> [String] {
+        var keys = keys
+        sortByCodePoint(&keys) { $0 }
+        return keys
+    }
+
+    /// Sorts `items` by the code point order of `key(item)`.
+    static func sortByCodePoint<Item>(_ items: inout [Item], key: (Item) -> String) {
         // For ASCII text, String's own `<` is code point order and several times faster than
         // any comparison written outside the standard library.
-        if keys.allSatisfy({ $0.utf8.allSatisfy { $0 < 0x80 } }) {
-            keys.sort()
+        if items.allSatisfy({ key($0).utf8.allSatisfy { $0 < 0x80 } }) {
+            items.sort { key($0) < key($1) }
         } else {
-            keys.sort(by: codePointPrecedes)
+            items.sort { codePointPrecedes(key($0), key($1)) }
         }
-        return keys
     }
 
     /// Code point order by comparing UTF-8 bytes with `memcmp`: ten times faster than
@@ -113,17 +137,17 @@ public enum JSONWriter {
     }
 
     private static func writeObject(
-        _ entries: [String: PrefValue], into output: inout [UInt8], pretty: Bool, indent: Int, keys: [String]? = nil
+        _ entries: [String: PrefValue], into output: inout [UInt8], pretty: Bool, indent: Int
     ) throws(Unrepresentable) {
         guard !entries.isEmpty else { return append("{}", to: &output) }
         output.append(UInt8(ascii: "{"))
-        for (position, key) in (keys ?? sortedKeys(entries)).enumerated() {
+        for (position, key) in sortedKeys(entries).enumerated() {
+            guard let value = entries[key] else { continue }
             if position > 0 { output.append(UInt8(ascii: ",")) }
             newline(&output, pretty: pretty, indent: indent + 1)
             writeString(key, into: &output)
             output.append(UInt8(ascii: ":"))
             if pretty { output.append(UInt8(ascii: " ")) }
-            guard let value = entries[key] else { continue }
             do {
                 try write(value, into: &output, pretty: pretty, indent: indent + 1)
             } catch {

@@ -73,7 +73,7 @@ final class SuiteBackend: Sendable {
             if replacingAll {
                 let before = state.values
                 state.clearAll(at: now)
-                state.values = [:]
+                state.values = SuiteTable()
                 // One notification per key that changes, not a removal and a re-add.
                 let observers = state.observers
                 state.observers = [:]
@@ -146,10 +146,9 @@ final class SuiteBackend: Sendable {
     private struct Snapshot {
         var pending: [String: PendingChange]
         var clear: PendingClear?
-        var values: [String: PrefValue]
+        var values: SuiteTable
         var stamp: FileStamp?
-        var sortedKeys: [String]?
-        var keySetVersion: UInt64
+        var image: SuiteImage?
     }
 
     /// Runs on `queue`. `holdingLock`: the caller already holds the file lock (a second
@@ -160,7 +159,7 @@ final class SuiteBackend: Sendable {
             guard state.hasPendingChanges else { return nil }
             let snapshot = Snapshot(
                 pending: state.pending, clear: state.clear, values: state.values, stamp: state.stamp,
-                sortedKeys: state.sortedKeys, keySetVersion: state.keySetVersion)
+                image: state.image)
             state.pending = [:]
             state.clear = nil
             return snapshot
@@ -172,11 +171,11 @@ final class SuiteBackend: Sendable {
                 let current = try file.stamp()
                 if current == snapshot.stamp {
                     // Nobody else wrote since we last read: memory already holds the new file.
-                    let sortedKeys = snapshot.sortedKeys ?? JSONWriter.sortedKeys(snapshot.values)
-                    let newStamp = try file.replace(with: snapshot.values, sortedKeys: sortedKeys)
+                    let image = try Self.encode(snapshot.values, after: snapshot.image)
+                    let newStamp = try file.replace(bytes: image.bytes)
                     state.withLock { state in
                         state.stamp = newStamp
-                        if state.keySetVersion == snapshot.keySetVersion { state.sortedKeys = sortedKeys }
+                        state.image = image
                     }
                     return
                 }
@@ -187,7 +186,7 @@ final class SuiteBackend: Sendable {
                 SuiteState.reconcile(
                     newDisk: newDisk, fileTime: newDiskStamp?.modifiedTime ?? PendingChange.now(), pending: &pending, clear: &clear)
                 let merged = SuiteState.applying(pending, clear: clear, to: newDisk)
-                let newStamp = try file.replace(with: merged)
+                let newStamp = try file.replace(bytes: Self.encode(SuiteTable(merged), after: nil).bytes)
                 state.withLock { $0.wrote(merged, stamp: newStamp) }
             }
             if holdingLock { try write() } else { try file.withLock(write) }
@@ -210,6 +209,17 @@ final class SuiteBackend: Sendable {
                 }
             }
             throw error
+        }
+    }
+
+    /// The file's bytes for `table`: from `previous` (what this process last wrote) when only
+    /// values changed since, else encoded whole.
+    static func encode(_ table: SuiteTable, after previous: SuiteImage?) throws(SuiteStoreError) -> SuiteImage {
+        do {
+            if let previous, let updated = try previous.updated(to: table) { return updated }
+            return try SuiteImage(encoding: table, order: table.order(reusing: previous?.order))
+        } catch {
+            throw .invalidValue(key: String(error.path.dropFirst()), reason: error.description)
         }
     }
 

@@ -96,20 +96,10 @@ struct SuiteFile: Sendable {
 
     // MARK: Writing
 
-    /// Writes `entries` crash-safely: a temporary file in the same folder, fsync, rename over
-    /// the suite file, fsync of the folder. A reader sees the old file or the new one, whole.
+    /// Replaces the file with exactly `bytes`, crash-safely: a temporary file in the same folder,
+    /// fsync, rename over the suite file, fsync of the folder. A reader sees the old file or the
+    /// new one, whole.
     /// - Returns: the stamp of the new file.
-    func replace(with entries: [String: PrefValue], sortedKeys: [String]? = nil) throws(SuiteStoreError) -> FileStamp {
-        let bytes: [UInt8]
-        do {
-            bytes = try JSONWriter.suiteFile(entries, sortedKeys: sortedKeys)
-        } catch {
-            throw .invalidValue(key: String(error.path.dropFirst()), reason: error.description)
-        }
-        return try replace(bytes: bytes)
-    }
-
-    /// Replaces the file with exactly `bytes`, crash-safely (as ``replace(with:sortedKeys:)``).
     func replace(bytes: [UInt8]) throws(SuiteStoreError) -> FileStamp {
         try ensureDirectory()
         let temporary = location.directory + "/" + temporaryPrefix + "\(getpid())-\(UInt32.random(in: 0...UInt32.max))"

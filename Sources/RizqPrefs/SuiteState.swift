@@ -36,24 +36,22 @@ struct SuiteState {
         let callback: @Sendable (SuiteChange) -> Void
     }
 
-    var values: [String: PrefValue]
+    var values: SuiteTable
     var pending: [String: PendingChange] = [:]
     var clear: PendingClear?
     /// The file version `values` was built from (`nil`: no file).
     var stamp: FileStamp?
     var registered: [String: PrefValue] = [:]
-    /// The keys of `values` in file order, kept between writes while no key is added or
-    /// removed: sorting is a third of a large suite's write.
-    var sortedKeys: [String]?
-    /// Bumped whenever a key is added or removed.
-    var keySetVersion: UInt64 = 0
+    /// The file as this process last wrote it from `values`: the next write of the same keys
+    /// encodes only the values changed since, and needs no sorting.
+    var image: SuiteImage?
     var writeScheduled = false
     var reloadScheduled = false
     var observers: [UInt64: Observer] = [:]
     var nextObserverID: UInt64 = 0
 
     init(values: [String: PrefValue], stamp: FileStamp?) {
-        self.values = values
+        self.values = SuiteTable(values)
         self.stamp = stamp
     }
 
@@ -86,9 +84,7 @@ struct SuiteState {
     /// Puts `value` in `values` (removes the key for `nil`); returns what was there.
     @inline(__always)
     private mutating func show(_ value: PrefValue?, forKey key: String) -> PrefValue? {
-        let old = value.map { values.updateValue($0, forKey: key) } ?? values.removeValue(forKey: key)
-        if (old == nil) != (value == nil) { keySetChanged() }
-        return old
+        value.map { values.updateValue($0, forKey: key) } ?? values.removeValue(forKey: key)
     }
 
     @inline(__always)
@@ -106,7 +102,7 @@ struct SuiteState {
     /// Empties the suite locally; the next write starts from `{}`.
     mutating func clearAll(at time: Int64) {
         if clear == nil {
-            var before = values
+            var before = values.dictionary
             for (key, change) in pending {
                 if let base = change.base { before[key] = base } else { before.removeValue(forKey: key) }
             }
@@ -115,17 +111,10 @@ struct SuiteState {
             clear?.time = time
         }
         pending = [:]
-        keySetChanged()
-    }
-
-    mutating func keySetChanged() {
-        sortedKeys = nil
-        keySetVersion &+= 1
     }
 
     /// Replaces `values` and tells observers about every key that differs.
-    mutating func replaceValues(with newValues: [String: PrefValue], origin: SuiteChange.Origin) {
-        keySetChanged()
+    mutating func replaceValues(with newValues: SuiteTable, origin: SuiteChange.Origin) {
         if !observers.isEmpty {
             for (key, old) in values where newValues[key] != old {
                 notify(SuiteChange(key: key, newValue: newValues[key], origin: origin))
@@ -175,7 +164,7 @@ struct SuiteState {
     mutating func absorb(_ newDisk: [String: PrefValue], stamp newStamp: FileStamp?) {
         Self.reconcile(newDisk: newDisk, fileTime: newStamp?.modifiedTime ?? PendingChange.now(), pending: &pending, clear: &clear)
         stamp = newStamp
-        replaceValues(with: Self.applying(pending, clear: clear, to: newDisk), origin: .external)
+        replaceValues(with: SuiteTable(Self.applying(pending, clear: clear, to: newDisk)), origin: .external)
     }
 
     /// After this process wrote `written` (merged with another process's file): changes made
@@ -183,6 +172,6 @@ struct SuiteState {
     mutating func wrote(_ written: [String: PrefValue], stamp newStamp: FileStamp?) {
         stamp = newStamp
         for key in Array(pending.keys) { pending[key]?.base = written[key] }
-        replaceValues(with: Self.applying(pending, clear: clear, to: written), origin: .external)
+        replaceValues(with: SuiteTable(Self.applying(pending, clear: clear, to: written)), origin: .external)
     }
 }

@@ -216,7 +216,7 @@ public final class SuiteStore: Sendable {
     /// The stored contents of the suite named `domainName`, or `nil` when it cannot be opened.
     public func persistentDomain(forName domainName: String) -> [String: Any]? {
         let target = domainName == suiteName ? self : try? sibling(named: domainName)
-        return target?.backend.state.withLock { $0.values }.mapValues(\.anyValue)
+        return target?.backend.state.withLock { $0.values }.dictionary.mapValues(\.anyValue)
     }
 
     /// Writes pending changes now and picks up other processes' changes; `false` (and a logged
@@ -269,17 +269,17 @@ public final class SuiteStore: Sendable {
 
     /// The stored keys, sorted (registered defaults not included).
     public var keys: [String] {
-        JSONWriter.sortedKeys(backend.state.withLock { $0.values })
+        JSONWriter.sortedKeys(backend.state.withLock { $0.values }.keys)
     }
 
     /// The stored entries as ``PrefValue``s (registered defaults not included).
     public var entries: [String: PrefValue] {
-        backend.state.withLock { $0.values }
+        backend.state.withLock { $0.values }.dictionary
     }
 
     /// Stored values and registered defaults, as Foundation-style values.
     public func dictionaryRepresentation() -> [String: Any] {
         let (values, registered) = backend.state.withLock { ($0.values, $0.registered) }
-        return registered.merging(values) { _, stored in stored }.mapValues(\.anyValue)
+        return registered.merging(values.dictionary) { _, stored in stored }.mapValues(\.anyValue)
     }
 }

@@ -1,0 +1,98 @@
+/// The bytes of a suite file encoded from a ``SuiteTable``, with where each value's text sits in
+/// them, so that encoding the table again after some values changed copies the unchanged text
+/// and encodes only the changed values.
+///
+/// A suite file is rewritten whole on every write (one sorted, readable JSON file), so the cost
+/// of a write grows with the suite; this keeps the part that is not the disk's small: 10,000
+/// changed values in a 100,000-key suite are 10,000 values to encode and one copy of the rest,
+/// not 100,000 values to look up and encode. The bytes are exactly what a whole encoding gives.
+struct SuiteImage: Sendable {
+    /// The file's bytes: `{`, one `"key": value` member per line in key order, `}` and a line
+    /// break (`{}` and a line break for no keys).
+    let bytes: [UInt8]
+    /// The table's file order; its layout is the one these bytes were encoded from.
+    let order: SuiteTable.Order
+    /// For each key, in file order, where its value's text starts in `bytes`.
+    private let valueStarts: [Int]
+    /// For each key, in file order, where its value's text ends in `bytes`.
+    private let valueEnds: [Int]
+    /// The table's change log and its length when these bytes were encoded.
+    private let changeLogID: UInt64
+    private let changeLogCount: Int
+
+    /// Encodes `table` whole, in `order` (its file order).
+    init(encoding table: SuiteTable, order: SuiteTable.Order) throws(JSONWriter.Unrepresentable) {
+        var output: [UInt8] = []
+        var starts: [Int] = []
+        var ends: [Int] = []
+        output.reserveCapacity(table.count * 32 + 4)
+        starts.reserveCapacity(table.count)
+        ends.reserveCapacity(table.count)
+        output.append(UInt8(ascii: "{"))
+        for slot in order.slots {
+            guard let entry = table.entry(atSlot: slot) else { continue }
+            if !starts.isEmpty { output.append(UInt8(ascii: ",")) }
+            JSONWriter.appendSuiteKey(entry.key, to: &output)
+            starts.append(output.count)
+            try JSONWriter.appendSuiteValue(entry.value, forKey: entry.key, to: &output)
+            ends.append(output.count)
+        }
+        if !starts.isEmpty { output.append(0x0A) }
+        output.append(contentsOf: [UInt8(ascii: "}"), 0x0A])
+        self.init(bytes: output, order: order, valueStarts: starts, valueEnds: ends, table: table)
+    }
+
+    private init(bytes: [UInt8], order: SuiteTable.Order, valueStarts: [Int], valueEnds: [Int], table: SuiteTable) {
+        self.bytes = bytes
+        self.order = order
+        self.valueStarts = valueStarts
+        self.valueEnds = valueEnds
+        changeLogID = table.changeLogID
+        changeLogCount = table.changeLog.count
+    }
+
+    /// The encoding of `table`, or of a later version of it, from this one: only the values
+    /// changed since are encoded. `nil` when `table` is not this table with some values changed
+    /// (a key was added or removed, or the change log started over): encode it whole then.
+    func updated(to table: SuiteTable) throws(JSONWriter.Unrepresentable) -> SuiteImage? {
+        guard table.layoutID == order.layoutID, table.changeLogID == changeLogID, table.changeLog.count >= changeLogCount,
+            valueStarts.count == order.slots.count
+        else {
+            return nil
+        }
+        var changed = table.changeLog[changeLogCount...].map { Int(order.ranks[Int($0)]) }
+        changed.sort()
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count + changed.count * 8)
+        // Each changed value: its old text's bounds and its new text's.
+        var edits: [(rank: Int, newStart: Int, newEnd: Int)] = []
+        edits.reserveCapacity(changed.count)
+        var copied = 0
+        for rank in changed where edits.last?.rank != rank {
+            guard rank >= 0, let entry = table.entry(atSlot: order.slots[rank]) else { return nil }
+            output.append(contentsOf: bytes[copied..<valueStarts[rank]])
+            let newStart = output.count
+            try JSONWriter.appendSuiteValue(entry.value, forKey: entry.key, to: &output)
+            edits.append((rank, newStart, output.count))
+            copied = valueEnds[rank]
+        }
+        output.append(contentsOf: bytes[copied...])
+        // Every value after an edit moved by the edits' total change in length.
+        var starts = valueStarts
+        var ends = valueEnds
+        var shift = 0
+        var next = 0
+        for rank in starts.indices {
+            if next < edits.count, edits[next].rank == rank {
+                starts[rank] = edits[next].newStart
+                ends[rank] = edits[next].newEnd
+                shift = edits[next].newEnd - valueEnds[rank]
+                next += 1
+            } else {
+                starts[rank] += shift
+                ends[rank] += shift
+            }
+        }
+        return SuiteImage(bytes: output, order: order, valueStarts: starts, valueEnds: ends, table: table)
+    }
+}

@@ -1,0 +1,297 @@
+import Synchronization
+
+/// A suite's entries in memory: a hash table from key to ``PrefValue`` that keeps each key next
+/// to its value, so that a read costs one cache miss where `Dictionary` (keys and values in
+/// separate arrays) costs two or three. At 100,000 keys that is the difference between about
+/// 60 and 200 ns a read.
+///
+/// Keys compare as `String`s do (canonically equivalent spellings are one key), exactly as in a
+/// `[String: PrefValue]`. Open addressing with linear probing over slots that hold the key's hash,
+/// the key and the value (48 bytes), at a load of at most seven eighths: a probe compares keys
+/// only on a hash match, and a smaller table stays in the cache (at 100,000 keys, 6 MB of slots
+/// read in about 55 ns here, 12 MB in 210 ns); copy on write.
+///
+/// The table also knows its keys' file order (``Order``): the slots sorted by key, valid as long
+/// as no key is added or removed, so that writing the file need not sort or hash anything.
+struct SuiteTable: Sendable {
+    /// One key and its value, side by side in the table.
+    struct Entry {
+        var key: String
+        var value: PrefValue
+    }
+
+    /// The table's slots in the key order of the file (code point order), for one layout of the
+    /// table: valid while no key is added or removed.
+    struct Order: Sendable {
+        /// The ``SuiteTable/layoutID`` this order was computed for.
+        let layoutID: UInt64
+        /// Occupied slots, sorted by key.
+        let slots: [Int32]
+        /// For each slot, its position in `slots` (-1 for an empty slot).
+        let ranks: [Int32]
+    }
+
+    private var storage: Storage
+
+    /// The slots whose value changed, in the order of the changes, since the log began: what a
+    /// writer that encoded the table at an earlier length of this log (``changeLogID``) must
+    /// encode again. The log starts over, under a new ID, when a key is added or removed, and
+    /// when it grows longer than the table (a whole new encoding is then as cheap).
+    private(set) var changeLog: [Int32] = []
+    /// Identifies the current ``changeLog``; unique across all tables of the process.
+    private(set) var changeLogID = Storage.newID()
+
+    /// An empty table with room for `capacity` keys before it grows.
+    init(minimumCapacity capacity: Int = 0) {
+        storage = Storage(slotCount: Self.slotCount(for: capacity))
+    }
+
+    /// A table holding `dictionary`'s entries.
+    init(_ dictionary: [String: PrefValue]) {
+        self.init(minimumCapacity: dictionary.count)
+        for (key, value) in dictionary { storage.insertNew(Entry(key: key, value: value), hash: key.hashValue) }
+    }
+
+    /// The number of keys.
+    var count: Int { storage.count }
+
+    /// Whether the table holds no key.
+    var isEmpty: Bool { storage.count == 0 }
+
+    /// Identifies where each key sits: changes whenever a key is added or removed (or the table
+    /// grows), never when a value changes. Unique across all tables of the process.
+    var layoutID: UInt64 { storage.layoutID }
+
+    /// The value for `key`, or `nil`.
+    subscript(key: String) -> PrefValue? {
+        let slot = storage.find(key, hash: key.hashValue)
+        return slot.found ? storage.slots[slot.index].entry?.value : nil
+    }
+
+    /// Sets the value for `key`; returns the previous one.
+    @discardableResult
+    mutating func updateValue(_ value: PrefValue, forKey key: String) -> PrefValue? {
+        let hash = key.hashValue
+        makeUnique()
+        let slot = storage.find(key, hash: hash)
+        if slot.found {
+            let old = storage.slots[slot.index].entry?.value
+            storage.slots[slot.index].entry?.value = value
+            if changeLog.count < Swift.max(storage.count, 64) {
+                changeLog.append(Int32(truncatingIfNeeded: slot.index))
+            } else {
+                restartChangeLog()
+            }
+            return old
+        }
+        restartChangeLog()
+        if storage.needsRoomForOneMore {
+            storage = storage.resized(toHold: storage.count + 1)
+            storage.insertNew(Entry(key: key, value: value), hash: hash)
+        } else {
+            storage.fill(slot.index, with: Entry(key: key, value: value), hash: hash)
+        }
+        return nil
+    }
+
+    /// Removes `key`; returns its value, or `nil` when it was absent.
+    @discardableResult
+    mutating func removeValue(forKey key: String) -> PrefValue? {
+        let hash = key.hashValue
+        guard storage.find(key, hash: hash).found else { return nil }
+        makeUnique()
+        restartChangeLog()
+        return storage.empty(storage.find(key, hash: hash).index)
+    }
+
+    private mutating func restartChangeLog() {
+        changeLog = []
+        changeLogID = Storage.newID()
+    }
+
+    /// The keys, in no particular order.
+    var keys: [String] {
+        var keys: [String] = []
+        keys.reserveCapacity(count)
+        for (key, _) in self { keys.append(key) }
+        return keys
+    }
+
+    /// The entries as a dictionary.
+    var dictionary: [String: PrefValue] {
+        var result: [String: PrefValue] = [:]
+        result.reserveCapacity(count)
+        for (key, value) in self { result[key] = value }
+        return result
+    }
+
+    /// The file order of the keys: `cached` when it is still valid for this table, else sorted
+    /// anew.
+    func order(reusing cached: Order?) -> Order {
+        if let cached, cached.layoutID == storage.layoutID { return cached }
+        var occupied: [(key: String, slot: Int32)] = []
+        occupied.reserveCapacity(count)
+        for index in 0..<storage.slotCount {
+            if let entry = storage.slots[index].entry { occupied.append((entry.key, Int32(truncatingIfNeeded: index))) }
+        }
+        JSONWriter.sortByCodePoint(&occupied) { $0.key }
+        var ranks = [Int32](repeating: -1, count: storage.slotCount)
+        for (rank, item) in occupied.enumerated() { ranks[Int(item.slot)] = Int32(truncatingIfNeeded: rank) }
+        return Order(layoutID: storage.layoutID, slots: occupied.map(\.slot), ranks: ranks)
+    }
+
+    /// The entry in `slot`, one of ``order(reusing:)``'s slots for this layout (`nil` for any
+    /// other slot).
+    func entry(atSlot slot: Int32) -> Entry? {
+        storage.slots[Int(slot)].entry
+    }
+
+    private mutating func makeUnique() {
+        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+    }
+
+    /// Slots for `capacity` keys at a load of at most seven eighths: a power of two, at least 8.
+    private static func slotCount(for capacity: Int) -> Int {
+        var slots = 8
+        while slots / 8 * 7 < capacity { slots *= 2 }
+        return slots
+    }
+
+    /// One place in the table: empty, deleted (a removed key, which probes walk past), or full,
+    /// with the key's hash beside it so that a probe compares keys only on a hash match.
+    struct Slot {
+        /// 0: empty; 1: deleted; otherwise the hash with its top bit set (``Storage/meta(_:)``).
+        var meta: UInt64
+        var entry: Entry?
+    }
+
+    /// The slots, allocated once per size.
+    final class Storage: @unchecked Sendable {
+        static let emptyMeta: UInt64 = 0
+        static let deletedMeta: UInt64 = 1
+        private static let idCounter = Atomic<UInt64>(0)
+
+        let slotCount: Int
+        let mask: Int
+        let slots: UnsafeMutablePointer<Slot>
+        var count = 0
+        var deleted = 0
+        private(set) var layoutID: UInt64
+
+        init(slotCount: Int) {
+            self.slotCount = slotCount
+            mask = slotCount - 1
+            slots = .allocate(capacity: slotCount)
+            slots.initialize(repeating: Slot(meta: Self.emptyMeta, entry: nil), count: slotCount)
+            layoutID = Self.newID()
+        }
+
+        deinit {
+            slots.deinitialize(count: slotCount)
+            slots.deallocate()
+        }
+
+        /// A number no other layout or change log of this process has had.
+        static func newID() -> UInt64 {
+            idCounter.add(1, ordering: .relaxed).newValue
+        }
+
+        /// The meta of a full slot for a key of hash `hash`: never 0 or 1.
+        @inline(__always)
+        static func meta(_ hash: Int) -> UInt64 {
+            UInt64(UInt(bitPattern: hash)) | (1 << 63)
+        }
+
+        /// Whether slot `index` holds an entry.
+        @inline(__always)
+        func isFull(_ index: Int) -> Bool {
+            slots[index].meta > Self.deletedMeta
+        }
+
+        /// Where `key` is (`found`), or else the slot an insertion of it should take.
+        @inline(__always)
+        func find(_ key: String, hash: Int) -> (found: Bool, index: Int) {
+            let meta = Self.meta(hash)
+            var index = hash & mask
+            var firstDeleted = -1
+            while true {
+                let slotMeta = slots[index].meta
+                if slotMeta == meta, slots[index].entry?.key == key { return (true, index) }
+                if slotMeta == Self.emptyMeta { return (false, firstDeleted >= 0 ? firstDeleted : index) }
+                if slotMeta == Self.deletedMeta, firstDeleted < 0 { firstDeleted = index }
+                index = (index + 1) & mask
+            }
+        }
+
+        /// Whether one more key would take the table over its load (deleted slots count).
+        var needsRoomForOneMore: Bool {
+            count + deleted + 1 > slotCount / 8 * 7
+        }
+
+        /// Puts a new entry in slot `index` (empty or deleted, as ``find(_:hash:)`` chose).
+        func fill(_ index: Int, with entry: Entry, hash: Int) {
+            if slots[index].meta == Self.deletedMeta { deleted -= 1 }
+            slots[index] = Slot(meta: Self.meta(hash), entry: entry)
+            count += 1
+            layoutID = Self.newID()
+        }
+
+        /// Inserts a key known to be absent, in a table known to have room.
+        func insertNew(_ entry: Entry, hash: Int) {
+            var index = hash & mask
+            while isFull(index) { index = (index + 1) & mask }
+            fill(index, with: entry, hash: hash)
+        }
+
+        /// Empties slot `index`, which is full; returns its value.
+        func empty(_ index: Int) -> PrefValue? {
+            let entry = slots[index].entry
+            slots[index] = Slot(meta: Self.deletedMeta, entry: nil)
+            count -= 1
+            deleted += 1
+            layoutID = Self.newID()
+            return entry?.value
+        }
+
+        /// The same slots, entries and layout, in storage of its own.
+        func copy() -> Storage {
+            let copy = Storage(slotCount: slotCount)
+            copy.slots.update(from: slots, count: slotCount)
+            copy.count = count
+            copy.deleted = deleted
+            copy.layoutID = layoutID
+            return copy
+        }
+
+        /// A storage sized for `capacity` keys holding these entries (deleted slots dropped).
+        func resized(toHold capacity: Int) -> Storage {
+            let grown = Storage(slotCount: SuiteTable.slotCount(for: Swift.max(capacity, count * 2)))
+            for index in 0..<slotCount {
+                if let entry = slots[index].entry { grown.insertNew(entry, hash: entry.key.hashValue) }
+            }
+            return grown
+        }
+    }
+}
+
+extension SuiteTable: Sequence {
+    /// Walks the entries in slot order (no particular key order).
+    struct Iterator: IteratorProtocol {
+        fileprivate let storage: Storage
+        fileprivate var index = 0
+
+        mutating func next() -> (key: String, value: PrefValue)? {
+            while index < storage.slotCount {
+                defer { index += 1 }
+                if let entry = storage.slots[index].entry { return (entry.key, entry.value) }
+            }
+            return nil
+        }
+    }
+
+    func makeIterator() -> Iterator {
+        Iterator(storage: storage)
+    }
+
+    var underestimatedCount: Int { count }
+}

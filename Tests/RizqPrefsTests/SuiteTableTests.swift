@@ -1,0 +1,124 @@
+import Foundation
+import XCTest
+
+@testable import RizqPrefs
+
+/// The store's in-memory table and the incremental file encoding built on it: they must behave
+/// exactly as a `[String: PrefValue]` and a whole encoding do.
+final class SuiteTableTests: XCTestCase {
+    /// A repeatable pseudo-random sequence (SplitMix64).
+    struct Random {
+        var state: UInt64
+        mutating func next(_ bound: Int) -> Int {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return Int((z ^ (z >> 31)) % UInt64(bound))
+        }
+    }
+
+    func testMatchesADictionaryThroughInsertsUpdatesAndRemovals() {
+        var random = Random(state: 7)
+        var table = SuiteTable()
+        var reference: [String: PrefValue] = [:]
+        for step in 0..<20_000 {
+            let key = "k\(random.next(3_000))"
+            switch random.next(4) {
+            case 0:
+                XCTAssertEqual(table.removeValue(forKey: key), reference.removeValue(forKey: key), "step \(step)")
+            default:
+                let value: PrefValue = random.next(2) == 0 ? .int(step) : .string("v\(step)")
+                XCTAssertEqual(table.updateValue(value, forKey: key), reference.updateValue(value, forKey: key), "step \(step)")
+            }
+            XCTAssertEqual(table.count, reference.count)
+        }
+        XCTAssertEqual(table.dictionary, reference)
+        for index in 0..<3_100 {
+            XCTAssertEqual(table["k\(index)"], reference["k\(index)"])
+        }
+        XCTAssertEqual(Set(table.keys), Set(reference.keys))
+    }
+
+    func testCanonicallyEquivalentKeysAreOneKeyAsInADictionary() {
+        var table = SuiteTable()
+        table.updateValue(1, forKey: "caf\u{E9}")
+        table.updateValue(2, forKey: "cafe\u{301}")
+        // U+212A KELVIN SIGN is canonically equivalent to the ASCII letter K.
+        table.updateValue(3, forKey: "\u{212A}ey")
+        XCTAssertEqual(table.count, 2)
+        XCTAssertEqual(table["caf\u{E9}"], 2)
+        XCTAssertEqual(table["Key"], 3)
+        let reference: [String: PrefValue] = ["caf\u{E9}": 2, "Key": 3]
+        XCTAssertEqual(table.dictionary, reference)
+    }
+
+    func testCopiesAreIndependent() {
+        var original = SuiteTable(["a": 1, "b": 2])
+        let snapshot = original
+        original.updateValue(10, forKey: "a")
+        original.removeValue(forKey: "b")
+        original.updateValue(3, forKey: "c")
+        XCTAssertEqual(snapshot.dictionary, ["a": 1, "b": 2])
+        XCTAssertEqual(original.dictionary, ["a": 10, "c": 3])
+    }
+
+    func testLayoutChangesWithKeysNotWithValues() {
+        var table = SuiteTable(["a": 1, "b": 2])
+        let layout = table.layoutID
+        table.updateValue(5, forKey: "a")
+        XCTAssertEqual(table.layoutID, layout)
+        table.updateValue(5, forKey: "c")
+        XCTAssertNotEqual(table.layoutID, layout)
+        let grown = table.layoutID
+        table.removeValue(forKey: "c")
+        XCTAssertNotEqual(table.layoutID, grown)
+    }
+
+    func testOrderIsCodePointOrder() {
+        let table = SuiteTable(["b": 1, "a": 2, "ä": 3, "Z": 4, "a b": 5])
+        let order = table.order(reusing: nil)
+        XCTAssertEqual(order.slots.compactMap { table.entry(atSlot: $0)?.key }, ["Z", "a", "a b", "b", "ä"])
+    }
+
+    /// The incremental encoding equals a whole encoding after every kind of change, including
+    /// values whose text gets longer or shorter and a change log that starts over.
+    func testIncrementalEncodingEqualsAWholeEncoding() throws {
+        var random = Random(state: 42)
+        var table = SuiteTable()
+        for index in 0..<500 { table.updateValue(.int(index), forKey: "key-\(index)") }
+        var image = try SuiteImage(encoding: table, order: table.order(reusing: nil))
+        var incremental = 0
+        for round in 0..<200 {
+            for _ in 0..<(1 + random.next(40)) {
+                let key = "key-\(random.next(520))"
+                switch random.next(20) {
+                case 0: table.removeValue(forKey: key)
+                case 1: table.updateValue(.array([.string("x\(round)"), .dictionary(["n": .int(round)])]), forKey: key)
+                case 2: table.updateValue(.string(String(repeating: "é\"\n", count: random.next(5))), forKey: key)
+                default:
+                    // Only values of keys that exist: the layout stays, so the update is incremental.
+                    if table[key] != nil { table.updateValue(.int(random.next(1_000_000) - 500_000), forKey: key) }
+                }
+            }
+            if let updated = try image.updated(to: table) {
+                incremental += 1
+                image = updated
+            } else {
+                image = try SuiteImage(encoding: table, order: table.order(reusing: image.order))
+            }
+            let whole = try SuiteImage(encoding: table, order: table.order(reusing: nil))
+            XCTAssertEqual(String(decoding: image.bytes, as: UTF8.self), String(decoding: whole.bytes, as: UTF8.self), "round \(round)")
+            XCTAssertEqual(try JSONReader.parse(image.bytes), .dictionary(table.dictionary), "round \(round)")
+        }
+        XCTAssertGreaterThan(incremental, 20, "most rounds change values only and should be incremental")
+    }
+
+    func testAnImageOfAnotherTableIsNotReused() throws {
+        let first = SuiteTable(["a": 1])
+        let image = try SuiteImage(encoding: first, order: first.order(reusing: nil))
+        let second = SuiteTable(["a": 2])
+        XCTAssertNil(try image.updated(to: second))
+        XCTAssertEqual(String(decoding: try SuiteImage(encoding: SuiteTable(), order: SuiteTable().order(reusing: nil)).bytes, as: UTF8.self), "{}\n")
+    }
+}
