@@ -143,83 +143,129 @@ final class SuiteBackend: Sendable {
         }
     }
 
-    private struct Snapshot {
+    /// How a write turns this process's state into the file's bytes.
+    private enum Plan {
+        /// Nobody else wrote since this process last read or wrote the file, and only values
+        /// changed since its last write: the new bytes, encoded under the state lock from the
+        /// last ones (copying the rest), so that no copy of the table is kept meanwhile.
+        case image(SuiteImage)
+        /// Nobody else wrote, but keys were added or removed: encode this table whole.
+        case encode(SuiteTable, previous: SuiteImage?)
+        /// Another process replaced the file: merge the pending changes into what it wrote.
+        case merge
+    }
+
+    /// The pending changes a write took out of the state (put back if it fails), and its plan.
+    private struct Taken {
         var pending: [String: PendingChange]
         var clear: PendingClear?
-        var values: SuiteTable
-        var stamp: FileStamp?
-        var image: SuiteImage?
+        var plan: Plan
     }
 
     /// Runs on `queue`. `holdingLock`: the caller already holds the file lock (a second
     /// `flock` from this process would wait for itself).
     func writePending(holdingLock: Bool = false) throws(SuiteStoreError) {
-        let taken = state.withLock { state -> Snapshot? in
+        let hasWork = state.withLock { state -> Bool in
             state.writeScheduled = false
+            return state.hasPendingChanges
+        }
+        guard hasWork else { return }
+        if let openError { throw openError }
+        let write = { [self] () throws(SuiteStoreError) in
+            let current = try file.stamp()
+            guard let taken = try take(ifFileIs: current) else { return }
+            do throws(SuiteStoreError) {
+                switch taken.plan {
+                case .image(let image):
+                    try replaceFile(with: image)
+                case .encode(let table, let previous):
+                    try replaceFile(with: Self.encode(table, after: previous))
+                case .merge:
+                    let (newDisk, newDiskStamp) = try Self.load(file, lockForRepair: false).parsed
+                    var pending = taken.pending
+                    var clear = taken.clear
+                    SuiteState.reconcile(
+                        newDisk: newDisk, fileTime: newDiskStamp?.modifiedTime ?? PendingChange.now(), pending: &pending, clear: &clear)
+                    let merged = SuiteState.applying(pending, clear: clear, to: newDisk)
+                    let newStamp = try file.replace(bytes: Self.encode(SuiteTable(merged), after: nil).bytes)
+                    state.withLock { $0.wrote(merged, stamp: newStamp) }
+                }
+            } catch {
+                putBack(taken)
+                throw error
+            }
+        }
+        if holdingLock { try write() } else { try file.withLock(write) }
+    }
+
+    /// Takes the pending changes out of the state and plans their write; `current` is the
+    /// file's version now. `nil` when nothing is pending.
+    private func take(ifFileIs current: FileStamp?) throws(SuiteStoreError) -> Taken? {
+        try state.withLock { state throws(SuiteStoreError) -> Taken? in
             guard state.hasPendingChanges else { return nil }
-            let snapshot = Snapshot(
-                pending: state.pending, clear: state.clear, values: state.values, stamp: state.stamp,
-                image: state.image)
+            var plan = Plan.merge
+            if current == state.stamp {
+                if let previous = state.image, let updated = try Self.update(previous, to: state.values) {
+                    plan = .image(updated)
+                } else {
+                    plan = .encode(state.values, previous: state.image)
+                }
+            }
+            let taken = Taken(pending: state.pending, clear: state.clear, plan: plan)
             state.pending = [:]
             state.clear = nil
-            return snapshot
+            return taken
         }
-        guard let snapshot = taken else { return }
-        do throws(SuiteStoreError) {
-            if let openError { throw openError }
-            let write = { [self] () throws(SuiteStoreError) in
-                let current = try file.stamp()
-                if current == snapshot.stamp {
-                    // Nobody else wrote since we last read: memory already holds the new file.
-                    let image = try Self.encode(snapshot.values, after: snapshot.image)
-                    let newStamp = try file.replace(bytes: image.bytes)
-                    state.withLock { state in
-                        state.stamp = newStamp
-                        state.image = image
-                    }
-                    return
-                }
-                // Another process replaced the file: merge our changes into what it wrote.
-                let (newDisk, newDiskStamp) = try Self.load(file, lockForRepair: false).parsed
-                var pending = snapshot.pending
-                var clear = snapshot.clear
-                SuiteState.reconcile(
-                    newDisk: newDisk, fileTime: newDiskStamp?.modifiedTime ?? PendingChange.now(), pending: &pending, clear: &clear)
-                let merged = SuiteState.applying(pending, clear: clear, to: newDisk)
-                let newStamp = try file.replace(bytes: Self.encode(SuiteTable(merged), after: nil).bytes)
-                state.withLock { $0.wrote(merged, stamp: newStamp) }
-            }
-            if holdingLock { try write() } else { try file.withLock(write) }
-        } catch {
-            state.withLock { state in
-                for (key, change) in snapshot.pending {
-                    if state.pending[key] == nil {
-                        state.pending[key] = change
-                    } else {
-                        // The newer change was made over our unwritten one: the file still
-                        // holds what the older change was made over.
-                        state.pending[key]?.base = change.base
-                    }
-                }
-                if let cleared = snapshot.clear, state.clear == nil {
-                    state.clear = cleared
-                    for key in Array(state.pending.keys) where snapshot.pending[key] == nil {
-                        state.pending[key]?.base = cleared.before[key]
-                    }
+    }
+
+    /// Replaces the file with `image`, which memory already holds, and keeps it for the next write.
+    private func replaceFile(with image: SuiteImage) throws(SuiteStoreError) {
+        let newStamp = try file.replace(bytes: image.bytes)
+        state.withLock { state in
+            state.stamp = newStamp
+            state.image = image
+            if state.values.changeLogID == image.changeLogID { state.values.forgetChanges(before: image.changeLogEnd) }
+        }
+    }
+
+    /// A write failed: its changes are pending again, under any made meanwhile.
+    private func putBack(_ taken: Taken) {
+        state.withLock { state in
+            for (key, change) in taken.pending {
+                if state.pending[key] == nil {
+                    state.pending[key] = change
+                } else {
+                    // The newer change was made over our unwritten one: the file still
+                    // holds what the older change was made over.
+                    state.pending[key]?.base = change.base
                 }
             }
-            throw error
+            if let cleared = taken.clear, state.clear == nil {
+                state.clear = cleared
+                for key in Array(state.pending.keys) where taken.pending[key] == nil {
+                    state.pending[key]?.base = cleared.before[key]
+                }
+            }
         }
     }
 
     /// The file's bytes for `table`: from `previous` (what this process last wrote) when only
     /// values changed since, else encoded whole.
     static func encode(_ table: SuiteTable, after previous: SuiteImage?) throws(SuiteStoreError) -> SuiteImage {
+        if let previous, let updated = try update(previous, to: table) { return updated }
         do {
-            if let previous, let updated = try previous.updated(to: table) { return updated }
             return try SuiteImage(encoding: table, order: table.order(reusing: previous?.order))
         } catch {
-            throw .invalidValue(key: String(error.path.dropFirst()), reason: error.description)
+            throw .invalid(error)
+        }
+    }
+
+    /// `previous` brought up to `table` when only values changed since (``SuiteImage/updated(to:)``).
+    static func update(_ previous: SuiteImage, to table: SuiteTable) throws(SuiteStoreError) -> SuiteImage? {
+        do {
+            return try previous.updated(to: table)
+        } catch {
+            throw .invalid(error)
         }
     }
 

@@ -16,9 +16,9 @@ struct SuiteImage: Sendable {
     private let valueStarts: [Int]
     /// For each key, in file order, where its value's text ends in `bytes`.
     private let valueEnds: [Int]
-    /// The table's change log and its length when these bytes were encoded.
-    private let changeLogID: UInt64
-    private let changeLogCount: Int
+    /// The table's change log, and its end when these bytes were encoded.
+    let changeLogID: UInt64
+    let changeLogEnd: Int
 
     /// Encodes `table` whole, in `order` (its file order).
     init(encoding table: SuiteTable, order: SuiteTable.Order) throws(JSONWriter.Unrepresentable) {
@@ -48,19 +48,19 @@ struct SuiteImage: Sendable {
         self.valueStarts = valueStarts
         self.valueEnds = valueEnds
         changeLogID = table.changeLogID
-        changeLogCount = table.changeLog.count
+        changeLogEnd = table.changeLogEnd
     }
 
     /// The encoding of `table`, or of a later version of it, from this one: only the values
     /// changed since are encoded. `nil` when `table` is not this table with some values changed
     /// (a key was added or removed, or the change log started over): encode it whole then.
     func updated(to table: SuiteTable) throws(JSONWriter.Unrepresentable) -> SuiteImage? {
-        guard table.layoutID == order.layoutID, table.changeLogID == changeLogID, table.changeLog.count >= changeLogCount,
-            valueStarts.count == order.slots.count
+        guard table.layoutID == order.layoutID, table.changeLogID == changeLogID,
+            let slots = table.changedSlots(since: changeLogEnd), valueStarts.count == order.slots.count
         else {
             return nil
         }
-        var changed = table.changeLog[changeLogCount...].map { Int(order.ranks[Int($0)]) }
+        var changed = slots.map { Int(order.ranks[Int($0)]) }
         changed.sort()
         var output: [UInt8] = []
         output.reserveCapacity(bytes.count + changed.count * 8)

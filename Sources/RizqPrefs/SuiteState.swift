@@ -113,8 +113,10 @@ struct SuiteState {
         pending = [:]
     }
 
-    /// Replaces `values` and tells observers about every key that differs.
+    /// Replaces `values` and tells observers about every key that differs. The kept image of
+    /// the file is of the old table: it goes.
     mutating func replaceValues(with newValues: SuiteTable, origin: SuiteChange.Origin) {
+        image = nil
         if !observers.isEmpty {
             for (key, old) in values where newValues[key] != old {
                 notify(SuiteChange(key: key, newValue: newValues[key], origin: origin))

@@ -45,3 +45,10 @@ extension SuiteStoreError: CustomStringConvertible, LocalizedError {
         return "'" + printable.joined() + "'"
     }
 }
+
+extension SuiteStoreError {
+    /// A value of the table that JSON cannot hold, found while encoding the file.
+    static func invalid(_ error: JSONWriter.Unrepresentable) -> SuiteStoreError {
+        .invalidValue(key: String(error.path.dropFirst()), reason: error.description)
+    }
+}

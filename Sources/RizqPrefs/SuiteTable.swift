@@ -33,12 +33,16 @@ struct SuiteTable: Sendable {
 
     private var storage: Storage
 
-    /// The slots whose value changed, in the order of the changes, since the log began: what a
-    /// writer that encoded the table at an earlier length of this log (``changeLogID``) must
-    /// encode again. The log starts over, under a new ID, when a key is added or removed, and
-    /// when it grows longer than the table (a whole new encoding is then as cheap).
-    private(set) var changeLog: [Int32] = []
-    /// Identifies the current ``changeLog``; unique across all tables of the process.
+    /// The slots whose value changed, in the order of the changes: what a writer that encoded
+    /// the table at an earlier point of this log (``changeLogID``, ``changeLogEnd``) must encode
+    /// again. The log starts over, under a new ID, when a key is added or removed, and when it
+    /// grows longer than the table (a whole new encoding is then as cheap); a writer forgets
+    /// what it has written (``forgetChanges(before:)``).
+    private var changeLog: [Int32] = []
+    /// How many changes of this log were forgotten: `changeLog[0]` is change number
+    /// `changeLogStart`.
+    private var changeLogStart = 0
+    /// Identifies the current change log; unique across all tables of the process.
     private(set) var changeLogID = Storage.newID()
 
     /// An empty table with room for `capacity` keys before it grows.
@@ -106,7 +110,26 @@ struct SuiteTable: Sendable {
 
     private mutating func restartChangeLog() {
         changeLog = []
+        changeLogStart = 0
         changeLogID = Storage.newID()
+    }
+
+    /// The number of the next change: the log's end.
+    var changeLogEnd: Int { changeLogStart + changeLog.count }
+
+    /// The slots changed from change number `start` on (a slot may repeat); `nil` when those
+    /// changes were forgotten.
+    func changedSlots(since start: Int) -> ArraySlice<Int32>? {
+        guard start >= changeLogStart, start <= changeLogEnd else { return nil }
+        return changeLog[(start - changeLogStart)...]
+    }
+
+    /// Drops the changes before number `end`: they are written.
+    mutating func forgetChanges(before end: Int) {
+        let count = Swift.min(Swift.max(end - changeLogStart, 0), changeLog.count)
+        guard count > 0 else { return }
+        changeLog.removeFirst(count)
+        changeLogStart += count
     }
 
     /// The keys, in no particular order.

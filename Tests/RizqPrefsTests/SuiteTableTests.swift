@@ -1,4 +1,5 @@
 import Foundation
+import RizqTestSupport
 import XCTest
 
 @testable import RizqPrefs
@@ -120,5 +121,54 @@ final class SuiteTableTests: XCTestCase {
         let second = SuiteTable(["a": 2])
         XCTAssertNil(try image.updated(to: second))
         XCTAssertEqual(String(decoding: try SuiteImage(encoding: SuiteTable(), order: SuiteTable().order(reusing: nil)).bytes, as: UTF8.self), "{}\n")
+    }
+
+    /// Through the store: each flush of a suite whose values change writes exactly the whole
+    /// encoding of what the store holds, also after keys come and go and after a write that
+    /// failed half-way (its changes are written by the next one).
+    func testEveryWriteOfTheStoreIsExactlyTheWholeEncoding() throws {
+        let root = TemporaryRoot()
+        let store = try root.store()
+        var random = Random(state: 3)
+        var expected: [String: PrefValue] = [:]
+        for index in 0..<2_000 {
+            store.set(index, forKey: "key-\(index)")
+            expected["key-\(index)"] = .int(index)
+        }
+        try store.flush()
+        for round in 0..<30 {
+            if round == 10 {
+                store.set("set before a failed write", forKey: "key-5")
+                expected["key-5"] = "set before a failed write"
+                let undo = try makeReadOnly(root.path + "/groups")
+                XCTAssertThrowsError(try store.flush())
+                undo()
+            }
+            for _ in 0..<(1 + random.next(50)) {
+                let key = "key-\(random.next(2_100))"
+                switch random.next(12) {
+                case 0:
+                    store.removeObject(forKey: key)
+                    expected[key] = nil
+                case 1:
+                    let value: PrefValue = .dictionary(["round": .int(round), "text": "a \"quoted\" line\n"])
+                    store.set(value, forKey: key)
+                    expected[key] = value
+                default:
+                    // Mostly values of keys that exist: the writes that copy the unchanged text.
+                    guard expected[key] != nil else { continue }
+                    let value = random.next(2_000_000) - 1_000_000
+                    store.set(value, forKey: key)
+                    expected[key] = .int(value)
+                }
+            }
+            try store.flush()
+            XCTAssertEqual(root.fileBytes().map { Array($0) }, try JSONWriter.suiteFile(expected), "round \(round)")
+            XCTAssertEqual(store.entries, expected, "round \(round)")
+        }
+        // A new process reads what was written.
+        let output = try Child.run(root, "group.com.rizq.test", ["dump"])
+        XCTAssertEqual(output.status, 0)
+        XCTAssertEqual(output.lines, [PrefValue.dictionary(expected).description])
     }
 }
