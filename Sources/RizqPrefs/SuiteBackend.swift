@@ -212,7 +212,9 @@ final class SuiteBackend: Sendable {
                 }
             }
             let taken = Taken(pending: state.pending, clear: state.clear, plan: plan)
-            state.pending = [:]
+            // Room for as many changes as this write took (up to a point): the next burst of sets
+            // is likely as large, and growing a dictionary key by key rehashes it a dozen times.
+            state.pending = Dictionary(minimumCapacity: Swift.min(taken.pending.count, 1 << 14))
             state.clear = nil
             return taken
         }

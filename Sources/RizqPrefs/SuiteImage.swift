@@ -62,14 +62,21 @@ struct SuiteImage: Sendable {
         }
         var changed = slots.map { Int(order.ranks[Int($0)]) }
         changed.sort()
-        var output: [UInt8] = []
-        output.reserveCapacity(bytes.count + changed.count * 8)
-        // Each changed value: its old text's bounds and its new text's.
-        var edits: [(rank: Int, newStart: Int, newEnd: Int)] = []
-        edits.reserveCapacity(changed.count)
-        var copied = 0
-        for rank in changed where edits.last?.rank != rank {
+        // The changed entries first, in one pass of loads that do not wait for each other (the
+        // slots are scattered over the table: cache misses, which then overlap).
+        var entries: [(rank: Int, entry: SuiteTable.Entry)] = []
+        entries.reserveCapacity(changed.count)
+        for rank in changed where entries.last?.rank != rank {
             guard rank >= 0, let entry = table.entry(atSlot: order.slots[rank]) else { return nil }
+            entries.append((rank, entry))
+        }
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count + entries.count * 8)
+        // Each changed value: its new text's bounds.
+        var edits: [(rank: Int, newStart: Int, newEnd: Int)] = []
+        edits.reserveCapacity(entries.count)
+        var copied = 0
+        for (rank, entry) in entries {
             output.append(contentsOf: bytes[copied..<valueStarts[rank]])
             let newStart = output.count
             try JSONWriter.appendSuiteValue(entry.value, forKey: entry.key, to: &output)
