@@ -1,0 +1,122 @@
+import Synchronization
+
+extension SuiteTable {
+    /// One place in the table: empty, deleted (a removed key, which probes walk past), or full,
+    /// with 31 bits of the key's hash beside it so that a probe compares keys only on a hash
+    /// match. 40 bytes (the entry first, so that the meta fits in its padding).
+    struct Slot {
+        var entry: Entry?
+        /// 0: empty; 1: deleted; otherwise the top bit set and 31 bits of the hash
+        /// (``Storage/meta(_:)``).
+        var meta: UInt32
+    }
+
+    /// The slots, allocated once per size.
+    final class Storage: @unchecked Sendable {
+        static let emptyMeta: UInt32 = 0
+        static let deletedMeta: UInt32 = 1
+        private static let idCounter = Atomic<UInt64>(0)
+
+        let slotCount: Int
+        let mask: Int
+        let slots: UnsafeMutablePointer<Slot>
+        var count = 0
+        var deleted = 0
+        private(set) var layoutID: UInt64
+
+        init(slotCount: Int) {
+            self.slotCount = slotCount
+            mask = slotCount - 1
+            slots = .allocate(capacity: slotCount)
+            slots.initialize(repeating: Slot(entry: nil, meta: Self.emptyMeta), count: slotCount)
+            layoutID = Self.newID()
+        }
+
+        deinit {
+            slots.deinitialize(count: slotCount)
+            slots.deallocate()
+        }
+
+        /// A number no other layout or change log of this process has had.
+        static func newID() -> UInt64 {
+            idCounter.add(1, ordering: .relaxed).newValue
+        }
+
+        /// The meta of a full slot for a key of hash `hash`: the hash's top bits (its low bits
+        /// pick the slot), never 0 or 1.
+        @inline(__always)
+        static func meta(_ hash: Int) -> UInt32 {
+            UInt32(truncatingIfNeeded: UInt64(UInt(bitPattern: hash)) >> 32) | (1 << 31)
+        }
+
+        /// Whether slot `index` holds an entry.
+        @inline(__always)
+        func isFull(_ index: Int) -> Bool {
+            slots[index].meta > Self.deletedMeta
+        }
+
+        /// Where `key` is (`found`), or else the slot an insertion of it should take.
+        @inline(__always)
+        func find(_ key: String, hash: Int) -> (found: Bool, index: Int) {
+            let meta = Self.meta(hash)
+            var index = hash & mask
+            var firstDeleted = -1
+            while true {
+                let slotMeta = slots[index].meta
+                if slotMeta == meta, slots[index].entry?.key == key { return (true, index) }
+                if slotMeta == Self.emptyMeta { return (false, firstDeleted >= 0 ? firstDeleted : index) }
+                if slotMeta == Self.deletedMeta, firstDeleted < 0 { firstDeleted = index }
+                index = (index + 1) & mask
+            }
+        }
+
+        /// Whether one more key would take the table over its load (deleted slots count).
+        var needsRoomForOneMore: Bool {
+            count + deleted + 1 > slotCount / 8 * 7
+        }
+
+        /// Puts a new entry in slot `index` (empty or deleted, as ``find(_:hash:)`` chose).
+        func fill(_ index: Int, with entry: Entry, hash: Int) {
+            if slots[index].meta == Self.deletedMeta { deleted -= 1 }
+            slots[index] = Slot(entry: entry, meta: Self.meta(hash))
+            count += 1
+            layoutID = Self.newID()
+        }
+
+        /// Inserts a key known to be absent, in a table known to have room.
+        func insertNew(_ entry: Entry, hash: Int) {
+            var index = hash & mask
+            while isFull(index) { index = (index + 1) & mask }
+            fill(index, with: entry, hash: hash)
+        }
+
+        /// Empties slot `index`, which is full; returns its value.
+        func empty(_ index: Int) -> PrefValue? {
+            let entry = slots[index].entry
+            slots[index] = Slot(entry: nil, meta: Self.deletedMeta)
+            count -= 1
+            deleted += 1
+            layoutID = Self.newID()
+            return entry?.value
+        }
+
+        /// The same slots, entries and layout, in storage of its own.
+        func copy() -> Storage {
+            let copy = Storage(slotCount: slotCount)
+            copy.slots.update(from: slots, count: slotCount)
+            copy.count = count
+            copy.deleted = deleted
+            copy.layoutID = layoutID
+            return copy
+        }
+
+        /// A storage sized for `capacity` keys holding these entries (deleted slots dropped).
+        func resized(toHold capacity: Int) -> Storage {
+            let grown = Storage(slotCount: SuiteTable.slotCount(for: Swift.max(capacity, count * 2)))
+            for index in 0..<slotCount {
+                if let entry = slots[index].entry { grown.insertNew(entry, hash: SuiteTable.hash(entry.key)) }
+            }
+            return grown
+        }
+    }
+}
