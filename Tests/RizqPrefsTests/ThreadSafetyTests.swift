@@ -33,5 +33,7 @@ final class ThreadSafetyTests: XCTestCase {
         }
         XCTAssertEqual(object["shared"] as? String, "x")
         XCTAssertEqual(object.count, expectedCount)
+        // Byte for byte what a whole encoding gives, though most writes copied unchanged text.
+        XCTAssertEqual(root.fileBytes().map { Array($0) }, try JSONWriter.suiteFile(store.entries))
     }
 }
