@@ -47,19 +47,12 @@ public enum JSONWriter {
     /// Appends the start of a top-level member of a suite file: the line break, the indent, the
     /// key and `: `.
     static func appendSuiteKey(_ key: String, to output: inout [UInt8]) {
-        newline(&output, pretty: true, indent: 1)
-        writeString(key, into: &output)
-        output.append(UInt8(ascii: ":"))
-        output.append(UInt8(ascii: " "))
+        writeMemberKey(key, into: &output, pretty: true, indent: 0)
     }
 
     /// Appends the value of a top-level member of a suite file (after its key).
     static func appendSuiteValue(_ value: PrefValue, forKey key: String, to output: inout [UInt8]) throws(Unrepresentable) {
-        do {
-            try write(value, into: &output, pretty: true, indent: 1)
-        } catch {
-            throw error.inside("/" + key)
-        }
+        try writeMemberValue(value, forKey: key, into: &output, pretty: true, indent: 0)
     }
 
     /// Orders keys by Unicode code point, as `jq -S` does (UTF-8 byte order is code point order).
@@ -144,18 +137,30 @@ public enum JSONWriter {
         for (position, key) in sortedKeys(entries).enumerated() {
             guard let value = entries[key] else { continue }
             if position > 0 { output.append(UInt8(ascii: ",")) }
-            newline(&output, pretty: pretty, indent: indent + 1)
-            writeString(key, into: &output)
-            output.append(UInt8(ascii: ":"))
-            if pretty { output.append(UInt8(ascii: " ")) }
-            do {
-                try write(value, into: &output, pretty: pretty, indent: indent + 1)
-            } catch {
-                throw error.inside("/" + key)
-            }
+            writeMemberKey(key, into: &output, pretty: pretty, indent: indent)
+            try writeMemberValue(value, forKey: key, into: &output, pretty: pretty, indent: indent)
         }
         newline(&output, pretty: pretty, indent: indent)
         output.append(UInt8(ascii: "}"))
+    }
+
+    /// The start of a member of an object at `indent`: its line break and indent, the key, `:`.
+    private static func writeMemberKey(_ key: String, into output: inout [UInt8], pretty: Bool, indent: Int) {
+        newline(&output, pretty: pretty, indent: indent + 1)
+        writeString(key, into: &output)
+        output.append(UInt8(ascii: ":"))
+        if pretty { output.append(UInt8(ascii: " ")) }
+    }
+
+    /// The value of a member of an object at `indent`, after its key.
+    private static func writeMemberValue(
+        _ value: PrefValue, forKey key: String, into output: inout [UInt8], pretty: Bool, indent: Int
+    ) throws(Unrepresentable) {
+        do {
+            try write(value, into: &output, pretty: pretty, indent: indent + 1)
+        } catch {
+            throw error.inside("/" + key)
+        }
     }
 
     private static func writeTag(_ tag: String, _ payload: String, into output: inout [UInt8], pretty: Bool, indent: Int) {
