@@ -54,7 +54,7 @@ public struct JSONReader {
     /// in JavaScript).
     private var duplicateTopLevelKeys: [String] = []
 
-    private init(_ bytes: UnsafeBufferPointer<UInt8>, loneSurrogates: LoneSurrogates) {
+    init(_ bytes: UnsafeBufferPointer<UInt8>, loneSurrogates: LoneSurrogates) {
         self.bytes = bytes
         self.loneSurrogates = loneSurrogates
     }
@@ -115,27 +115,29 @@ public struct JSONReader {
     ) -> Result<Read<Builder.Value>, Failure> {
         var reader = JSONReader(bytes, loneSurrogates: loneSurrogates)
         do {
-            let value = try reader.readDocument(Builder.self)
+            let value = try reader.readDocument { reader throws(Failure) in try reader.readValue(Builder.self, topLevel: true) }
             return .success(Read(value: value, duplicateKeys: reader.duplicateTopLevelKeys, replacedSurrogates: reader.replacedSurrogates))
         } catch {
             return .failure(error)
         }
     }
 
-    private mutating func readDocument<Builder: JSONTreeBuilder>(_: Builder.Type) throws(Failure) -> Builder.Value {
+    /// Reads the whole text: an optional byte order mark, white space, what `readTop` reads,
+    /// white space, and nothing else.
+    mutating func readDocument<Top>(_ readTop: (inout JSONReader) throws(Failure) -> Top) throws(Failure) -> Top {
         skipWhitespace()
         if bytes.count >= 3, index == 0, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
             index = 3
             skipWhitespace()
         }
         guard index < bytes.count else { throw fail(.noValue) }
-        let value = try readValue(Builder.self, topLevel: true)
+        let value = try readTop(&self)
         skipWhitespace()
         guard index == bytes.count else { throw fail(.trailingText) }
         return value
     }
 
-    private mutating func readValue<Builder: JSONTreeBuilder>(_: Builder.Type, topLevel: Bool = false) throws(Failure) -> Builder.Value {
+    mutating func readValue<Builder: JSONTreeBuilder>(_: Builder.Type, topLevel: Bool = false) throws(Failure) -> Builder.Value {
         guard index < bytes.count else { throw fail(.truncated(.value)) }
         let start = index
         switch bytes[index] {
@@ -169,15 +171,28 @@ public struct JSONReader {
     }
 
     private mutating func readObject<Builder: JSONTreeBuilder>(_: Builder.Type, topLevel: Bool) throws(Failure) -> Builder.Value {
+        var members = Builder.makeMembers()
+        var duplicates: [String] = []
+        let range = try readMembers(Builder.self) { key, keyOffset, value in
+            if Builder.add(key: key, keyOffset: keyOffset, value: value, to: &members), topLevel { duplicates.append(key) }
+        }
+        duplicateTopLevelKeys += duplicates
+        return Builder.object(members, range: range)
+    }
+
+    /// Reads an object, `{` to `}`, handing each member to `add` (its key, the offset of the
+    /// key's opening quote, its value); returns where the object is.
+    mutating func readMembers<Builder: JSONTreeBuilder>(
+        _: Builder.Type, _ add: (String, Int, Builder.Value) -> Void
+    ) throws(Failure) -> Range<Int> {
         let start = index
         try enter()
         index += 1
-        var members = Builder.makeMembers()
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
             index += 1
             depth -= 1
-            return Builder.object(members, range: start..<index)
+            return start..<index
         }
         while true {
             skipWhitespace()
@@ -191,10 +206,7 @@ public struct JSONReader {
             }
             index += 1
             skipWhitespace()
-            let value = try readValue(Builder.self)
-            if Builder.add(key: key, keyOffset: keyOffset, value: value, to: &members), topLevel {
-                duplicateTopLevelKeys.append(key)
-            }
+            add(key, keyOffset, try readValue(Builder.self))
             skipWhitespace()
             guard index < bytes.count else { throw fail(.truncated(.object)) }
             if bytes[index] == UInt8(ascii: ",") {
@@ -206,7 +218,7 @@ public struct JSONReader {
             break
         }
         depth -= 1
-        return Builder.object(members, range: start..<index)
+        return start..<index
     }
 
     private mutating func readArray<Builder: JSONTreeBuilder>(_: Builder.Type) throws(Failure) -> Builder.Value {

@@ -50,7 +50,7 @@ final class SuiteBackend: Sendable {
         queue = DispatchQueue(label: "RizqPrefs.suite." + location.suiteName)
         openError = error
         movedAsideAtOpen = nil
-        state = Mutex(SuiteState(values: [:], stamp: nil))
+        state = Mutex(SuiteState(values: SuiteTable(), stamp: nil))
     }
 
     // MARK: Reading and writing values
@@ -187,8 +187,14 @@ final class SuiteBackend: Sendable {
                     SuiteState.reconcile(
                         newDisk: newDisk, fileTime: newDiskStamp?.modifiedTime ?? PendingChange.now(), pending: &pending, clear: &clear)
                     let merged = SuiteState.applying(pending, clear: clear, to: newDisk)
-                    let newStamp = try file.replace(bytes: Self.encode(SuiteTable(merged), after: nil).bytes)
-                    state.withLock { $0.wrote(merged, stamp: newStamp) }
+                    let image = try Self.encode(merged, after: nil)
+                    let newStamp = try file.replace(bytes: image.bytes)
+                    state.withLock { state in
+                        state.wrote(merged, stamp: newStamp)
+                        // Changes made meanwhile were applied to `merged`'s table: the next
+                        // write can still start from this image.
+                        state.image = image
+                    }
                 }
             } catch {
                 putBack(taken)
@@ -302,7 +308,7 @@ final class SuiteBackend: Sendable {
     /// What ``load(_:lockForRepair:)`` found.
     struct Loaded {
         /// The file's top-level object; empty when there is no file.
-        var entries: [String: PrefValue] = [:]
+        var entries = SuiteTable()
         /// The version read; `nil` when there is no file.
         var stamp: FileStamp?
         /// The bytes `entries` were parsed from, exactly; `nil` when there is no file.
@@ -312,7 +318,7 @@ final class SuiteBackend: Sendable {
 
         /// The entries and their version, without the bytes (a temporary: the bytes are freed
         /// at once, not held through the caller's work).
-        var parsed: ([String: PrefValue], FileStamp?) { (entries, stamp) }
+        var parsed: (SuiteTable, FileStamp?) { (entries, stamp) }
     }
 
     /// Reads the file; a damaged one is moved aside (under the file lock unless the caller

@@ -144,7 +144,8 @@ public struct SuiteCatalog: Sendable {
         }
         let count: Int
         do {
-            guard case .dictionary(let entries) = try JSONReader.parse(data) else {
+            // The same judgment as an open's (SuiteFile.read).
+            guard case .object(let entries) = try JSONReader.parseSuiteFile(Array(data)) else {
                 return Finding(severity: .problem, path: suite.path, message: "the top level is not a JSON object; the next open moves the file aside", fix: "repair it by hand (jq . '\(suite.path)'), or let the next open quarantine it")
             }
             count = entries.count

@@ -35,7 +35,7 @@ public struct SuiteCommit: Sendable {
 
     let backend: SuiteBackend
     /// The file before the commit, its bytes and what they hold; `nil` when there was no file.
-    let originalFile: (bytes: [UInt8], entries: [String: PrefValue])?
+    let originalFile: (bytes: [UInt8], entries: SuiteTable)?
     /// The file the commit wrote; `nil` when nothing needed writing.
     let writtenStamp: FileStamp?
 
@@ -168,7 +168,7 @@ extension SuiteBackend {
                     state.withLock { $0.wrote(original.entries, stamp: stamp) }
                 } else {
                     try file.remove()
-                    state.withLock { $0.wrote([:], stamp: nil) }
+                    state.withLock { $0.wrote(SuiteTable(), stamp: nil) }
                 }
                 return
             }

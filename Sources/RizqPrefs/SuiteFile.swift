@@ -39,7 +39,7 @@ struct SuiteFile: Sendable {
         /// No file yet: an empty suite.
         case missing
         /// The file's parsed top-level object, and the bytes it was parsed from.
-        case entries([String: PrefValue], FileStamp, bytes: [UInt8])
+        case entries(SuiteTable, FileStamp, bytes: [UInt8])
         /// The file is not JSON, or its root is not an object.
         case damaged(reason: String, FileStamp)
     }
@@ -84,11 +84,12 @@ struct SuiteFile: Sendable {
             throw .unreadable(path: location.path, reason: Self.message(error.code))
         }
         do {
-            let value = try JSONReader.parse(bytes)
-            guard case .dictionary(let entries) = value else {
-                return .damaged(reason: "its top level is \(value.kindName == "array" ? "an array" : "a \(value.kindName)"), not an object", stamp)
+            switch try JSONReader.parseSuiteFile(bytes) {
+            case .object(let entries):
+                return .entries(entries, stamp, bytes: bytes)
+            case .notAnObject(let kind):
+                return .damaged(reason: "its top level is \(kind == "array" ? "an array" : "a \(kind)"), not an object", stamp)
             }
-            return .entries(entries, stamp, bytes: bytes)
         } catch {
             return .damaged(reason: "it is not valid JSON (\(error))", stamp)
         }

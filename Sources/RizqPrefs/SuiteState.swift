@@ -50,8 +50,8 @@ struct SuiteState {
     var observers: [UInt64: Observer] = [:]
     var nextObserverID: UInt64 = 0
 
-    init(values: [String: PrefValue], stamp: FileStamp?) {
-        self.values = SuiteTable(values)
+    init(values: SuiteTable, stamp: FileStamp?) {
+        self.values = values
         self.stamp = stamp
     }
 
@@ -129,10 +129,10 @@ struct SuiteState {
     }
 
     /// `base` with `pending` applied (on an empty suite when a clear is pending).
-    static func applying(_ pending: [String: PendingChange], clear: PendingClear?, to base: [String: PrefValue]) -> [String: PrefValue] {
-        var result = clear == nil ? base : [:]
+    static func applying(_ pending: [String: PendingChange], clear: PendingClear?, to base: SuiteTable) -> SuiteTable {
+        var result = clear == nil ? base : SuiteTable()
         for (key, change) in pending {
-            if let value = change.value { result[key] = value } else { result.removeValue(forKey: key) }
+            if let value = change.value { result.updateValue(value, forKey: key) } else { result.removeValue(forKey: key) }
         }
         return result
     }
@@ -142,7 +142,7 @@ struct SuiteState {
     /// is dropped; other local changes stay pending, now over `newDisk`. A pending clear becomes
     /// removals of the keys the other process did not write after it.
     static func reconcile(
-        newDisk: [String: PrefValue], fileTime: Int64, pending: inout [String: PendingChange], clear: inout PendingClear?
+        newDisk: SuiteTable, fileTime: Int64, pending: inout [String: PendingChange], clear: inout PendingClear?
     ) {
         var kept: [String: PendingChange] = [:]
         kept.reserveCapacity(pending.count)
@@ -163,17 +163,17 @@ struct SuiteState {
     }
 
     /// Another process's file, seen by inotify: merge it under the pending changes.
-    mutating func absorb(_ newDisk: [String: PrefValue], stamp newStamp: FileStamp?) {
+    mutating func absorb(_ newDisk: SuiteTable, stamp newStamp: FileStamp?) {
         Self.reconcile(newDisk: newDisk, fileTime: newStamp?.modifiedTime ?? PendingChange.now(), pending: &pending, clear: &clear)
         stamp = newStamp
-        replaceValues(with: SuiteTable(Self.applying(pending, clear: clear, to: newDisk)), origin: .external)
+        replaceValues(with: Self.applying(pending, clear: clear, to: newDisk), origin: .external)
     }
 
     /// After this process wrote `written` (merged with another process's file): changes made
     /// meanwhile now sit on top of it.
-    mutating func wrote(_ written: [String: PrefValue], stamp newStamp: FileStamp?) {
+    mutating func wrote(_ written: SuiteTable, stamp newStamp: FileStamp?) {
         stamp = newStamp
         for key in Array(pending.keys) { pending[key]?.base = written[key] }
-        replaceValues(with: SuiteTable(Self.applying(pending, clear: clear, to: written)), origin: .external)
+        replaceValues(with: Self.applying(pending, clear: clear, to: written), origin: .external)
     }
 }

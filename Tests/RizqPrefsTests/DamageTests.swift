@@ -38,6 +38,21 @@ final class DamageTests: XCTestCase {
         XCTAssertEqual(try root.fileObject()["ok"] as? Bool, true)
     }
 
+    /// A suite whose only key looks like a tag (`$date` with a date as its value) is a suite
+    /// with that key, not a file whose top level is a date: it was once taken for damage and
+    /// moved aside.
+    func testASuiteWhoseOnlyKeyLooksLikeATagIsNotDamage() throws {
+        let root = TemporaryRoot()
+        let store = try root.store()
+        store.set("2026-11-23T07:00:00.000000Z", forKey: "$date")
+        try store.flush()
+        let output = try Child.run(root, "group.com.rizq.test", ["dump"])
+        XCTAssertEqual(output.status, 0)
+        XCTAssertEqual(output.lines, [PrefValue.dictionary(["$date": "2026-11-23T07:00:00.000000Z"]).description])
+        XCTAssertEqual(try quarantined(root), [])
+        XCTAssertEqual(try root.fileObject()["$date"] as? String, "2026-11-23T07:00:00.000000Z")
+    }
+
     func testFileDamagedWhileOpenIsQuarantinedNotOverwritten() throws {
         let root = TemporaryRoot()
         let store = try root.store()
