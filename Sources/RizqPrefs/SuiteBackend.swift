@@ -232,7 +232,9 @@ final class SuiteBackend: Sendable {
         state.withLock { state in
             state.stamp = newStamp
             state.image = image
-            if state.values.changeLogID == image.changeLogID { state.values.forgetChanges(before: image.changeLogEnd) }
+            if state.values.layoutID == image.order.layoutID, state.values.changeLogID == image.changeLogID {
+                state.values.forgetChanges(before: image.changeLogEnd)
+            }
         }
     }
 

@@ -33,9 +33,10 @@ struct SuiteTable: Sendable {
 
     /// The slots whose value changed, in the order of the changes: what a writer that encoded
     /// the table at an earlier point of this log (``changeLogID``, ``changeLogEnd``) must encode
-    /// again. The log starts over, under a new ID, when a key is added or removed, and when it
-    /// grows longer than the table (a whole new encoding is then as cheap); a writer forgets
-    /// what it has written (``forgetChanges(before:)``).
+    /// again. It is emptied when a key is added or removed (the layout changes, and an encoding
+    /// of another layout is never updated), starts over under a new ID when it grows longer than
+    /// the table (a whole new encoding is then as cheap), and a writer forgets what it has
+    /// written (``forgetChanges(before:)``).
     private var changeLog: [Int32] = []
     /// How many changes of this log were forgotten: `changeLog[0]` is change number
     /// `changeLogStart`.
@@ -86,7 +87,7 @@ struct SuiteTable: Sendable {
             }
             return old
         }
-        restartChangeLog()
+        dropChangeLog()
         if storage.needsRoomForOneMore {
             storage = storage.resized(toHold: storage.count + 1)
             storage.insertNew(Entry(key: key, value: value), hash: hash)
@@ -99,13 +100,23 @@ struct SuiteTable: Sendable {
     /// Removes `key`; returns its value, or `nil` when it was absent.
     @discardableResult
     mutating func removeValue(forKey key: String) -> PrefValue? {
-        let hash = Self.hash(key)
-        guard storage.find(key, hash: hash).found else { return nil }
-        makeUnique()
-        restartChangeLog()
-        return storage.empty(storage.find(key, hash: hash).index)
+        let slot = storage.find(key, hash: Self.hash(key))
+        guard slot.found else { return nil }
+        makeUnique()  // a copy keeps every key in its slot
+        dropChangeLog()
+        return storage.empty(slot.index)
     }
 
+    /// A key comes or goes: the layout changes (``layoutID``), so no encoding of the table as it
+    /// was can be brought up to date from the log any more, and the log's slots mean nothing.
+    private mutating func dropChangeLog() {
+        guard changeLogStart != 0 || !changeLog.isEmpty else { return }
+        changeLog = []
+        changeLogStart = 0
+    }
+
+    /// The log outgrew the table: it starts over under a new ID, so that no earlier encoding
+    /// takes its new entries for the old ones.
     private mutating func restartChangeLog() {
         changeLog = []
         changeLogStart = 0
