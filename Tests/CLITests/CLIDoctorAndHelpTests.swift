@@ -32,6 +32,16 @@ final class CLIDoctorAndHelpTests: XCTestCase {
         XCTAssertEqual(cli.bytes(damaged), Data("[not json".utf8), "doctor changes nothing")
     }
 
+    /// A suite whose only key looks like a tag is a suite, for doctor as for an open.
+    func testDoctorCountsASuiteWhoseOnlyKeyLooksLikeATag() throws {
+        let cli = try CLIHarness()
+        try cli.run("set", "$date", "2026-11-23T07:00:00.000000Z")
+        let doctor = try cli.run("doctor", "--skip-secrets")
+        XCTAssertEqual(doctor.status, 0, doctor.stdout + doctor.stderr)
+        XCTAssertTrue(doctor.stdout.contains("1 key, valid JSON, mode 600"), doctor.stdout)
+        XCTAssertEqual(try cli.run("get", "$date").stdout, "2026-11-23T07:00:00.000000Z\n")
+    }
+
     func testDoctorExitsFourWhenTheSecretServiceIsUnreachable() throws {
         let cli = try CLIHarness()
         let doctor = try cli.run(["doctor"], environment: ["DBUS_SESSION_BUS_ADDRESS": nil, "XDG_RUNTIME_DIR": "/nonexistent"])
