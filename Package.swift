@@ -1,13 +1,15 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// Module layout and import direction: see DESIGN.md ("The parts and how data flows").
-// RizqPrefs ← RizqMigration → RizqSecrets → CSecretShim → CLibSecret; rizq-prefs uses all three.
+// Module layout, import direction and the paths data takes: docs/ARCHITECTURE.md.
+// RizqPrefs ← RizqMigration → RizqSecrets → CSecretShim → CLibSecret; RizqSecrets re-exports
+// RizqSecretsCore (SecretStore, InMemorySecretStore, SecretError: no libsecret); rizq-prefs uses all.
 let package = Package(
     name: "RizqPrefs",
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "RizqPrefs", targets: ["RizqPrefs"]),
+        .library(name: "RizqSecretsCore", targets: ["RizqSecretsCore"]),
         .library(name: "RizqSecrets", targets: ["RizqSecrets"]),
         .library(name: "RizqMigration", targets: ["RizqMigration"]),
         .executable(name: "rizq-prefs", targets: ["rizq-prefs"]),
@@ -30,9 +32,11 @@ let package = Package(
             name: "CSecretShim",
             dependencies: ["CLibSecret"]
         ),
+        // SecretStore, InMemorySecretStore and SecretError: what an app's tests need, without libsecret.
+        .target(name: "RizqSecretsCore"),
         .target(
             name: "RizqSecrets",
-            dependencies: ["CSecretShim", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["RizqSecretsCore", "CSecretShim", .product(name: "Logging", package: "swift-log")]
         ),
         .target(
             name: "RizqMigration",

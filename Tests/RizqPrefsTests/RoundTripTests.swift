@@ -2,7 +2,7 @@ import Foundation
 import XCTest
 @testable import RizqPrefs
 
-/// DESIGN.md's round-trip table: what goes in comes back exactly, read by a fresh process.
+/// The round-trip promise (README, "The store"): what goes in comes back exactly, read by a fresh process.
 final class RoundTripTests: XCTestCase {
     func testEdgeValuesComeBackExactlyInAFreshProcess() throws {
         let root = TemporaryRoot()
