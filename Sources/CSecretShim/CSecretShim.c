@@ -150,6 +150,11 @@ static int valid_attribute(const char *text) {
     return text != NULL && text[0] != '\0' && g_utf8_validate(text, -1, NULL);
 }
 
+/* An account may be empty, as for secret-tool and Python's keyring: it is still an attribute. */
+static int valid_account(const char *text) {
+    return text != NULL && g_utf8_validate(text, -1, NULL);
+}
+
 /* Counts the signals that may change what a path means; passes every message on unchanged. */
 static GDBusMessage *count_signals(GDBusConnection *connection, GDBusMessage *message, gboolean incoming,
                                    gpointer user_data) {
@@ -362,8 +367,8 @@ static int unlock_paths_by_prompt(gchar **paths, rizq_secret_error *error) {
 }
 
 static int ready(const char *service, const char *account, int account_required, rizq_secret_error *error) {
-    if (!valid_attribute(service) || (account_required && !valid_attribute(account))) {
-        return set_error(error, RIZQ_SECRET_INVALID, 0, "service and account must be non-empty UTF-8 text");
+    if (!valid_attribute(service) || (account_required && !valid_account(account))) {
+        return set_error(error, RIZQ_SECRET_INVALID, 0, "the service must be non-empty UTF-8 text, the account UTF-8 text");
     }
     return rizq_secret_connect(error);
 }

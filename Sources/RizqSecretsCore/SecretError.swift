@@ -14,7 +14,7 @@ public enum SecretError: Error, Sendable, Equatable {
     case promptDismissed
     /// The Secret Service did not answer within the time-out.
     case timedOut(seconds: Double)
-    /// The service name, account or label cannot be used: empty, NUL bytes, not UTF-8.
+    /// The service name, account or label cannot be used: an empty service, NUL bytes, not UTF-8.
     case invalidInput(reason: String)
     /// No collection has the alias (`default` or `session`): no keyring has been created yet.
     case noCollection(alias: String)

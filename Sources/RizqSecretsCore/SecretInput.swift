@@ -5,10 +5,8 @@ package enum SecretInput {
     package static func validate(service: String, account: String?, label: String? = nil) throws(SecretError) {
         if service.isEmpty { throw .invalidInput(reason: "the service name is empty; give the app id or another name") }
         if service.utf8.contains(0) { throw .invalidInput(reason: "the service name contains a NUL byte") }
-        if let account {
-            if account.isEmpty { throw .invalidInput(reason: "the account (key) is empty; name the secret") }
-            if account.utf8.contains(0) { throw .invalidInput(reason: "the account (key) contains a NUL byte") }
-        }
+        // An empty account is an ordinary name, as for secret-tool and Python's keyring.
+        if let account, account.utf8.contains(0) { throw .invalidInput(reason: "the account (key) contains a NUL byte") }
         if let label, label.utf8.contains(0) { throw .invalidInput(reason: "the label contains a NUL byte") }
     }
 

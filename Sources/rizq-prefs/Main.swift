@@ -36,6 +36,7 @@ enum Main {
         let message = RizqPrefsCommand.message(for: error).split(separator: "\n").first.map(String.init) ?? "invalid command line"
         let full = RizqPrefsCommand.fullMessage(for: error)
         let hint = full.split(separator: "\n").first { $0.hasPrefix("  See '") }?.trimmingCharacters(in: .whitespaces)
-        return message.replacingOccurrences(of: "Error: ", with: "") + "; " + (hint.map { $0.prefix(1).lowercased() + $0.dropFirst() } ?? "see 'rizq-prefs --help'")
+        let line = message.replacingOccurrences(of: "Error: ", with: "") + "; " + (hint.map { $0.prefix(1).lowercased() + $0.dropFirst() } ?? "see 'rizq-prefs --help'")
+        return NegativeNumbers.unmarkedMessage(line)
     }
 }

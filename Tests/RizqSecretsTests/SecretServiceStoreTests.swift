@@ -91,10 +91,8 @@ final class SecretServiceStoreTests: XCTestCase {
 
     func testInvalidInputIsRefusedBeforeAnyCall() {
         let store = SecretServiceStore(service: uniqueService())
-        for account in ["", "nul\u{0}inside"] {
-            XCTAssertThrowsError(try store.setSecret("x", forAccount: account)) { error in
-                guard case SecretError.invalidInput = error else { return XCTFail("\(error)") }
-            }
+        XCTAssertThrowsError(try store.setSecret("x", forAccount: "nul\u{0}inside")) { error in
+            guard case SecretError.invalidInput = error else { return XCTFail("\(error)") }
         }
         XCTAssertThrowsError(try SecretServiceStore(service: "").secret(forAccount: "a")) { error in
             guard case SecretError.invalidInput = error else { return XCTFail("\(error)") }

@@ -20,7 +20,7 @@ enum {
     RIZQ_SECRET_LOCKED = 4,         /* the item or collection is locked and no prompt was allowed */
     RIZQ_SECRET_DISMISSED = 5,      /* the unlock prompt was dismissed (or could not be shown) */
     RIZQ_SECRET_TIMED_OUT = 6,      /* the service did not answer */
-    RIZQ_SECRET_INVALID = 7,        /* bad input: empty or non-UTF-8 service or account */
+    RIZQ_SECRET_INVALID = 7,        /* bad input: an empty service, or a service or account not UTF-8 */
     RIZQ_SECRET_DISCONNECTED = 8,   /* the connection went away (e.g. daemon restart): reconnect */
     RIZQ_SECRET_NO_COLLECTION = 9,  /* no collection under the alias (no default keyring) */
     RIZQ_SECRET_FAILED = 10         /* anything else; see the message */

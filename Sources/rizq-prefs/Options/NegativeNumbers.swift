@@ -1,11 +1,15 @@
+import Foundation
+
 /// Lets negative numbers be values: `rizq-prefs set offset -7 --int`.
 ///
 /// argument-parser reads any `-…` word as an option (apple/swift-argument-parser#31). This tool
 /// has no option named with a digit, so a word that is a negative number is marked before
-/// parsing, and positional arguments drop the mark (``unmarked``). Words after `--` are left
-/// alone: argument-parser already takes them as values.
+/// parsing, and arguments and option values drop the mark (``unmarked(_:)``). The mark is a NUL
+/// character: no word of a command line can hold one (the kernel passes C strings), so taking
+/// it off can never change what the user typed — any other character could start a real key.
+/// Words after `--` are left alone: argument-parser already takes them as values.
 enum NegativeNumbers {
-    static let mark: Character = "\u{E000}"
+    static let mark: Character = "\u{0}"
 
     static func mark(_ arguments: [String]) -> [String] {
         var seenTerminator = false
@@ -23,8 +27,13 @@ enum NegativeNumbers {
         return body.allSatisfy { $0.isASCII && ($0.isNumber || $0 == "." || $0 == "e" || $0 == "E" || $0 == "+" || $0 == "-") }
     }
 
-    /// A positional argument as the user typed it.
+    /// An argument or option value as the user typed it.
     static func unmarked(_ word: String) -> String {
         word.first == mark ? String(word.dropFirst()) : word
+    }
+
+    /// argument-parser's message about the command line, with the words as the user typed them.
+    static func unmarkedMessage(_ text: String) -> String {
+        text.replacingOccurrences(of: String(mark), with: "")
     }
 }

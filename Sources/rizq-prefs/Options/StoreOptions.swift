@@ -6,11 +6,11 @@ import RizqPrefs
 struct StoreOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp(
         "A named suite of the app, or an app-group suite such as group.com.example.shared (default: the app's standard suite).",
-        valueName: "name"))
+        valueName: "name"), transform: NegativeNumbers.unmarked)
     var suite: String?
 
     @Option(name: .customLong("app"), help: ArgumentHelp(
-        "The app whose suites are meant (default: $RIZQ_PREFS_APP_ID).", valueName: "id"))
+        "The app whose suites are meant (default: $RIZQ_PREFS_APP_ID).", valueName: "id"), transform: NegativeNumbers.unmarked)
     var app: String?
 
     /// The app id: `--app`, else `RIZQ_PREFS_APP_ID`; `nil` when neither is given.

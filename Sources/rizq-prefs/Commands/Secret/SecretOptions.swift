@@ -4,17 +4,32 @@ import RizqSecrets
 
 /// `--service` and `--app`, shared by the `secret` commands.
 struct SecretOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("The service attribute of the items (default: the app id).", valueName: "name"))
+    // Unconditional: a service name may start with '-' (`--service -x`, or `--service=-x`).
+    @Option(parsing: .unconditional, help: ArgumentHelp("The service attribute of the items (default: the app id).", valueName: "name"),
+            transform: NegativeNumbers.unmarked)
     var service: String?
 
-    @Option(name: .customLong("app"), help: ArgumentHelp("The app id, the default service (default: $RIZQ_PREFS_APP_ID).", valueName: "id"))
+    @Option(name: .customLong("app"), help: ArgumentHelp("The app id, the default service (default: $RIZQ_PREFS_APP_ID).", valueName: "id"),
+            transform: NegativeNumbers.unmarked)
     var app: String?
 
     @Flag(help: "Store in the session keyring, forgotten when the keyring daemon stops.")
     var session = false
 
-    @Option(help: ArgumentHelp("Seconds to wait for the Secret Service.", valueName: "seconds"))
+    @Option(help: ArgumentHelp("Seconds to wait for the Secret Service, more than 0 and at most \(Self.longestTimeout) (default: 5).", valueName: "seconds"),
+            transform: SecretOptions.parseTimeout)
     var timeout: Double = 5
+
+    /// An hour: longer than any prompt a user answers, short enough to end a hung call.
+    static let longestTimeout = 3600
+
+    static func parseTimeout(_ text: String) throws -> Double {
+        let word = NegativeNumbers.unmarked(text)
+        guard let seconds = Double(word), seconds > 0, seconds <= Double(longestTimeout) else {
+            throw ValidationError("give a number of seconds greater than 0 and at most \(longestTimeout), such as 5 or 0.5")
+        }
+        return seconds
+    }
 
     /// The store these options name.
     func openStore() throws(CLIError) -> SecretServiceStore {

@@ -12,8 +12,12 @@ struct SecretSetCommand: ParsableCommand {
         abstract: "Store a secret read from stdin.",
         discussion: """
             On a terminal, asks for the secret without echoing it. Otherwise reads all of stdin; \
-            one trailing newline is dropped (so 'echo "$TOKEN" | rizq-prefs secret set KEY' stores \
-            the token itself). An empty secret is refused. Replaces the secret of an existing item.
+            exactly one trailing newline (\\n) is dropped, so that 'echo "$TOKEN" | rizq-prefs \
+            secret set KEY' stores the token itself; --raw keeps every byte. An empty secret is \
+            stored as such. Replaces the secret of an existing item. The secret is never taken \
+            from the command line, where other users' 'ps' and the shell's history would see it.
+
+            A KEY that starts with '-' goes after '--': rizq-prefs secret set -- --odd-name.
 
             Example:
               printf '%s' "$TOKEN" | rizq-prefs secret set --app com.rizq.app auth_token --label "RIZQ sign-in"
@@ -24,17 +28,26 @@ struct SecretSetCommand: ParsableCommand {
     @Argument(help: "The account: the secret's name, such as auth_token.", transform: NegativeNumbers.unmarked)
     var key: String
 
-    @Option(help: ArgumentHelp("The label keyring managers show (default: 'KEY (SERVICE)').", valueName: "text"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("The label keyring managers show (default: 'KEY (SERVICE)').", valueName: "text"),
+            transform: NegativeNumbers.unmarked)
     var label: String?
 
+    @Flag(help: "Store stdin exactly, without dropping a trailing newline.")
+    var raw = false
+
+    // Whatever else was typed, options included, so that a secret given as an argument is
+    // refused without argument-parser repeating it in its error.
+    @Argument(parsing: .allUnrecognized, help: .private)
+    var unexpected: [String] = []
+
     func run() throws {
+        guard unexpected.isEmpty else {
+            throw CLIError(.usage, "secret set takes one argument, the key, and reads the secret from stdin, never from the command line (where 'ps' and the shell's history would show it); \(unexpected.count == 1 ? "the extra argument was" : "\(unexpected.count) extra arguments were") not shown (a mistyped option counts too: see 'rizq-prefs secret set --help'); pipe the secret in: printf '%s' \"$TOKEN\" | rizq-prefs secret set KEY")
+        }
         let store = try options.openStore()
         var secret = isatty(STDIN_FILENO) != 0 ? Self.prompt("Secret for '\(key)': ") : FileHandle.standardInput.readDataToEndOfFile()
-        if secret.last == 0x0A { secret.removeLast() }
-        if secret.last == 0x0D { secret.removeLast() }
-        guard !secret.isEmpty else {
-            throw CLIError(.usage, "the secret is empty; give it on stdin, e.g. printf '%s' \"$TOKEN\" | rizq-prefs secret set \(key)")
-        }
+        // Exactly one "\n", as documented: a lone "\r" (or the "\r" of "\r\n") may belong to the secret.
+        if !raw, secret.last == 0x0A { secret.removeLast() }
         let isText = String(data: secret, encoding: .utf8) != nil
         try CLIError.secrets { () throws(SecretError) in
             try store.storeSecret(secret, isText: isText, forAccount: key, label: label)
