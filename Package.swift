@@ -4,6 +4,9 @@ import PackageDescription
 // Module layout, import direction and the paths data takes: docs/ARCHITECTURE.md.
 // RizqPrefs ← RizqMigration → RizqSecrets → CSecretShim → CLibSecret; RizqSecrets re-exports
 // RizqSecretsCore (SecretStore, InMemorySecretStore, SecretError: no libsecret); rizq-prefs uses all.
+// RizqProfiles → RizqMigration, and → CLevelDB, CSQLite, CSnappy (Debian's C libraries): the
+// browser-profile readers, in a product of their own so that an app that imports no profile
+// links neither LevelDB nor SQLite.
 let package = Package(
     name: "RizqPrefs",
     platforms: [.macOS(.v15)],
@@ -12,6 +15,7 @@ let package = Package(
         .library(name: "RizqSecretsCore", targets: ["RizqSecretsCore"]),
         .library(name: "RizqSecrets", targets: ["RizqSecrets"]),
         .library(name: "RizqMigration", targets: ["RizqMigration"]),
+        .library(name: "RizqProfiles", targets: ["RizqProfiles"]),
         .executable(name: "rizq-prefs", targets: ["rizq-prefs"]),
     ],
     dependencies: [
@@ -42,10 +46,17 @@ let package = Package(
             name: "RizqMigration",
             dependencies: ["RizqPrefs", "RizqSecrets", .product(name: "Logging", package: "swift-log")]
         ),
+        .systemLibrary(name: "CLevelDB", providers: [.apt(["libleveldb-dev"])]),
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CSnappy", pkgConfig: "snappy", providers: [.apt(["libsnappy-dev"])]),
+        .target(
+            name: "RizqProfiles",
+            dependencies: ["RizqMigration", "CLevelDB", "CSQLite", "CSnappy"]
+        ),
         .executableTarget(
             name: "rizq-prefs",
             dependencies: [
-                "RizqPrefs", "RizqSecrets", "RizqMigration",
+                "RizqPrefs", "RizqSecrets", "RizqMigration", "RizqProfiles",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -61,6 +72,13 @@ let package = Package(
             name: "rizq-secrets-test-child",
             dependencies: ["RizqSecrets"],
             path: "Tests/Support/SecretsChild"
+        ),
+        // A child process for the profile tests: holds a LevelDB open (its LOCK taken), as a
+        // running browser does, while the test reads the profile.
+        .executableTarget(
+            name: "rizq-profiles-test-child",
+            dependencies: ["CLevelDB"],
+            path: "Tests/Support/ProfilesChild"
         ),
         // What several test targets share: running commands, read-only folders, file search.
         .target(
@@ -78,6 +96,13 @@ let package = Package(
         .testTarget(
             name: "RizqMigrationTests",
             dependencies: ["RizqTestSupport", "RizqMigration", "RizqPrefs", "RizqSecrets"]
+        ),
+        .testTarget(
+            name: "RizqProfilesTests",
+            dependencies: [
+                "RizqTestSupport", "RizqProfiles", "RizqMigration", "RizqPrefs", "RizqSecrets", "CLevelDB", "CSQLite",
+                "rizq-profiles-test-child", "rizq-prefs",
+            ]
         ),
         .testTarget(
             name: "CLITests",

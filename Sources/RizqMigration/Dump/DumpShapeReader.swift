@@ -43,6 +43,10 @@ struct DumpShapeReader {
             return try readPlaywright(root, origin: origin)
         case .cypress:
             return try readCypress(root, origin: origin)
+        case .chromiumLevelDB, .webkitSQLite, .firefoxLSNG, .firefoxWebappsstore:
+            throw .wrongShape(
+                file: source, position: position(0),
+                reason: "\(format.rawValue) is a browser's own storage, not a dump file; read it with `rizq-prefs migrate --from PATH` (the RizqProfiles module)")
         }
     }
 

@@ -23,8 +23,14 @@ import RizqPrefs
 /// that are not strings (a file written by a script rather than a browser) are taken as their
 /// JSON text, with a warning. Inputs larger than ``maximumSize``, not UTF-8, not JSON, or
 /// truncated are refused with the position of the problem.
+///
+/// A browser's own storage (a Chromium `Local Storage/leveldb` folder, a `*.localstorage` or
+/// Firefox database) is read by the `RizqProfiles` module, which builds the dump with
+/// ``init(storedItems:origin:format:source:warnings:)``: there a key or value may be stored
+/// bytes that are not valid Unicode (``Entry/undecodable``).
 public struct LocalStorageDump: Sendable, Equatable {
-    /// The dump formats (the `--format` names of the command-line tool).
+    /// Where the entries came from: a dump file's format (the `--format` names of the
+    /// command-line tool, ``dumpFileFormats``), or a browser's own storage read by `RizqProfiles`.
     public enum Format: String, Sendable, CaseIterable, Codable {
         /// `{"key": "value", …}`.
         case object
@@ -36,6 +42,18 @@ public struct LocalStorageDump: Sendable, Equatable {
         case cypress
         /// The DevTools-protocol shape `{"entries": [["key", "value"], …]}`.
         case devtools
+        /// A Chromium-family browser's or Electron app's `Local Storage/leveldb` folder.
+        case chromiumLevelDB = "chromium-leveldb"
+        /// A legacy Chrome/WebKit `*.localstorage` SQLite file (`ItemTable`).
+        case webkitSQLite = "webkit-localstorage"
+        /// A Firefox origin's `ls/data.sqlite` (LSNG).
+        case firefoxLSNG = "firefox-lsng"
+        /// Firefox's older `webappsstore.sqlite`.
+        case firefoxWebappsstore = "firefox-webappsstore"
+
+        /// The formats of dump files, which ``LocalStorageDump/init(contentsOfFile:format:origin:)``
+        /// reads; the others are browsers' own storage (`rizq-prefs migrate --from`).
+        public static let dumpFileFormats: [Format] = [.object, .pairs, .playwright, .cypress, .devtools]
     }
 
     /// What a value was in the dump file before it became a string.
@@ -56,19 +74,56 @@ public struct LocalStorageDump: Sendable, Equatable {
 
     /// One key and its value.
     public struct Entry: Sendable, Equatable {
-        /// The `localStorage` key.
+        /// The `localStorage` key (for an undecodable key: its ``StoredString/displayText``).
         public var key: String
         /// The value, as `localStorage.getItem(key)` returned it (for a non-string value in the
-        /// file: its JSON text).
+        /// file: its JSON text; for an undecodable value: its ``StoredString/displayText``,
+        /// which the importer never writes).
         public var value: String
         /// What the value was in the file (``ValueKind/string`` for browser dumps).
         public var originalKind: ValueKind
+        /// Set when the key or the value, as the browser stored it, is not valid Unicode. The
+        /// importer then skips the entry with this reason unless a plan says otherwise
+        /// (``MigrationPlan/UndecodableAction``).
+        public var undecodable: Undecodable?
 
         /// An entry with a string value.
         public init(key: String, value: String, originalKind: ValueKind = .string) {
             self.key = key
             self.value = value
             self.originalKind = originalKind
+            self.undecodable = nil
+        }
+
+        /// An entry as a browser stored it; ``undecodable`` is set when either part is not text.
+        public init(storedKey: StoredString, storedValue: StoredString) {
+            self.key = storedKey.displayText
+            self.value = storedValue.displayText
+            self.originalKind = .string
+            self.undecodable = Undecodable(key: storedKey, value: storedValue)
+        }
+    }
+
+    /// The stored key and value of an entry of which at least one is not valid Unicode.
+    public struct Undecodable: Sendable, Equatable {
+        /// The key as stored.
+        public var key: StoredString
+        /// The value as stored.
+        public var value: StoredString
+
+        /// `nil` when both are text.
+        public init?(key: StoredString, value: StoredString) {
+            guard !key.isText || !value.isText else { return nil }
+            self.key = key
+            self.value = value
+        }
+
+        /// What is wrong, for the report: "the key is …", "the value is …" (never a value).
+        public var reason: String {
+            var parts: [String] = []
+            if let problem = key.problem { parts.append("the key is not valid Unicode: \(problem)") }
+            if let problem = value.problem { parts.append("the value is not valid Unicode: \(problem)") }
+            return parts.joined(separator: "; ")
         }
     }
 
@@ -157,6 +212,39 @@ public struct LocalStorageDump: Sendable, Equatable {
         self.warnings = []
         self.digest = "sha256:" + SHA256.hexDigest(canonical)
         self.source = nil
+    }
+
+    /// A dump of one origin as a browser stored it (built by the `RizqProfiles` readers): items
+    /// in the order given; a key stored twice keeps its last value, with a warning. The digest
+    /// is taken over the origin and the stored bytes, so that reading the same unchanged
+    /// storage again gives the same digest (and an import runs once).
+    public init(storedItems: [(key: StoredString, value: StoredString)], origin: String?, format: Format, source: String?, warnings: [String] = []) {
+        var entries: [Entry] = []
+        var positions: [String: Int] = [:]
+        var canonical: [UInt8] = Array("\(format.rawValue)\n\(origin ?? "")\n".utf8)
+        var repeated = 0
+        for (key, value) in storedItems {
+            let entry = Entry(storedKey: key, storedValue: value)
+            if let existing = positions[entry.key] {
+                entries[existing] = entry
+                repeated += 1
+            } else {
+                positions[entry.key] = entries.count
+                entries.append(entry)
+            }
+            for part in [key, value] {
+                canonical.append(contentsOf: "\(part.encoding.rawValue):\(part.bytes.count):".utf8)
+                canonical.append(contentsOf: part.bytes)
+            }
+        }
+        var allWarnings = warnings
+        if repeated > 0 { allWarnings.append("\(repeated) key(s) were stored more than once; the last value of each was read") }
+        self.format = format
+        self.origin = origin
+        self.entries = entries
+        self.warnings = allWarnings
+        self.digest = "sha256:" + SHA256.hexDigest(canonical)
+        self.source = source
     }
 
     /// The value of `key`, or `nil`.

@@ -28,11 +28,20 @@ struct ImportDecider: Sendable {
     let defaultService: String
 
     func decide(_ entry: LocalStorageDump.Entry) throws(MigrationError) -> ImportDecision {
+        let match = plan?.rule(forKey: entry.key)
+        if let undecodable = entry.undecodable {
+            return try UndecodableDecider(decider: self).decide(entry, undecodable, match: match)
+        }
+        return try decide(entry, match: match)
+    }
+
+    /// Decides a text entry by the plan rule `match` (the rule for its key, or `nil`).
+    func decide(_ entry: LocalStorageDump.Entry, match: (index: Int, rule: MigrationPlan.Rule)?) throws(MigrationError) -> ImportDecision {
         let key = entry.key
         let raw = entry.value
         let nonString = entry.originalKind == .string ? nil : "the dump held \(entry.originalKind.rawValue) here, not a string; its JSON text was used"
-        if let plan, let (index, rule) = plan.rule(forKey: key) {
-            let ruleText = "plan rules[\(index)] (\(Self.describe(rule.source)))"
+        if let (index, rule) = match {
+            let ruleText = Self.ruleText(index, rule)
             switch rule.target {
             case .skip(let reason):
                 return ImportDecision(entry: entry, outcome: .skip(reason: reason ?? "the plan skips it"), rule: ruleText, note: nonString)
@@ -89,6 +98,11 @@ struct ImportDecider: Sendable {
         return ImportDecision(
             entry: entry, outcome: .suite(suite: defaultSuite, key: key, value: inferred.value, type: Self.typeName(inferred.value), declared: false),
             rule: "inferred: " + Self.explain(inferred), note: nonString)
+    }
+
+    /// "plan rules[2] (pattern 'sb-*')", for the report.
+    static func ruleText(_ index: Int, _ rule: MigrationPlan.Rule) -> String {
+        "plan rules[\(index)] (\(describe(rule.source)))"
     }
 
     static func describe(_ source: MigrationPlan.Source) -> String {

@@ -5,7 +5,7 @@ import RizqPrefs
 /// misspelt `"tpye"` is an error rather than a silently inferred type.
 extension MigrationPlan: Codable {
     private enum CodingKeys: String, CodingKey, CaseIterable {
-        case id, defaultSuite, secretService, unmapped, rules
+        case id, defaultSuite, secretService, unmapped, rules, undecodable
     }
 
     /// Reads and validates the plan file at `path`.
@@ -55,6 +55,7 @@ extension MigrationPlan: Codable {
         secretService = try container.decodeIfPresent(String.self, forKey: .secretService)
         unmapped = try container.decodeIfPresent(UnmappedKeys.self, forKey: .unmapped) ?? .infer
         rules = try container.decodeIfPresent([Rule].self, forKey: .rules) ?? []
+        undecodable = try container.decodeIfPresent(UndecodableAction.self, forKey: .undecodable) ?? .skip
     }
 
     /// Encodes the JSON form.
@@ -65,15 +66,17 @@ extension MigrationPlan: Codable {
         try container.encodeIfPresent(secretService, forKey: .secretService)
         try container.encode(unmapped, forKey: .unmapped)
         try container.encode(rules, forKey: .rules)
+        if undecodable != .skip { try container.encode(undecodable, forKey: .undecodable) }
     }
 }
 
 extension MigrationPlan.Rule: Codable {
     private enum CodingKeys: String, CodingKey, CaseIterable {
-        case key, pattern, to
+        case key, pattern, to, undecodable
     }
 
-    /// `{"key": K, "to": …}` or `{"pattern": P, "to": …}`.
+    /// `{"key": K, "to": …}` or `{"pattern": P, "to": …}`, with an optional
+    /// `"undecodable": "skip" | "replace" | "data"`.
     public init(from decoder: Decoder) throws {
         try PlanField.rejectUnknown(in: decoder, allowed: CodingKeys.allCases.map(\.rawValue))
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -91,6 +94,7 @@ extension MigrationPlan.Rule: Codable {
             throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "a rule needs exactly one of \"key\" (one key) or \"pattern\" (a glob such as \"sb-*-auth-token\")"))
         }
         target = try container.decodeIfPresent(MigrationPlan.Target.self, forKey: .to) ?? .suite()
+        undecodable = try container.decodeIfPresent(MigrationPlan.UndecodableAction.self, forKey: .undecodable)
     }
 
     /// Encodes the JSON form.
@@ -101,6 +105,7 @@ extension MigrationPlan.Rule: Codable {
         case .pattern(let pattern): try container.encode(pattern.description, forKey: .pattern)
         }
         try container.encode(target, forKey: .to)
+        try container.encodeIfPresent(undecodable, forKey: .undecodable)
     }
 }
 

@@ -28,7 +28,13 @@ import RizqPrefs
 /// ```
 ///
 /// A key is decided by the rule with exactly its name, else by the first pattern rule that
-/// matches it, else by ``unmapped``. A rule's `to` may leave out the suite (``defaultSuite``),
+/// matches it, else by ``unmapped``.
+///
+/// A key or value read from a browser's own storage may not be valid Unicode (a lone UTF-16
+/// surrogate, a cut code unit, an unknown format byte): such a key is skipped and named in the
+/// report, unless ``undecodable`` (for all keys) or a rule's `undecodable` (for its keys) says
+/// otherwise, or the rule gives an undecodable key a new name. A rule names such a key by its
+/// ``StoredString/displayText``, e.g. `{"key": "draft\\uD83D", "to": {"key": "draft"}, "undecodable": "replace"}`. A rule's `to` may leave out the suite (``defaultSuite``),
 /// the key (the same key), the type (inferred), the secret's service (``secretService``) and
 /// account (the key).
 public struct MigrationPlan: Sendable, Equatable {
@@ -61,27 +67,45 @@ public struct MigrationPlan: Sendable, Equatable {
         case skip(reason: String? = nil)
     }
 
+    /// What happens to an entry whose key or value, as the browser stored it, is not valid
+    /// Unicode (see ``StoredString``).
+    public enum UndecodableAction: String, Sendable, Codable, CaseIterable {
+        /// Left out; the report names the key and says why (the default).
+        case skip
+        /// Each invalid code unit becomes U+FFFD (as `TextDecoder` shows it), and the entry is
+        /// then decided like any other; the report says so.
+        case replace
+        /// The value's stored bytes go to the suite as `Data`, unchanged (for a value; an
+        /// undecodable key needs a name from the rule, `"to": {"key": …}`). Never to the Secret
+        /// Service, which holds text.
+        case data
+    }
+
     /// One rule.
     public struct Rule: Sendable, Equatable {
         /// The keys it applies to.
         public var source: Source
         /// What happens to them.
         public var target: Target
+        /// What happens to its keys whose key or value is not valid Unicode (default: the plan's
+        /// ``MigrationPlan/undecodable``).
+        public var undecodable: UndecodableAction?
 
         /// A rule for exactly `key`.
-        public static func key(_ key: String, to target: Target = .suite()) -> Rule {
-            Rule(source: .key(key), target: target)
+        public static func key(_ key: String, to target: Target = .suite(), undecodable: UndecodableAction? = nil) -> Rule {
+            Rule(source: .key(key), target: target, undecodable: undecodable)
         }
 
         /// A rule for every key that matches the glob `pattern`.
-        public static func pattern(_ pattern: String, to target: Target) -> Rule {
-            Rule(source: .pattern(GlobPattern(pattern)), target: target)
+        public static func pattern(_ pattern: String, to target: Target, undecodable: UndecodableAction? = nil) -> Rule {
+            Rule(source: .pattern(GlobPattern(pattern)), target: target, undecodable: undecodable)
         }
 
         /// A rule from its parts.
-        public init(source: Source, target: Target) {
+        public init(source: Source, target: Target, undecodable: UndecodableAction? = nil) {
             self.source = source
             self.target = target
+            self.undecodable = undecodable
         }
     }
 
@@ -98,14 +122,21 @@ public struct MigrationPlan: Sendable, Equatable {
     public var unmapped: UnmappedKeys
     /// The rules.
     public var rules: [Rule]
+    /// What happens to entries whose key or value is not valid Unicode, where their rule does
+    /// not say (default: ``UndecodableAction/skip``).
+    public var undecodable: UndecodableAction
 
     /// A plan.
-    public init(id: String, defaultSuite: String? = nil, secretService: String? = nil, unmapped: UnmappedKeys = .infer, rules: [Rule] = []) {
+    public init(
+        id: String, defaultSuite: String? = nil, secretService: String? = nil, unmapped: UnmappedKeys = .infer, rules: [Rule] = [],
+        undecodable: UndecodableAction = .skip
+    ) {
         self.id = id
         self.defaultSuite = defaultSuite
         self.secretService = secretService
         self.unmapped = unmapped
         self.rules = rules
+        self.undecodable = undecodable
     }
 
     /// The rule that decides `key`, with its index in ``rules``: the rule naming the key

@@ -2,14 +2,24 @@ import ArgumentParser
 import Foundation
 import RizqMigration
 import RizqPrefs
+import RizqProfiles
 import RizqSecrets
 
-/// `rizq-prefs migrate FILE`: a thin command over `LocalStorageImporter`.
+/// `rizq-prefs migrate FILE` and `rizq-prefs migrate --from SOURCE`: a thin command over
+/// `LocalStorageImporter`, fed by a dump file or a browser profile (see ``MigrationInput``).
 struct MigrateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "migrate",
         abstract: "Import a web app's localStorage once: settings into suites, tokens into the Secret Service.",
         discussion: """
+            --from SOURCE reads a browser's own storage, from a private copy (the profile is never \
+            changed, and the browser may be running): chrome, chromium, brave, edge, vivaldi (the \
+            default profile, or --profile NAME), electron:<AppName> (~/.config/<AppName>), a profile \
+            folder, a 'Local Storage/leveldb' folder, or a .localstorage/.sqlite file. --list prints \
+            its origins with their key counts and sizes; choose one with --origin. A key or value that \
+            is not valid Unicode as stored (a lone UTF-16 surrogate) is skipped and named in the \
+            report, unless the plan says "undecodable": "replace" or "data".
+
             FILE (or - for stdin) is a dump of the web app's localStorage: JSON.stringify(localStorage) \
             from the browser's console, Object.entries(localStorage), a Playwright storageState file \
             (choose the origin with --origin), Cypress getAllLocalStorage() output, or the DevTools \
@@ -33,12 +43,25 @@ struct MigrateCommand: ParsableCommand {
             or failed.
 
             Examples:
+              rizq-prefs migrate --from chromium --list
+              rizq-prefs migrate --from electron:Obsidian --app md.obsidian --dry-run
               rizq-prefs migrate localstorage.json --app com.rizq.app --plan rizq-web.plan.json --dry-run
               rizq-prefs migrate state.json --app com.rizq.app --origin https://app.rizq.io --json
             """)
 
-    @Argument(help: ArgumentHelp("The localStorage dump, or - for stdin.", valueName: "file"))
-    var file: String
+    @Argument(help: ArgumentHelp("The localStorage dump, or - for stdin (or use --from).", valueName: "file"))
+    var file: String?
+
+    @Option(help: ArgumentHelp(
+        "A browser (chrome, chromium, brave, edge, vivaldi, firefox), electron:<AppName>, a profile folder, a 'Local Storage/leveldb' folder, or a .localstorage/.sqlite/.plist file.",
+        valueName: "source"))
+    var from: String?
+
+    @Option(help: ArgumentHelp("With --from: the browser profile, by folder (Profile 1) or by the name the browser shows (default: Default).", valueName: "name"))
+    var profile: String?
+
+    @Flag(help: "With --from: list the origins with their key counts and sizes (no values), and import nothing.")
+    var list = false
 
     @Option(help: ArgumentHelp("The migration plan, a JSON file (see README, \"The plan\").", valueName: "plan"))
     var plan: String?
@@ -69,16 +92,42 @@ struct MigrateCommand: ParsableCommand {
     var json = false
 
     func validate() throws {
-        if let format, LocalStorageDump.Format(rawValue: format) == nil {
-            throw ValidationError("unknown format '\(format)'; use one of \(LocalStorageDump.Format.allCases.map(\.rawValue).joined(separator: ", "))")
+        if let format, !LocalStorageDump.Format.dumpFileFormats.contains(where: { $0.rawValue == format }) {
+            throw ValidationError("unknown format '\(format)'; use one of \(LocalStorageDump.Format.dumpFileFormats.map(\.rawValue).joined(separator: ", "))")
+        }
+        if from == nil {
+            if profile != nil { throw ValidationError("--profile chooses a browser profile: use it with --from") }
+            if list { throw ValidationError("--list shows the origins of a browser's storage: use it with --from") }
+        } else if format != nil {
+            throw ValidationError("--format is for dump files; --from reads the browser's storage as it is")
         }
     }
 
     func run() throws {
-        guard let appID = store.appID else {
-            throw CLIError(.usage, "no app given: pass --app ID or set RIZQ_PREFS_APP_ID (the import is recorded per app)")
+        let input = try MigrationInput(file: file, from: from)
+        let dump: LocalStorageDump
+        switch input {
+        case .dump(let file):
+            try requireApp()
+            dump = try readDump(file)
+        case .profile(let source):
+            let storage = try Self.readProfile(source, profile: profile)
+            if list {
+                let listing = ProfileListing(storage: storage)
+                if json { Output.line(listing.json) } else { Output.raw(listing.text) }
+                return
+            }
+            try requireApp()
+            do {
+                dump = try storage.dump(origin: origin)
+            } catch {
+                throw CLIError(.usage, error.description)
+            }
+        case .plist(let path):
+            // The plist importer (RizqMigration, Foundation only) plugs in here.
+            throw CLIError(.usage, "\(path): importing property lists is not part of this build yet")
         }
-        let dump = try readDump()
+        guard let appID = store.appID else { throw Self.noApp }
         var migrationPlan: MigrationPlan?
         if let plan {
             do {
@@ -102,7 +151,23 @@ struct MigrateCommand: ParsableCommand {
         }
     }
 
-    private func readDump() throws(CLIError) -> LocalStorageDump {
+    private static let noApp = CLIError(.usage, "no app given: pass --app ID or set RIZQ_PREFS_APP_ID (the import is recorded per app)")
+
+    private func requireApp() throws(CLIError) {
+        if store.appID == nil { throw Self.noApp }
+    }
+
+    /// Reads a browser's storage from a private copy; the profile is not changed.
+    static func readProfile(_ source: ProfileSource, profile: String?) throws(CLIError) -> ProfileStorage {
+        do {
+            let location = try ProfileLocator().locate(source, profile: profile)
+            return try ProfileStorage.read(location)
+        } catch {
+            throw CLIError(.usage, error.description)
+        }
+    }
+
+    private func readDump(_ file: String) throws(CLIError) -> LocalStorageDump {
         let chosenFormat = format.flatMap(LocalStorageDump.Format.init(rawValue:))
         var stdin: Data?
         if file == "-" {

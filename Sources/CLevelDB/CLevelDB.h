@@ -1,0 +1,2 @@
+// LevelDB's C API, from Debian's libleveldb-dev (it ships no pkg-config file).
+#include <leveldb/c.h>
