@@ -111,7 +111,7 @@ final class SuiteTableTests: XCTestCase {
         var random = Random(state: 42)
         var table = SuiteTable()
         for index in 0..<500 { table.updateValue(.int(index), forKey: "key-\(index)") }
-        var image = try SuiteImage(encoding: table, order: table.order(reusing: nil))
+        var image = try EncodedSuite(encoding: table, order: table.order(reusing: nil))
         var incremental = 0
         for round in 0..<200 {
             for _ in 0..<(1 + random.next(40)) {
@@ -129,21 +129,21 @@ final class SuiteTableTests: XCTestCase {
                 incremental += 1
                 image = updated
             } else {
-                image = try SuiteImage(encoding: table, order: table.order(reusing: image.order))
+                image = try EncodedSuite(encoding: table, order: table.order(reusing: image.order))
             }
-            let whole = try SuiteImage(encoding: table, order: table.order(reusing: nil))
+            let whole = try EncodedSuite(encoding: table, order: table.order(reusing: nil))
             XCTAssertEqual(String(decoding: image.bytes, as: UTF8.self), String(decoding: whole.bytes, as: UTF8.self), "round \(round)")
             XCTAssertEqual(try JSONReader.parse(image.bytes), .dictionary(table.dictionary), "round \(round)")
         }
         XCTAssertGreaterThan(incremental, 20, "most rounds change values only and should be incremental")
     }
 
-    func testAnImageOfAnotherTableIsNotReused() throws {
+    func testAnEncodingOfAnotherTableIsNotReused() throws {
         let first = SuiteTable(["a": 1])
-        let image = try SuiteImage(encoding: first, order: first.order(reusing: nil))
+        let image = try EncodedSuite(encoding: first, order: first.order(reusing: nil))
         let second = SuiteTable(["a": 2])
         XCTAssertNil(try image.updated(to: second))
-        XCTAssertEqual(String(decoding: try SuiteImage(encoding: SuiteTable(), order: SuiteTable().order(reusing: nil)).bytes, as: UTF8.self), "{}\n")
+        XCTAssertEqual(String(decoding: try EncodedSuite(encoding: SuiteTable(), order: SuiteTable().order(reusing: nil)).bytes, as: UTF8.self), "{}\n")
     }
 
     /// Through the store: each flush of a suite whose values change writes exactly the whole

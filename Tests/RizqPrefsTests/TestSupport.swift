@@ -84,6 +84,19 @@ enum Child {
         return Output(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self), stderr: String(decoding: errData, as: UTF8.self))
     }
 
+    /// Reads `process`'s standard output until it has printed the line `line` (or closed its
+    /// output); returns what it printed so far.
+    static func read(_ process: Process, until line: String) -> String {
+        guard let out = process.standardOutput as? Pipe else { return "" }
+        var buffer = Data()
+        while !String(decoding: buffer, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).dropLast().contains(Substring(line)) {
+            let chunk = out.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            buffer += chunk
+        }
+        return String(decoding: buffer, as: UTF8.self)
+    }
+
     static func start(_ root: TemporaryRoot, _ suite: String, _ arguments: [String]) -> Process {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)

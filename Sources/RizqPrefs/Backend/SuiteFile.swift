@@ -159,9 +159,17 @@ struct SuiteFile: Sendable {
 
     // MARK: Locking
 
+    /// Proof that the suite's file lock is held: only ``withLock(_:)`` makes one, for its body.
+    /// What must run under the lock takes it as an argument, so that holding the lock is a
+    /// matter of types, not of a flag (a second `flock` from this process would wait for
+    /// itself).
+    struct Lock: ~Copyable {
+        fileprivate init() {}
+    }
+
     /// Holds the suite's advisory lock (`flock` on a hidden `.<suite>.lock` beside the file)
     /// while `body` runs, so that writers in other processes take turns.
-    func withLock<T>(_ body: () throws(SuiteStoreError) -> T) throws(SuiteStoreError) -> T {
+    func withLock<T>(_ body: (borrowing Lock) throws(SuiteStoreError) -> T) throws(SuiteStoreError) -> T {
         try ensureDirectory()
         let descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw .writeFailed(path: location.path, reason: "cannot open lock file \(lockPath): \(Self.message(errno))") }
@@ -172,7 +180,8 @@ struct SuiteFile: Sendable {
             throw .writeFailed(path: location.path, reason: "cannot lock \(lockPath): \(Self.message(code))")
         }
         defer { _ = flock(descriptor, LOCK_UN) }
-        return try body()
+        let lock = Lock()
+        return try body(lock)
     }
 
     // MARK: Damage
@@ -180,7 +189,7 @@ struct SuiteFile: Sendable {
     /// Moves a damaged file aside as `<suite>.corrupt-<timestamp>.json`, byte for byte, and
     /// returns the new path. Only moves the file if it is still the version that was found
     /// damaged (`stamp`).
-    func quarantine(expecting stamp: FileStamp) throws(SuiteStoreError) -> String? {
+    func quarantine(expecting stamp: FileStamp, _ lock: borrowing Lock) throws(SuiteStoreError) -> String? {
         guard try self.stamp() == stamp else { return nil }
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")

@@ -12,19 +12,26 @@ enum SuiteRegistry {
         return true
     }()
 
+    /// The suite's backend, opened. The table's lock covers only the look-up: the file is read
+    /// outside it (``SuiteBackend/open()``), so that a suite whose file is slow to open (damaged,
+    /// locked by another process, on a slow disk) delays only the openers of that suite.
     static func backend(for location: SuiteLocation) throws(SuiteStoreError) -> SuiteBackend {
         _ = exitHookInstalled
-        let result: Result<SuiteBackend, SuiteStoreError> = backends.withLock { table in
-            if let existing = table[location.path] { return .success(existing) }
-            do throws(SuiteStoreError) {
-                let backend = try SuiteBackend(location: location)
-                table[location.path] = backend
-                return .success(backend)
-            } catch {
-                return .failure(error)
-            }
+        let backend = backends.withLock { table in
+            if let existing = table[location.path] { return existing }
+            let created = SuiteBackend(location: location)
+            table[location.path] = created
+            return created
         }
-        return try result.get()
+        do {
+            try backend.open()
+        } catch {
+            backends.withLock { table in
+                if table[location.path] === backend { table[location.path] = nil }
+            }
+            throw error
+        }
+        return backend
     }
 
     /// Writes what every open suite has pending; failures are logged (the process is ending).

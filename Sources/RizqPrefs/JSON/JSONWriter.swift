@@ -41,7 +41,7 @@ public enum JSONWriter {
     /// Writes a suite's top-level object: a sorted, pretty object, one key per line.
     static func suiteFile(_ entries: [String: PrefValue]) throws(Unrepresentable) -> [UInt8] {
         let table = SuiteTable(entries)
-        return try SuiteImage(encoding: table, order: table.order(reusing: nil)).bytes
+        return try EncodedSuite(encoding: table, order: table.order(reusing: nil)).bytes
     }
 
     /// Appends the start of a top-level member of a suite file: the line break, the indent, the

@@ -199,7 +199,7 @@ public final class SuiteStore: Sendable {
                 SuiteBackend.logger.error("cannot register a default for key '\(key)': unsupported or non-finite value")
             }
         }
-        backend.register(converted)
+        backend.replica.register(converted)
     }
 
     /// Empties the suite named `domainName` (this suite, or another suite of the same app):
@@ -216,7 +216,7 @@ public final class SuiteStore: Sendable {
     /// The stored contents of the suite named `domainName`, or `nil` when it cannot be opened.
     public func persistentDomain(forName domainName: String) -> [String: Any]? {
         let target = domainName == suiteName ? self : try? sibling(named: domainName)
-        return target?.backend.state.withLock { $0.values }.dictionary.mapValues(\.anyValue)
+        return target?.backend.replica.values.dictionary.mapValues(\.anyValue)
     }
 
     /// Writes pending changes now and picks up other processes' changes; `false` (and a logged
@@ -244,7 +244,7 @@ public final class SuiteStore: Sendable {
 
     /// The stored value, or the registered default, as a ``PrefValue``.
     public func prefValue(forKey key: String) -> PrefValue? {
-        backend.value(forKey: key)
+        backend.replica.value(forKey: key)
     }
 
     /// The stored value (or registered default) as `Value`; `nil` when missing or of another type.
@@ -269,17 +269,17 @@ public final class SuiteStore: Sendable {
 
     /// The stored keys, sorted (registered defaults not included).
     public var keys: [String] {
-        JSONWriter.sortedKeys(backend.state.withLock { $0.values }.keys)
+        JSONWriter.sortedKeys(backend.replica.values.keys)
     }
 
     /// The stored entries as ``PrefValue``s (registered defaults not included).
     public var entries: [String: PrefValue] {
-        backend.state.withLock { $0.values }.dictionary
+        backend.replica.values.dictionary
     }
 
     /// Stored values and registered defaults, as Foundation-style values.
     public func dictionaryRepresentation() -> [String: Any] {
-        let (values, registered) = backend.state.withLock { ($0.values, $0.registered) }
-        return registered.merging(values.dictionary) { _, stored in stored }.mapValues(\.anyValue)
+        let (values, defaults) = backend.replica.valuesAndDefaults
+        return defaults.merging(values.dictionary) { _, stored in stored }.mapValues(\.anyValue)
     }
 }

@@ -21,6 +21,23 @@ guard arguments.count >= 3 else { fail("usage: ROOT SUITE COMMAND ARGS...") }
 let (root, suite, command) = (arguments[0], arguments[1], arguments[2])
 let rest = Array(arguments.dropFirst(3))
 
+if command == "hold-lock" {
+    // hold-lock: takes the suite's file lock as a writer does (flock on `.<suite>.lock`),
+    // prints "locked", and holds it until stdin closes. The suite itself is not opened.
+    let directory: String
+    do {
+        directory = try SuiteLocation(suiteName: suite, appID: "tests", root: root).directory
+    } catch {
+        fail("hold-lock: \(error)")
+    }
+    try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    let descriptor = open(directory + "/." + suite + ".lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+    guard descriptor >= 0, flock(descriptor, LOCK_EX) == 0 else { fail("hold-lock: \(String(cString: strerror(errno)))") }
+    say("locked")
+    _ = FileHandle.standardInput.readDataToEndOfFile()
+    exit(0)
+}
+
 let store: SuiteStore
 do {
     store = try SuiteStore(suite: suite, appID: "tests", root: root)

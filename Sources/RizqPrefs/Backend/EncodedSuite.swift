@@ -1,12 +1,12 @@
-/// The bytes of a suite file encoded from a ``SuiteTable``, with where each value's text sits in
-/// them, so that encoding the table again after some values changed copies the unchanged text
-/// and encodes only the changed values.
+/// A suite file's bytes, encoded from a ``SuiteTable``, with where each value's text sits in
+/// them: encoding the table again after some values changed copies the unchanged text and
+/// encodes only the changed values (``updated(to:)``).
 ///
 /// A suite file is rewritten whole on every write (one sorted, readable JSON file), so the cost
 /// of a write grows with the suite; this keeps the part that is not the disk's small: 10,000
 /// changed values in a 100,000-key suite are 10,000 values to encode and one copy of the rest,
 /// not 100,000 values to look up and encode. The bytes are exactly what a whole encoding gives.
-struct SuiteImage: Sendable {
+struct EncodedSuite: Sendable {
     /// The file's bytes: `{`, one `"key": value` member per line in key order, `}` and a line
     /// break (`{}` and a line break for no keys).
     let bytes: [UInt8]
@@ -54,7 +54,7 @@ struct SuiteImage: Sendable {
     /// The encoding of `table`, or of a later version of it, from this one: only the values
     /// changed since are encoded. `nil` when `table` is not this table with some values changed
     /// (a key was added or removed, or the change log started over): encode it whole then.
-    func updated(to table: SuiteTable) throws(JSONWriter.Unrepresentable) -> SuiteImage? {
+    func updated(to table: SuiteTable) throws(JSONWriter.Unrepresentable) -> EncodedSuite? {
         guard table.layoutID == order.layoutID, table.changeLogID == changeLogID,
             let slots = table.changedSlots(since: changeLogEnd), valueStarts.count == order.slots.count
         else {
@@ -100,6 +100,17 @@ struct SuiteImage: Sendable {
                 ends[rank] += shift
             }
         }
-        return SuiteImage(bytes: output, order: order, valueStarts: starts, valueEnds: ends, table: table)
+        return EncodedSuite(bytes: output, order: order, valueStarts: starts, valueEnds: ends, table: table)
+    }
+}
+
+extension EncodedSuite {
+    /// `table` encoded whole, in its file order (`order` when it is still the table's).
+    init(suite table: SuiteTable, reusing order: SuiteTable.Order?) throws(SuiteStoreError) {
+        do {
+            try self.init(encoding: table, order: table.order(reusing: order))
+        } catch {
+            throw .invalid(error)
+        }
     }
 }

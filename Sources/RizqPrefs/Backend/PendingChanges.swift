@@ -1,0 +1,100 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A local change not yet written, with when it was made and what the file held for the key
+/// before, so that a newer write by another process can win over it (the last writer wins,
+/// key by key).
+struct PendingChange: Sendable {
+    /// The new value, or `nil` for a removal.
+    var value: PrefValue?
+    /// Wall-clock time of the change, in nanoseconds since 1970 (comparable with file times).
+    var time: Int64
+    /// The key's value in the file this change was made over (`nil`: absent).
+    var base: PrefValue?
+
+    /// The coarse clock: a few nanoseconds to read, and the clock the kernel stamps file
+    /// modification times with.
+    static func now() -> Int64 {
+        var spec = timespec()
+        clock_gettime(CLOCK_REALTIME_COARSE, &spec)
+        return Int64(spec.tv_sec) * 1_000_000_000 + Int64(spec.tv_nsec)
+    }
+}
+
+/// `removePersistentDomain` not yet written: when, and what the file held then.
+struct PendingClear: Sendable {
+    var time: Int64
+    var before: [String: PrefValue]
+}
+
+/// This process's changes that the file does not hold yet, and the one rule that decides, key
+/// by key, between them and what another process wrote meanwhile (``rebase(onto:writtenAt:)``).
+///
+/// ``SuiteReplica`` keeps the changes pending; a ``SuiteWrite`` carries the ones it took to the
+/// file, and gives them back if the write fails (``restore(_:)``).
+struct PendingChanges: Sendable {
+    /// Key by key, the last change of each.
+    var changes: [String: PendingChange] = [:]
+    /// A pending `removePersistentDomain`: the changes above were made after it.
+    var clear: PendingClear?
+
+    /// Whether there is nothing to write.
+    var isEmpty: Bool { changes.isEmpty && clear == nil }
+
+    /// `file` with these changes on top (on an empty suite when a clear is pending).
+    func applied(to file: SuiteTable) -> SuiteTable {
+        var result = clear == nil ? file : SuiteTable()
+        for (key, change) in changes {
+            if let value = change.value { result.updateValue(value, forKey: key) } else { result.removeValue(forKey: key) }
+        }
+        return result
+    }
+
+    /// Another process wrote `file`, modified at `fileTime`: a key it changed after our change
+    /// keeps its value and our change is dropped; the other changes stay pending, now over
+    /// `file`. A pending clear becomes removals of the keys the other process did not write
+    /// after it.
+    mutating func rebase(onto file: SuiteTable, writtenAt fileTime: Int64) {
+        var kept: [String: PendingChange] = [:]
+        kept.reserveCapacity(changes.count)
+        for (key, var mine) in changes {
+            let theirs = file[key]
+            if theirs != mine.base, mine.time < fileTime { continue }
+            mine.base = theirs
+            kept[key] = mine
+        }
+        if let cleared = clear {
+            for (key, value) in file where kept[key] == nil {
+                let writtenAfterClear = cleared.before[key] != value && fileTime > cleared.time
+                if !writtenAfterClear { kept[key] = PendingChange(value: nil, time: cleared.time, base: value) }
+            }
+            clear = nil
+        }
+        changes = kept
+    }
+
+    /// This process wrote `file`: the changes made since sit on top of it.
+    mutating func rebase(ontoWritten file: SuiteTable) {
+        for key in Array(changes.keys) { changes[key]?.base = file[key] }
+    }
+
+    /// A write of `taken` failed: its changes are pending again, under any made meanwhile.
+    mutating func restore(_ taken: PendingChanges) {
+        for (key, change) in taken.changes {
+            if changes[key] == nil {
+                changes[key] = change
+            } else {
+                // The newer change was made over our unwritten one: the file still holds what
+                // the older change was made over.
+                changes[key]?.base = change.base
+            }
+        }
+        if let cleared = taken.clear, clear == nil {
+            clear = cleared
+            for key in Array(changes.keys) where taken.changes[key] == nil {
+                changes[key]?.base = cleared.before[key]
+            }
+        }
+    }
+}

@@ -1,0 +1,53 @@
+extension SuiteBackend {
+    /// ``SuiteStore/commit(_:)``: this process's earlier changes are written first (they are not
+    /// part of the commit); then, under the file lock, the file is read as it is now (its exact
+    /// bytes kept for a revert), the commit is staged over it and written by the write path.
+    func commit(_ staged: [(key: String, value: PrefValue?)], replacingAll: Bool, suiteName: String) throws(SuiteStoreError) -> SuiteCommit {
+        try onQueue { () throws(SuiteStoreError) -> SuiteCommit in
+            if let openError { throw openError }
+            try writePending()
+            return try file.withLock { lock throws(SuiteStoreError) -> SuiteCommit in
+                let disk = try file.load(lock)
+                let original = disk.bytes.map { (bytes: $0, entries: disk.entries) }
+                let commit = replica.stageCommit(staged, replacingAll: replacingAll, over: disk.entries, stamp: disk.stamp)
+                guard !commit.changes.isEmpty else {
+                    return SuiteCommit(suiteName: suiteName, path: location.path, changes: [], backend: self, originalFile: original, writtenStamp: nil)
+                }
+                do throws(SuiteStoreError) {
+                    try write(lock)
+                } catch {
+                    replica.withdraw(commit)
+                    throw error
+                }
+                return SuiteCommit(
+                    suiteName: suiteName, path: location.path, changes: commit.changes, backend: self, originalFile: original,
+                    writtenStamp: replica.stamp)
+            }
+        }
+    }
+
+    /// ``SuiteCommit/revert()``: under the file lock, the file from before the commit comes back
+    /// byte for byte if nobody wrote since; otherwise the commit is undone key by key through the
+    /// write path.
+    func revert(_ commit: SuiteCommit) throws(SuiteStoreError) {
+        try onQueue { () throws(SuiteStoreError) in
+            guard let written = commit.writtenStamp, !commit.changes.isEmpty else { return }
+            if let openError { throw openError }
+            try file.withLock { lock throws(SuiteStoreError) in
+                if try file.stamp() == written {
+                    if let original = commit.originalFile {
+                        let stamp = try file.replace(bytes: original.bytes)
+                        replica.fileRewritten(to: original.entries, encoded: nil, stamp: stamp)
+                    } else {
+                        try file.remove()
+                        replica.fileRewritten(to: SuiteTable(), encoded: nil, stamp: nil)
+                    }
+                    return
+                }
+                let disk = try file.load(lock).parsed
+                replica.stageRevert(commit.changes, over: disk.entries, stamp: disk.stamp)
+                try write(lock)
+            }
+        }
+    }
+}

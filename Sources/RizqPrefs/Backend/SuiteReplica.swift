@@ -1,0 +1,386 @@
+import Synchronization
+
+/// What this process knows of one suite, and every way that knowledge changes.
+///
+/// It holds what readers see (``values``: the file as last read or written, with this process's
+/// unwritten changes on top), those changes (``PendingChanges``), which version of the file they
+/// sit on (``stamp``), the encoding of the last write (so that the next one re-encodes only the
+/// values changed since), registered defaults, and the observers of changes.
+///
+/// Its state moves only through the transitions below, each one step under its own lock:
+///
+/// | transition | called by | what changes |
+/// | --- | --- | --- |
+/// | ``change(_:to:)``, ``apply(_:replacingAll:)`` | the façade (`set`, `batch`) | `values` at once; the change is pending |
+/// | ``beginWrite(ifFileIs:)`` | the write path | pending changes taken into a ``SuiteWrite``; its plan decided |
+/// | ``writeDone(encoded:stamp:)`` | the write path | the file holds what memory held when the write was taken |
+/// | ``fileRewritten(to:encoded:stamp:)`` | a merging write, a revert | the file holds a table of its own; changes made since sit on top |
+/// | ``writeFailed(_:)`` | the write path | the write's changes are pending again |
+/// | ``absorb(_:stamp:)`` | a reload (another process wrote) | the other file's values, with the pending changes rebased on it |
+///
+/// Nothing outside reaches its lock: the façade reads through ``value(forKey:)`` and
+/// ``values``; ``SuiteBackend`` sequences file I/O around the transitions and never edits the
+/// state itself. Observers are called inside the lock, in the order of the changes.
+final class SuiteReplica: Sendable {
+    /// A callback of ``SuiteStore/changes(forKey:)``; `key` `nil` for every key.
+    struct Observer {
+        let key: String?
+        let callback: @Sendable (SuiteChange) -> Void
+    }
+
+    private let state = Mutex(State())
+
+    // MARK: Reading
+
+    /// The stored value, or the registered default.
+    func value(forKey key: String) -> PrefValue? {
+        state.withLock { $0.values[key] ?? $0.registered[key] }
+    }
+
+    /// What readers see, as one snapshot (copy on write: taking it copies nothing).
+    var values: SuiteTable {
+        state.withLock { $0.values }
+    }
+
+    /// ``values`` and the registered defaults, from one moment.
+    var valuesAndDefaults: (values: SuiteTable, defaults: [String: PrefValue]) {
+        state.withLock { ($0.values, $0.registered) }
+    }
+
+    /// The file version ``values`` were built from (`nil`: no file).
+    var stamp: FileStamp? {
+        state.withLock { $0.stamp }
+    }
+
+    /// Whether some change is not written yet.
+    var hasPendingChanges: Bool {
+        state.withLock { !$0.pending.isEmpty }
+    }
+
+    // MARK: Opening
+
+    /// The file as opened: what readers see first.
+    func start(with values: SuiteTable, stamp: FileStamp?) {
+        state.withLock { state in
+            state.values = values
+            state.stamp = stamp
+        }
+    }
+
+    // MARK: Local changes
+
+    /// A local change: readers see it at once; it is written later. Returns `true` when a write
+    /// must be scheduled (none is yet).
+    func change(_ key: String, to value: PrefValue?) -> Bool {
+        state.withLock { state in
+            state.change(key, to: value, at: PendingChange.now())
+            return state.needsWrite()
+        }
+    }
+
+    /// Several changes as one: other threads, and other processes, see all or none.
+    /// `replacingAll` empties the suite first. Returns `true` when a write must be scheduled.
+    func apply(_ changes: [(key: String, value: PrefValue?)], replacingAll: Bool) -> Bool {
+        state.withLock { state in
+            let now = PendingChange.now()
+            if replacingAll {
+                state.replaceAll(with: changes, at: now)
+            } else {
+                for (key, value) in changes { state.change(key, to: value, at: now) }
+            }
+            return state.needsWrite()
+        }
+    }
+
+    /// Fallback values for missing keys, in memory only.
+    func register(_ defaults: [String: PrefValue]) {
+        state.withLock { $0.registered.merge(defaults) { _, new in new } }
+    }
+
+    /// Calls `callback` for every change of `key` (every key for `nil`); returns the id that
+    /// ``removeObserver(_:)`` takes.
+    func addObserver(key: String?, _ callback: @escaping @Sendable (SuiteChange) -> Void) -> UInt64 {
+        state.withLock { state in
+            state.nextObserverID += 1
+            state.observers[state.nextObserverID] = Observer(key: key, callback: callback)
+            return state.nextObserverID
+        }
+    }
+
+    func removeObserver(_ id: UInt64) {
+        _ = state.withLock { $0.observers.removeValue(forKey: id) }
+    }
+
+    // MARK: The write path
+
+    /// A scheduled write starts: the next change schedules another. Returns whether anything is
+    /// pending.
+    func claimScheduledWrite() -> Bool {
+        state.withLock { state in
+            state.writeScheduled = false
+            return !state.pending.isEmpty
+        }
+    }
+
+    /// Takes the pending changes out for a write, and decides how they become bytes: from the
+    /// last write's encoding when nobody else wrote and only values changed (encoded here, so
+    /// that no copy of the table is held meanwhile), whole when keys came or went, by merging
+    /// when the file is not the version memory was built from. `current` is the file's version
+    /// now, read under the file lock. `nil` when nothing is pending.
+    /// - Throws: ``SuiteStoreError/invalidValue(key:reason:)`` when a value cannot be encoded;
+    ///   the changes then stay pending.
+    func beginWrite(ifFileIs current: FileStamp?) throws(SuiteStoreError) -> SuiteWrite? {
+        try state.withLock { state throws(SuiteStoreError) -> SuiteWrite? in
+            guard !state.pending.isEmpty else { return nil }
+            let plan: SuiteWrite.Plan
+            if current != state.stamp {
+                plan = .merge
+            } else if let updated = try state.updatedEncoding() {
+                plan = .encoded(updated)
+            } else {
+                plan = .encodeWhole(state.values, order: state.encoded?.order)
+            }
+            let write = SuiteWrite(changes: state.pending, plan: plan)
+            // Room for as many changes as this write took (up to a point): the next burst of sets
+            // is likely as large, and growing a dictionary key by key rehashes it a dozen times.
+            state.pending = PendingChanges(changes: Dictionary(minimumCapacity: Swift.min(write.changes.changes.count, 1 << 14)))
+            return write
+        }
+    }
+
+    /// The write's bytes (`encoded`, of memory's values when it was taken) are the file now,
+    /// at `stamp`: the next write starts from them.
+    func writeDone(encoded: EncodedSuite, stamp: FileStamp) {
+        state.withLock { state in
+            state.stamp = stamp
+            state.encoded = encoded
+            if state.values.layoutID == encoded.order.layoutID, state.values.changeLogID == encoded.changeLogID {
+                state.values.forgetChanges(before: encoded.changeLogEnd)
+            }
+        }
+    }
+
+    /// The file holds `table` now, at `stamp` (`nil`: no file), written by this process: a merge
+    /// with another process's file (`encoded`: its bytes), or a revert. Changes made since the
+    /// write was taken sit on top of it; readers are told what differs.
+    func fileRewritten(to table: SuiteTable, encoded: EncodedSuite?, stamp: FileStamp?) {
+        state.withLock { state in
+            state.stamp = stamp
+            state.pending.rebase(ontoWritten: table)
+            state.replaceValues(with: state.pending.applied(to: table), origin: .external)
+            // Changes made meanwhile were applied to a copy of `table`, which keeps its layout
+            // and change log: the next write can still start from these bytes.
+            state.encoded = encoded
+        }
+    }
+
+    /// The write failed: its changes are pending again, under any made meanwhile.
+    func writeFailed(_ write: SuiteWrite) {
+        state.withLock { $0.pending.restore(write.changes) }
+    }
+
+    // MARK: Other processes
+
+    /// Another process's file (`stamp`: its version), seen by a reload or read before a commit:
+    /// it becomes what readers see, with the pending changes rebased on it.
+    func absorb(_ file: SuiteTable, stamp: FileStamp?) {
+        state.withLock { $0.absorb(file, stamp: stamp) }
+    }
+
+    /// Asks for a reload; `false` when one is already scheduled.
+    func claimReload() -> Bool {
+        state.withLock { state in
+            guard !state.reloadScheduled else { return false }
+            state.reloadScheduled = true
+            return true
+        }
+    }
+
+    /// The scheduled reload starts: the next file event schedules another.
+    func reloadStarted() {
+        state.withLock { $0.reloadScheduled = false }
+    }
+
+    // MARK: Commits
+
+    /// A commit's changes, staged as local changes over the file as it is now (`file`, at
+    /// `stamp`, read under the file lock), with what each key's pending change was before, so
+    /// that a failed write can withdraw them.
+    struct StagedCommit {
+        var changes: [SuiteCommit.Change]
+        var prior: [String: PendingChange?]
+    }
+
+    /// Stages `staged` (all keys removed first when `replacingAll`) over `file`: each key once,
+    /// where it was first staged, with the value it was last staged with; keys that already
+    /// hold that value are left out.
+    func stageCommit(
+        _ staged: [(key: String, value: PrefValue?)], replacingAll: Bool, over file: SuiteTable, stamp: FileStamp?
+    ) -> StagedCommit {
+        state.withLock { state in
+            if state.stamp != stamp { state.absorb(file, stamp: stamp) }
+            var changes = staged
+            if replacingAll {
+                let kept = Set(staged.map(\.key))
+                changes = state.values.keys.filter { !kept.contains($0) }.map { (key: $0, value: nil) } + staged
+            }
+            var order: [String] = []
+            var final: [String: PrefValue?] = [:]
+            for (key, value) in changes {
+                if final.updateValue(value, forKey: key) == nil { order.append(key) }
+            }
+            var result = StagedCommit(changes: [], prior: [:])
+            let now = PendingChange.now()
+            for key in order {
+                let before = state.values[key]
+                let after = final[key] ?? nil
+                guard before != after else { continue }
+                result.changes.append(SuiteCommit.Change(key: key, before: before, after: after))
+                result.prior[key] = .some(state.pending.changes[key])
+                state.change(key, to: after, at: now)
+            }
+            return result
+        }
+    }
+
+    /// The commit's write failed: its changes leave memory (readers see the values from
+    /// before, and no later write carries them), except where a key changed again since.
+    func withdraw(_ commit: StagedCommit) {
+        state.withLock { state in
+            for change in commit.changes where state.values[change.key] == change.after {
+                state.withdraw(change.key, to: change.before, pending: commit.prior[change.key] ?? nil)
+            }
+        }
+    }
+
+    /// Stages the undoing of a commit over `file` (at `stamp`, read under the file lock): each
+    /// key that still holds what the commit wrote gets its old value back.
+    func stageRevert(_ changes: [SuiteCommit.Change], over file: SuiteTable, stamp: FileStamp?) {
+        state.withLock { state in
+            if state.stamp != stamp { state.absorb(file, stamp: stamp) }
+            let now = PendingChange.now()
+            for change in changes where state.values[change.key] == change.after {
+                state.change(change.key, to: change.before, at: now)
+            }
+        }
+    }
+}
+
+extension SuiteReplica {
+    /// The replica's fields; only the replica's transitions touch them, under its lock.
+    private struct State {
+        var values = SuiteTable()
+        var pending = PendingChanges()
+        /// The file version `values` were built from (`nil`: no file).
+        var stamp: FileStamp?
+        var registered: [String: PrefValue] = [:]
+        /// The file as this process last wrote it from `values`: the next write of the same
+        /// keys encodes only the values changed since, and needs no sorting.
+        var encoded: EncodedSuite?
+        var writeScheduled = false
+        var reloadScheduled = false
+        var observers: [UInt64: Observer] = [:]
+        var nextObserverID: UInt64 = 0
+
+        /// Marks a write as scheduled; `true` when none was.
+        mutating func needsWrite() -> Bool {
+            guard !writeScheduled else { return false }
+            writeScheduled = true
+            return true
+        }
+
+        /// The last write's bytes brought up to `values`, when only values changed since.
+        func updatedEncoding() throws(SuiteStoreError) -> EncodedSuite? {
+            guard let encoded else { return nil }
+            do {
+                return try encoded.updated(to: values)
+            } catch {
+                throw .invalid(error)
+            }
+        }
+
+        /// A local change. Two hash look-ups: this is the hot path.
+        mutating func change(_ key: String, to value: PrefValue?, at time: Int64) {
+            let old = show(value, forKey: key)
+            // For a key not yet pending, what readers saw is what the file holds (or held before
+            // a pending clear).
+            let base = pending.clear.map { $0.before[key] } ?? old
+            Self.record(&pending.changes[key, default: PendingChange(value: nil, time: 0, base: base)], value, time)
+            notifyLocal(key, old, value)
+        }
+
+        /// Takes back a local change that was never written: readers see `value` again, and the
+        /// key's pending change is the one it had before (`prior`; `nil`: none).
+        mutating func withdraw(_ key: String, to value: PrefValue?, pending prior: PendingChange?) {
+            let old = show(value, forKey: key)
+            pending.changes[key] = prior
+            notifyLocal(key, old, value)
+        }
+
+        /// Empties the suite, then makes `changes`: one notification per key whose value
+        /// differs in the end, not a removal and a re-add.
+        mutating func replaceAll(with changes: [(key: String, value: PrefValue?)], at time: Int64) {
+            if pending.clear == nil {
+                var before = values.dictionary
+                for (key, change) in pending.changes {
+                    if let base = change.base { before[key] = base } else { before.removeValue(forKey: key) }
+                }
+                pending.clear = PendingClear(time: time, before: before)
+            } else {
+                pending.clear?.time = time
+            }
+            pending.changes = [:]
+            var after = SuiteTable()
+            for (key, value) in changes {
+                if let value { after.updateValue(value, forKey: key) } else { after.removeValue(forKey: key) }
+                Self.record(&pending.changes[key, default: PendingChange(value: nil, time: 0, base: pending.clear?.before[key])], value, time)
+            }
+            replaceValues(with: after, origin: .local)
+        }
+
+        mutating func absorb(_ file: SuiteTable, stamp newStamp: FileStamp?) {
+            pending.rebase(onto: file, writtenAt: newStamp?.modifiedTime ?? PendingChange.now())
+            stamp = newStamp
+            replaceValues(with: pending.applied(to: file), origin: .external)
+        }
+
+        /// Replaces `values` and tells observers about every key that differs. The last write's
+        /// encoding is of the old table: it goes.
+        mutating func replaceValues(with newValues: SuiteTable, origin: SuiteChange.Origin) {
+            encoded = nil
+            if !observers.isEmpty {
+                for (key, old) in values where newValues[key] != old {
+                    notify(SuiteChange(key: key, newValue: newValues[key], origin: origin))
+                }
+                for (key, new) in newValues where values[key] == nil {
+                    notify(SuiteChange(key: key, newValue: new, origin: origin))
+                }
+            }
+            values = newValues
+        }
+
+        /// Puts `value` in `values` (removes the key for `nil`); returns what was there.
+        @inline(__always)
+        private mutating func show(_ value: PrefValue?, forKey key: String) -> PrefValue? {
+            value.map { values.updateValue($0, forKey: key) } ?? values.removeValue(forKey: key)
+        }
+
+        @inline(__always)
+        private mutating func notifyLocal(_ key: String, _ old: PrefValue?, _ value: PrefValue?) {
+            if !observers.isEmpty, old != value {
+                notify(SuiteChange(key: key, newValue: value, origin: .local))
+            }
+        }
+
+        private func notify(_ change: SuiteChange) {
+            for observer in observers.values where observer.key == nil || observer.key == change.key {
+                observer.callback(change)
+            }
+        }
+
+        private static func record(_ change: inout PendingChange, _ value: PrefValue?, _ time: Int64) {
+            change.value = value
+            change.time = time
+        }
+    }
+}

@@ -1,0 +1,33 @@
+/// One write of a suite file: the pending changes it carries, and how they become the file's
+/// bytes — decided once, by ``SuiteReplica/beginWrite(ifFileIs:)``, when it takes them.
+///
+/// ``SuiteBackend/write(_:)`` carries it out under the file lock, then reports to the replica
+/// whether it was done (``SuiteReplica/writeDone(encoded:stamp:)``,
+/// ``SuiteReplica/fileRewritten(to:encoded:stamp:)``) or failed (``SuiteReplica/writeFailed(_:)``,
+/// which makes its changes pending again).
+struct SuiteWrite: Sendable {
+    /// How the changes become bytes.
+    enum Plan: Sendable {
+        /// Nobody else wrote since this process last read or wrote the file, and only values
+        /// changed since its last write: the new bytes, already encoded from the last ones
+        /// (the changed values encoded, the rest copied).
+        case encoded(EncodedSuite)
+        /// Nobody else wrote, but keys came or went (or nothing was written yet): encode this
+        /// table whole, reusing the key order of the last write while it is still the table's.
+        case encodeWhole(SuiteTable, order: SuiteTable.Order?)
+        /// Another process replaced the file: read it, merge these changes into it key by key
+        /// (``merged(into:writtenAt:)``), encode the result.
+        case merge
+    }
+
+    /// The changes taken out of the replica; put back if the write fails.
+    let changes: PendingChanges
+    let plan: Plan
+
+    /// The table to write over `file`, another process's version modified at `fileTime`.
+    func merged(into file: SuiteTable, writtenAt fileTime: Int64) -> SuiteTable {
+        var mine = changes
+        mine.rebase(onto: file, writtenAt: fileTime)
+        return mine.applied(to: file)
+    }
+}
