@@ -21,7 +21,10 @@ import Synchronization
 /// Nothing outside reaches its lock: the façade reads through ``value(forKey:)`` and
 /// ``values``; ``SuiteBackend`` sequences file I/O around the transitions and never edits the
 /// state itself. Observers are called inside the lock, in the order of the changes.
-final class SuiteReplica: Sendable {
+///
+/// A non-copyable value, stored inline in its ``SuiteBackend``: a read costs no more than the
+/// lock and the table's look-up.
+struct SuiteReplica: ~Copyable, Sendable {
     /// A callback of ``SuiteStore/changes(forKey:)``; `key` `nil` for every key.
     struct Observer {
         let key: String?
@@ -29,6 +32,8 @@ final class SuiteReplica: Sendable {
     }
 
     private let state = Mutex(State())
+
+    init() {}
 
     // MARK: Reading
 
@@ -267,8 +272,9 @@ final class SuiteReplica: Sendable {
 }
 
 extension SuiteReplica {
-    /// The replica's fields; only the replica's transitions touch them, under its lock.
-    private struct State {
+    /// The replica's fields; only the replica's transitions touch them, under its lock (internal,
+    /// not private, only because the replica is stored inline in other types).
+    struct State {
         var values = SuiteTable()
         var pending = PendingChanges()
         /// The file version `values` were built from (`nil`: no file).
