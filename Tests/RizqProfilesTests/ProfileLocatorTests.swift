@@ -112,6 +112,12 @@ final class ProfileLocatorTests: XCTestCase {
         for bad in ["electron:", "electron:../x", "electron:.."] {
             XCTAssertThrowsError(try ProfileSource(bad)) { XCTAssertEqual($0 as? ProfileError, .unknownSource(bad)) }
         }
+        // An Electron app of 2016 kept legacy *.localstorage files in the same place.
+        let legacy = home.folder(".config/Code/Local Storage") + "/file__0.localstorage"
+        try sqlite(legacy, "PRAGMA encoding = 'UTF-16le'; CREATE TABLE ItemTable (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB NOT NULL ON CONFLICT FAIL); INSERT INTO ItemTable VALUES ('zoom', CAST(X'3100' AS BLOB));")
+        let code = try locator.locate(try ProfileSource("electron:Code"))
+        XCTAssertEqual(code, ProfileLocation(kind: .webkitSQLite, path: home.path + "/.config/Code/Local Storage", label: "Electron app 'Code' (legacy *.localstorage files)"))
+        XCTAssertEqual(try ProfileStorage.read(code).origins.first?["zoom"], "1")
         XCTAssertEqual(try ProfileSource("brave"), .browser(.brave))
         XCTAssertEqual(try ProfileSource("firefox"), .firefox)
         XCTAssertEqual(try ProfileSource("~/profile"), .path("~/profile"))
