@@ -4,12 +4,6 @@ import XCTest
 
 /// `rizq-prefs migrate --from`, run as the built binary with a temporary home and root.
 final class MigrateFromCommandTests: XCTestCase {
-    private var binary: String {
-        let testBinary = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        var folder = URL(fileURLWithPath: testBinary).deletingLastPathComponent()
-        while folder.path.contains(".xctest") { folder.deleteLastPathComponent() }
-        return folder.appendingPathComponent("rizq-prefs").path
-    }
 
     private func run(_ arguments: [String], home: String, root: String) throws -> (status: Int32, stdout: String, stderr: String) {
         var environment = ProcessInfo.processInfo.environment
@@ -17,7 +11,7 @@ final class MigrateFromCommandTests: XCTestCase {
         environment["XDG_CONFIG_HOME"] = home + "/.config"
         environment["RIZQ_PREFS_HOME"] = root
         environment["RIZQ_PREFS_APP_ID"] = nil
-        return try runCommand(binary, ["migrate"] + arguments, environment: environment)
+        return try runCommand(builtProduct("rizq-prefs"), ["migrate"] + arguments, environment: environment)
     }
 
     /// A Chromium user-data folder in `home` with two origins in its Default profile.

@@ -7,14 +7,6 @@ import XCTest
 /// also while another process holds the LevelDB open or an SQLite write-ahead log is pending,
 /// and the copy (which holds tokens) is private and removed.
 final class PrivateCopyTests: XCTestCase {
-    /// The products folder, where the test child is built.
-    private var childExecutable: String {
-        let testBinary = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        var folder = URL(fileURLWithPath: testBinary).deletingLastPathComponent()
-        while folder.path.contains(".xctest") { folder.deleteLastPathComponent() }
-        return folder.appendingPathComponent("rizq-profiles-test-child").path
-    }
-
     /// Runs `body` with TMPDIR pointing at a folder of its own, so that private copies can be seen.
     private func withTemporaryDirectory(_ body: (String) throws -> Void) throws {
         let folder = TemporaryFolder("rizq-tmpdir")
@@ -32,7 +24,7 @@ final class PrivateCopyTests: XCTestCase {
         // A second process opens the database, writes (only to its log), and keeps it open: the
         // LOCK is taken, as by a running browser.
         let child = Process()
-        child.executableURL = URL(fileURLWithPath: childExecutable)
+        child.executableURL = URL(fileURLWithPath: builtProduct("rizq-profiles-test-child"))
         child.arguments = ["hold", leveldb, "https://app.rizq.io", "theme=dark", "café=crème", "greeting=مرحبا"]
         let output = Pipe()
         let input = Pipe()

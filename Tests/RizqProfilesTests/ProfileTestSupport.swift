@@ -21,6 +21,15 @@ func requireCorpus() throws -> String {
     throw XCTSkip("../shared/corpus/localstorage is not present")
 }
 
+/// A product built beside the tests: `rizq-prefs`, `rizq-profiles-test-child`.
+func builtProduct(_ name: String) -> String {
+    let testBinary = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+    var folder = URL(fileURLWithPath: testBinary).deletingLastPathComponent()
+    // Inside an .xctest bundle on some platforms: climb to the products folder.
+    while folder.path.contains(".xctest") { folder.deleteLastPathComponent() }
+    return folder.appendingPathComponent(name).path
+}
+
 /// A temporary folder for one test, removed afterwards.
 final class TemporaryFolder {
     let path: String

@@ -133,10 +133,10 @@ final class RealChromiumTests: XCTestCase {
         var environment = ProcessInfo.processInfo.environment
         environment["RIZQ_PREFS_HOME"] = root.path
         let arguments = ["migrate", "--from", userData, "--app", "com.rizq.chromium", "--service", service, "--json"]
-        let dry = try runCommand(cliBinary, arguments + ["--dry-run"], environment: environment)
+        let dry = try runCommand(builtProduct("rizq-prefs"), arguments + ["--dry-run"], environment: environment)
         XCTAssertEqual(dry.status, 0, dry.stderr)
         XCTAssertEqual(fileSnapshot(under: root.path), [:], "a dry run writes nothing")
-        let real = try runCommand(cliBinary, arguments, environment: environment)
+        let real = try runCommand(builtProduct("rizq-prefs"), arguments, environment: environment)
         XCTAssertEqual(real.status, 0, real.stderr)
         let report = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(real.stdout.utf8)) as? [String: Any])
         let reported = try XCTUnwrap(report["items"] as? [[String: Any]])
@@ -204,10 +204,4 @@ final class RealChromiumTests: XCTestCase {
         XCTAssertEqual(origin["café"], "crème")
     }
 
-    private var cliBinary: String {
-        let testBinary = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        var folder = URL(fileURLWithPath: testBinary).deletingLastPathComponent()
-        while folder.path.contains(".xctest") { folder.deleteLastPathComponent() }
-        return folder.appendingPathComponent("rizq-prefs").path
-    }
 }

@@ -54,9 +54,37 @@ public final class PrivateCopy: @unchecked Sendable {
     /// not change while they are copied (else the copy is taken again); `skip` which are not
     /// copied at all.
     public func copyFolder(_ sourceFolder: String, as name: String, skip: (String) -> Bool = { _ in false }, stable: (String) -> Bool) throws(ProfileError) -> String {
-        let target = try makeFolder(name)
+        let target = folder + "/" + name
+        try copyConsistently(from: sourceFolder, into: target, including: { !skip($0) }, stable: stable)
+        copies.append((target, sourceFolder))
+        return target
+    }
+
+    /// Copies an SQLite database with its `-wal` and `-journal` (when present) under the same
+    /// file name into a new folder of the copy, and returns the copied database's path. A
+    /// write-ahead log may grow meanwhile; the database and a rollback journal may not change.
+    public func copySQLite(_ sourceFile: String) throws(ProfileError) -> String {
+        let parent = (sourceFile as NSString).deletingLastPathComponent
+        let sourceFolder = parent.isEmpty ? "." : parent
+        let name = (sourceFile as NSString).lastPathComponent
+        guard Self.isRegularFile(sourceFile) else { throw .notFound(path: sourceFile) }
+        let target = folder + "/db-\(copies.count)"
+        let companions = [name, name + "-wal", name + "-journal"]
+        try copyConsistently(from: sourceFolder, into: target, including: { companions.contains($0) }, stable: { !$0.hasSuffix("-wal") })
+        copies.append((target + "/" + name, sourceFile))
+        return target + "/" + name
+    }
+
+    /// Copies the files of `sourceFolder` that `including` names into the new folder `target`,
+    /// again (up to ``attempts`` times) until none vanished and the `stable` ones did not change
+    /// while they were copied.
+    private func copyConsistently(from sourceFolder: String, into target: String, including: (String) -> Bool, stable: (String) -> Bool) throws(ProfileError) {
         for _ in 0..<Self.attempts {
-            let before = try Self.listing(sourceFolder).filter { !skip($0.name) }
+            try? FileManager.default.removeItem(atPath: target)
+            guard mkdir(target, 0o700) == 0 else {
+                throw .copyFailed(path: folder, reason: String(cString: strerror(errno)))
+            }
+            let before = try Self.listing(sourceFolder).filter { including($0.name) }
             var vanished = false
             for file in before {
                 do {
@@ -68,50 +96,15 @@ public final class PrivateCopy: @unchecked Sendable {
                     throw .copyFailed(path: sourceFolder + "/" + file.name, reason: "\(error)")
                 }
             }
-            let after = try Self.listing(sourceFolder).filter { !skip($0.name) }
-            if !vanished, Self.unchanged(before, after, stable: stable) {
-                copies.append((target, sourceFolder))
-                return target
-            }
-            try? FileManager.default.removeItem(atPath: target)
-            _ = try makeFolder(name)
+            let after = try Self.listing(sourceFolder).filter { including($0.name) }
+            if !vanished, Self.unchanged(before, after, stable: stable) { return }
         }
         throw .copyFailed(path: sourceFolder, reason: "its files kept changing while they were copied (is the browser writing to it?); close the browser and try again")
     }
 
-    /// Copies an SQLite database with its `-wal` and `-journal` (when present) under the same
-    /// file name into a new folder of the copy, and returns the copied database's path.
-    public func copySQLite(_ sourceFile: String) throws(ProfileError) -> String {
-        let sourceFolder = (sourceFile as NSString).deletingLastPathComponent
-        let name = (sourceFile as NSString).lastPathComponent
-        let target = try makeFolder("db-\(copies.count)")
-        let companions = [name, name + "-wal", name + "-journal"]
-        for _ in 0..<Self.attempts {
-            let before = try Self.listing(sourceFolder.isEmpty ? "." : sourceFolder).filter { companions.contains($0.name) }
-            guard before.contains(where: { $0.name == name }) else {
-                throw .notFound(path: sourceFile)
-            }
-            var vanished = false
-            for file in before {
-                do {
-                    try Self.copyFile((sourceFolder.isEmpty ? "" : sourceFolder + "/") + file.name, to: target + "/" + file.name)
-                } catch CopyFailure.vanished {
-                    vanished = true
-                    break
-                } catch {
-                    throw .copyFailed(path: sourceFile, reason: "\(error)")
-                }
-            }
-            let after = try Self.listing(sourceFolder.isEmpty ? "." : sourceFolder).filter { companions.contains($0.name) }
-            // A write-ahead log may grow meanwhile; the database and a rollback journal may not.
-            if !vanished, Self.unchanged(before, after, stable: { !$0.hasSuffix("-wal") }) {
-                copies.append((target + "/" + name, sourceFile))
-                return target + "/" + name
-            }
-            try? FileManager.default.removeItem(atPath: target)
-            _ = try makeFolder("db-\(copies.count)")
-        }
-        throw .copyFailed(path: sourceFile, reason: "the database kept changing while it was copied (is the browser writing to it?); close the browser and try again")
+    private static func isRegularFile(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
     }
 
     /// The profile path of a path inside the copy (for messages), or the path itself.
@@ -130,14 +123,6 @@ public final class PrivateCopy: @unchecked Sendable {
             text = text.replacingOccurrences(of: copy, with: source)
         }
         return text
-    }
-
-    private func makeFolder(_ name: String) throws(ProfileError) -> String {
-        let path = folder + "/" + name
-        guard mkdir(path, 0o700) == 0 || errno == EEXIST else {
-            throw .copyFailed(path: folder, reason: String(cString: strerror(errno)))
-        }
-        return path
     }
 
     // MARK: Files
