@@ -84,5 +84,16 @@ final class BadProfileInputTests: XCTestCase {
         }
         let location = try ProfileLocator().locate(.path(path + "/CURRENT"))
         XCTAssertEqual(location, ProfileLocation(kind: .chromiumLevelDB, path: path, label: "LevelDB folder"))
+        // Once its only key is removed, the storage holds nothing to import, and says so.
+        do {
+            let database = try LevelDBWriter(folder: path)
+            try database.delete(LevelDBWriter.dataKey("https://a.example", LevelDBWriter.chromiumBytes("k")))
+        }
+        let empty = try ProfileStorage.read(location)
+        XCTAssertEqual(empty.origins, [])
+        XCTAssertThrowsError(try empty.dump(origin: nil)) { XCTAssertEqual($0 as? ProfileError, .noLocalStorage(source: path)) }
+        XCTAssertThrowsError(try empty.dump(origin: "https://a.example")) {
+            XCTAssertEqual($0 as? ProfileError, .originNotFound(source: path, origin: "https://a.example", origins: []))
+        }
     }
 }

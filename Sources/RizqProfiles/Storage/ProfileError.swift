@@ -24,6 +24,9 @@ public enum ProfileError: Error, Sendable, Equatable {
     case wrongSchema(path: String, tables: [String])
     /// The private copy could not be made (disk full, the browser kept rewriting the files).
     case copyFailed(path: String, reason: String)
+    /// The storage holds no `localStorage` at all (every origin's keys were removed, or none
+    /// was ever stored).
+    case noLocalStorage(source: String)
     /// The storage holds several origins and none was chosen.
     case originRequired(source: String, origins: [String])
     /// The chosen origin is not in the storage.
@@ -58,6 +61,8 @@ extension ProfileError: CustomStringConvertible {
             return "\(path) is an SQLite database, but not browser localStorage (it holds \(found)); nothing was imported: give a Chrome/WebKit .localstorage file (table ItemTable) or Firefox's webappsstore.sqlite or ls/data.sqlite"
         case .copyFailed(let path, let reason):
             return "could not make a private copy of \(path): \(reason); nothing was imported"
+        case .noLocalStorage(let source):
+            return "\(source) holds no localStorage; there is nothing to import"
         case .originRequired(let source, let origins):
             return "\(source) holds localStorage for \(origins.count) origins (\(origins.joined(separator: ", "))); choose one with --origin (--list shows their key counts)"
         case .originNotFound(let source, let origin, let origins):

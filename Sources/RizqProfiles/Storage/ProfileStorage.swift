@@ -71,12 +71,13 @@ public struct ProfileStorage: Sendable {
 
     /// The origin `name`, or the only one when `name` is `nil`.
     /// - Throws: ``ProfileError/originRequired(source:origins:)`` when there are several and no
-    ///   name; ``ProfileError/originNotFound(source:origin:origins:)``.
+    ///   name, ``ProfileError/noLocalStorage(source:)`` when there are none,
+    ///   ``ProfileError/originNotFound(source:origin:origins:)``.
     public func origin(_ name: String?) throws(ProfileError) -> StoredOrigin {
         let names = origins.map(\.origin)
         guard let name else {
             guard origins.count == 1, let only = origins.first else {
-                if origins.isEmpty { throw .originNotFound(source: source, origin: "(any)", origins: []) }
+                if origins.isEmpty { throw .noLocalStorage(source: source) }
                 throw .originRequired(source: source, origins: names)
             }
             return only
