@@ -70,7 +70,7 @@ struct MigrateCommand: ParsableCommand {
     var origin: String?
 
     @Option(help: ArgumentHelp(
-        "The dump's format: \(LocalStorageDump.Format.allCases.map(\.rawValue).joined(separator: ", ")) (default: recognised from its shape).",
+        "The dump's format: \(LocalStorageDump.Format.dumpFileFormats.map(\.rawValue).joined(separator: ", ")) (default: recognised from its shape).",
         valueName: "format"))
     var format: String?
 
