@@ -52,6 +52,33 @@ final class BadProfileInputTests: XCTestCase {
         }
     }
 
+    func testAFileTheUserMayNotReadIsNamed() throws {
+        let folder = TemporaryFolder()
+        let path = folder.folder("leveldb")
+        do {
+            let database = try LevelDBWriter(folder: path)
+            try database.put(LevelDBWriter.dataKey("https://a.example", LevelDBWriter.chromiumBytes("k")), LevelDBWriter.chromiumBytes("v"))
+        }
+        let log = try XCTUnwrap(try FileManager.default.contentsOfDirectory(atPath: path).first { $0.hasSuffix(".log") })
+        chmod(folder.path, 0o755)
+        chmod(path, 0o755)
+        chmod(path + "/" + log, 0)
+        guard getuid() == 0 else {
+            XCTAssertThrowsError(try readStorage(path)) { error in
+                XCTAssertEqual(error as? ProfileError, .unreadable(path: path + "/" + log, reason: "permission denied"))
+            }
+            return
+        }
+        // root reads every file whatever its mode: read as the unprivileged user `nobody`, with a
+        // copy of the tool that `nobody` may run wherever the checkout is.
+        let tool = folder.path + "/rizq-prefs"
+        try FileManager.default.copyItem(atPath: builtProduct("rizq-prefs"), toPath: tool)
+        chmod(tool, 0o755)
+        let result = try runCommand("/usr/sbin/runuser", ["-u", "nobody", "--", tool, "migrate", "--from", path, "--list"], environment: ["HOME": "/tmp", "TMPDIR": "/tmp", "PATH": "/usr/bin:/bin"])
+        XCTAssertEqual(result.status, 2, result.stderr)
+        XCTAssertTrue(result.stderr.contains("cannot read \(path)/\(log): permission denied"), result.stderr)
+    }
+
     func testAnSQLiteFileOfAnotherSchema() throws {
         let folder = TemporaryFolder()
         let other = folder.path + "/places.sqlite"

@@ -99,6 +99,8 @@ final class MigrateFromCommandTests: XCTestCase {
             (["--from", "electron:Nope", "--list"], "found no Electron app 'Nope' profile"),
             (["--from", home.path + "/missing.localstorage", "--list"], "\(home.path)/missing.localstorage does not exist"),
             (["--list"], "--list shows the origins of a browser's storage: use it with --from"),
+            (["--profile", "Work", "dump.json"], "--profile chooses a browser profile: use it with --from"),
+            ([], "nothing to import: give a dump FILE (or - for stdin), or --from SOURCE"),
             (["dump.json", "--from", "chromium"], "give either a dump FILE or --from SOURCE, not both"),
             (["--from", "chromium", "--format", "object"], "--format is for dump files"),
         ]

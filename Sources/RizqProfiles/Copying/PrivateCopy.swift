@@ -92,6 +92,8 @@ public final class PrivateCopy: @unchecked Sendable {
                 } catch CopyFailure.vanished {
                     vanished = true
                     break
+                } catch CopyFailure.denied {
+                    throw .unreadable(path: sourceFolder + "/" + file.name, reason: "permission denied")
                 } catch {
                     throw .copyFailed(path: sourceFolder + "/" + file.name, reason: "\(error)")
                 }
@@ -137,11 +139,14 @@ public final class PrivateCopy: @unchecked Sendable {
     enum CopyFailure: Error, CustomStringConvertible {
         /// The file was removed (a compaction or checkpoint) while the folder was copied.
         case vanished
+        /// The user may not read the file.
+        case denied
         case failed(String)
 
         var description: String {
             switch self {
             case .vanished: return "the file disappeared while it was copied"
+            case .denied: return "permission denied"
             case .failed(let reason): return reason
             }
         }
@@ -196,6 +201,7 @@ public final class PrivateCopy: @unchecked Sendable {
         }
         guard input >= 0 else {
             if errno == ENOENT { throw .vanished }
+            if errno == EACCES { throw .denied }
             throw .failed(String(cString: strerror(errno)))
         }
         defer { close(input) }
