@@ -5,9 +5,10 @@ import XCTest
 
 /// The Chromium / Electron `Local Storage/leveldb` folders of the shared corpus (section D),
 /// read with the real LevelDB library. The expected origins, key counts and digests were
-/// established independently: a hand-written Python reader of LevelDB's log and table files
-/// (snappy through ctypes), applying sequence numbers (newest wins) and deletions, and
-/// decoding the format bytes. Values are compared by digest, never printed.
+/// established independently by Tests/Oracles/chromium_localstorage.py: a hand-written Python
+/// reader of LevelDB's log and table files (snappy through ctypes), applying sequence numbers
+/// (newest wins) and deletions, and decoding the format bytes. Values are compared by digest,
+/// never printed.
 final class ChromiumCorpusTests: XCTestCase {
     private func read(_ name: String) throws -> ProfileStorage {
         let folder = try requireCorpus() + "/chromium-leveldb/" + name

@@ -5,7 +5,7 @@ import XCTest
 
 /// The legacy Chrome / old Electron / WebKit `*.localstorage` files of the shared corpus
 /// (section E). Expected key counts and digests were established independently with Python's
-/// sqlite3 module, decoding the raw UTF-16LE by hand. The corpus renamed the files
+/// sqlite3 module, decoding the raw UTF-16LE by hand (Tests/Oracles/chromium_localstorage.py). The corpus renamed the files
 /// `<source>__<name>`; each test copies its file back to the name the browser gave it, since
 /// that name is where the origin comes from.
 final class WebKitCorpusTests: XCTestCase {
