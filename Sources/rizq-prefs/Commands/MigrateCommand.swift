@@ -38,8 +38,8 @@ struct MigrateCommand: ParsableCommand {
             already in a suite or the Secret Service are kept unless --overwrite. The report lists \
             every key and never shows a secret.
 
-            Exit status: 0 imported, dry run, or already imported; 2 the dump or the plan cannot be \
-            used; 3 a suite cannot be read or written; 4 the Secret Service is unavailable, locked \
+            Exit status: 0 imported, dry run, listed, or already imported; 2 the dump, the profile or \
+            the plan cannot be used; 3 a suite cannot be read or written; 4 the Secret Service is unavailable, locked \
             or failed.
 
             Examples:
