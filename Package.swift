@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.2
 import PackageDescription
 
 // Module layout, import direction and the paths data takes: docs/ARCHITECTURE.md.
@@ -7,6 +7,7 @@ import PackageDescription
 // RizqProfiles → RizqMigration, and → CLevelDB, CSQLite, CSnappy (Debian's C libraries): the
 // browser-profile readers, in a product of their own so that an app that imports no profile
 // links neither LevelDB nor SQLite.
+// RizqConfiguration → RizqPrefs, RizqSecretsCore, swift-configuration (no libsecret either).
 let package = Package(
     name: "RizqPrefs",
     platforms: [.macOS(.v15)],
@@ -16,11 +17,17 @@ let package = Package(
         .library(name: "RizqSecrets", targets: ["RizqSecrets"]),
         .library(name: "RizqMigration", targets: ["RizqMigration"]),
         .library(name: "RizqProfiles", targets: ["RizqProfiles"]),
+        // swift-configuration providers over suites and secrets: a product of its own, so that
+        // apps that do not use swift-configuration never resolve it.
+        .library(name: "RizqConfiguration", targets: ["RizqConfiguration"]),
         .executable(name: "rizq-prefs", targets: ["rizq-prefs"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // Only the Logging trait (AccessLogger over swift-log, which we use anyway): not the
+        // default JSON trait, nor Reloading (swift-metrics, swift-service-lifecycle) or YAML (Yams).
+        .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0", traits: ["Logging"]),
     ],
     targets: [
         .target(
@@ -52,6 +59,16 @@ let package = Package(
         .target(
             name: "RizqProfiles",
             dependencies: ["RizqMigration", "CLevelDB", "CSQLite", "CSnappy"]
+        ),
+        .target(
+            name: "RizqConfiguration",
+            dependencies: [
+                "RizqPrefs", "RizqSecretsCore",
+                .product(name: "Configuration", package: "swift-configuration"),
+            ],
+            // swift-configuration's provider requirements take nonisolated(nonsending) handlers
+            // (it builds with this feature): ours must match them.
+            swiftSettings: [.enableUpcomingFeature("NonisolatedNonsendingByDefault")]
         ),
         .executableTarget(
             name: "rizq-prefs",
@@ -102,6 +119,16 @@ let package = Package(
             dependencies: [
                 "RizqTestSupport", "RizqProfiles", "RizqMigration", "RizqPrefs", "RizqSecrets", "CLevelDB", "CSQLite",
                 "rizq-profiles-test-child", "rizq-prefs",
+            ]
+        ),
+        .testTarget(
+            name: "RizqConfigurationTests",
+            dependencies: [
+                "RizqTestSupport", "RizqConfiguration", "RizqPrefs", "RizqSecrets", "rizq-prefs",
+                .product(name: "Configuration", package: "swift-configuration"),
+                .product(name: "ConfigurationTesting", package: "swift-configuration"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "InMemoryLogging", package: "swift-log"),
             ]
         ),
         .testTarget(
