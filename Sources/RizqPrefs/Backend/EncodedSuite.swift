@@ -114,3 +114,11 @@ extension EncodedSuite {
         }
     }
 }
+
+extension JSONWriter {
+    /// A whole suite file holding `entries`: a sorted, pretty object, one key per line.
+    static func suiteFile(_ entries: [String: PrefValue]) throws(Unrepresentable) -> [UInt8] {
+        let table = SuiteTable(entries)
+        return try EncodedSuite(encoding: table, order: table.order(reusing: nil)).bytes
+    }
+}

@@ -1,17 +1,36 @@
+/// One key's change by a commit.
+struct CommittedChange: Sendable {
+    let key: String
+    /// What the suite held before the commit (`nil`: absent).
+    let before: PrefValue?
+    /// What the commit wrote (`nil`: removed).
+    let after: PrefValue?
+}
+
+/// What a commit wrote: enough to undo it.
+struct CommittedWrite: Sendable {
+    /// The keys whose values the commit changed, in the order they were staged.
+    var changes: [CommittedChange]
+    /// The file before the commit, its bytes and what they hold; `nil` when there was no file.
+    var originalFile: (bytes: [UInt8], entries: SuiteTable)?
+    /// The file the commit wrote; `nil` when nothing needed writing.
+    var writtenStamp: FileStamp?
+}
+
 extension SuiteBackend {
     /// ``SuiteStore/commit(_:)``: this process's earlier changes are written first (they are not
     /// part of the commit); then, under the file lock, the file is read as it is now (its exact
     /// bytes kept for a revert), the commit is staged over it and written by the write path.
-    func commit(_ staged: [(key: String, value: PrefValue?)], replacingAll: Bool, suiteName: String) throws(SuiteStoreError) -> SuiteCommit {
-        try onQueue { () throws(SuiteStoreError) -> SuiteCommit in
+    func commit(_ staged: [(key: String, value: PrefValue?)], replacingAll: Bool) throws(SuiteStoreError) -> CommittedWrite {
+        try onQueue { () throws(SuiteStoreError) -> CommittedWrite in
             if let openError { throw openError }
             try writePending()
-            return try file.withLock { lock throws(SuiteStoreError) -> SuiteCommit in
+            return try file.withLock { lock throws(SuiteStoreError) -> CommittedWrite in
                 let disk = try file.load(lock)
                 let original = disk.bytes.map { (bytes: $0, entries: disk.entries) }
                 let commit = replica.stageCommit(staged, replacingAll: replacingAll, over: disk.entries, stamp: disk.stamp)
                 guard !commit.changes.isEmpty else {
-                    return SuiteCommit(suiteName: suiteName, path: location.path, changes: [], backend: self, originalFile: original, writtenStamp: nil)
+                    return CommittedWrite(changes: [], originalFile: original, writtenStamp: nil)
                 }
                 do throws(SuiteStoreError) {
                     try write(lock)
@@ -19,9 +38,7 @@ extension SuiteBackend {
                     replica.withdraw(commit)
                     throw error
                 }
-                return SuiteCommit(
-                    suiteName: suiteName, path: location.path, changes: commit.changes, backend: self, originalFile: original,
-                    writtenStamp: replica.stamp)
+                return CommittedWrite(changes: commit.changes, originalFile: original, writtenStamp: replica.stamp)
             }
         }
     }
@@ -29,7 +46,7 @@ extension SuiteBackend {
     /// ``SuiteCommit/revert()``: under the file lock, the file from before the commit comes back
     /// byte for byte if nobody wrote since; otherwise the commit is undone key by key through the
     /// write path.
-    func revert(_ commit: SuiteCommit) throws(SuiteStoreError) {
+    func revert(_ commit: CommittedWrite) throws(SuiteStoreError) {
         try onQueue { () throws(SuiteStoreError) in
             guard let written = commit.writtenStamp, !commit.changes.isEmpty else { return }
             if let openError { throw openError }

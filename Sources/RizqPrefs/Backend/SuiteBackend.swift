@@ -19,7 +19,7 @@ import Synchronization
 ///   reads the new file into the replica.
 final class SuiteBackend: Sendable {
     static let coalescingDelay: DispatchTimeInterval = .milliseconds(50)
-    static let logger = Logger(label: "RizqPrefs")
+    static let logger = Logger.rizqPrefs
 
     let location: SuiteLocation
     let file: SuiteFile

@@ -212,7 +212,7 @@ struct SuiteReplica: ~Copyable, Sendable {
     /// `stamp`, read under the file lock), with what each key's pending change was before, so
     /// that a failed write can withdraw them.
     struct StagedCommit {
-        var changes: [SuiteCommit.Change]
+        var changes: [CommittedChange]
         var prior: [String: PendingChange?]
     }
 
@@ -240,7 +240,7 @@ struct SuiteReplica: ~Copyable, Sendable {
                 let before = state.values[key]
                 let after = final[key] ?? nil
                 guard before != after else { continue }
-                result.changes.append(SuiteCommit.Change(key: key, before: before, after: after))
+                result.changes.append(CommittedChange(key: key, before: before, after: after))
                 result.prior[key] = .some(state.pending.changes[key])
                 state.change(key, to: after, at: now)
             }
@@ -260,7 +260,7 @@ struct SuiteReplica: ~Copyable, Sendable {
 
     /// Stages the undoing of a commit over `file` (at `stamp`, read under the file lock): each
     /// key that still holds what the commit wrote gets its old value back.
-    func stageRevert(_ changes: [SuiteCommit.Change], over file: SuiteTable, stamp: FileStamp?) {
+    func stageRevert(_ changes: [CommittedChange], over file: SuiteTable, stamp: FileStamp?) {
         state.withLock { state in
             if state.stamp != stamp { state.absorb(file, stamp: stamp) }
             let now = PendingChange.now()

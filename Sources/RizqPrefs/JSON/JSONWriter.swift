@@ -38,12 +38,6 @@ public enum JSONWriter {
         return String(decoding: pretty ? output.dropLast() : output[...], as: UTF8.self)
     }
 
-    /// Writes a suite's top-level object: a sorted, pretty object, one key per line.
-    static func suiteFile(_ entries: [String: PrefValue]) throws(Unrepresentable) -> [UInt8] {
-        let table = SuiteTable(entries)
-        return try EncodedSuite(encoding: table, order: table.order(reusing: nil)).bytes
-    }
-
     /// Appends the start of a top-level member of a suite file: the line break, the indent, the
     /// key and `: `.
     static func appendSuiteKey(_ key: String, to output: inout [UInt8]) {

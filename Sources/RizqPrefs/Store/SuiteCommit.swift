@@ -34,10 +34,16 @@ public struct SuiteCommit: Sendable {
     public let changes: [Change]
 
     let backend: SuiteBackend
-    /// The file before the commit, its bytes and what they hold; `nil` when there was no file.
-    let originalFile: (bytes: [UInt8], entries: SuiteTable)?
-    /// The file the commit wrote; `nil` when nothing needed writing.
-    let writtenStamp: FileStamp?
+    /// What the write path recorded of the commit, for ``revert()``.
+    let written: CommittedWrite
+
+    init(suiteName: String, backend: SuiteBackend, written: CommittedWrite) {
+        self.suiteName = suiteName
+        path = backend.location.path
+        changes = written.changes.map { Change(key: $0.key, before: $0.before, after: $0.after) }
+        self.backend = backend
+        self.written = written
+    }
 
     /// Undoes the commit, durably.
     ///
@@ -49,7 +55,7 @@ public struct SuiteCommit: Sendable {
     /// - Throws: ``SuiteStoreError/writeFailed(path:reason:)`` when the file cannot be written;
     ///   the revert then stays pending in memory and the next flush retries it.
     public func revert() throws(SuiteStoreError) {
-        try backend.revert(self)
+        try backend.revert(written)
     }
 }
 
@@ -75,6 +81,7 @@ extension SuiteStore {
     public func commit(_ body: (inout SuiteBatch) throws -> Void) throws -> SuiteCommit {
         var batch = SuiteBatch(store: self)
         try body(&batch)
-        return try backend.commit(batch.changes, replacingAll: batch.replacingAll, suiteName: suiteName)
+        let written = try backend.commit(batch.changes, replacingAll: batch.replacingAll)
+        return SuiteCommit(suiteName: suiteName, backend: backend, written: written)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import Synchronization
 
 /// A `UserDefaults`-compatible store of typed preferences over one human-readable JSON file.
@@ -52,7 +53,7 @@ public final class SuiteStore: Sendable {
         do {
             store = try SuiteStore(suite: appID, appID: appID, root: root)
         } catch {
-            SuiteBackend.logger.error("cannot open the standard suite: \(error)")
+            Logger.rizqPrefs.error("cannot open the standard suite: \(error)")
             store = SuiteStore(unopenable: appID, appID: appID, root: root, error: error)
         }
         return standardCache.withLock { cache in
@@ -78,7 +79,7 @@ public final class SuiteStore: Sendable {
         do {
             try self.init(suite: suiteName ?? appID, appID: appID, root: nil)
         } catch {
-            SuiteBackend.logger.warning("cannot open suite: \(error)")
+            Logger.rizqPrefs.warning("cannot open suite: \(error)")
             return nil
         }
     }
@@ -136,7 +137,7 @@ public final class SuiteStore: Sendable {
         do {
             try put(any: value, forKey: key)
         } catch {
-            SuiteBackend.logger.error("\(error)", metadata: ["suite": "\(suiteName)"])
+            Logger.rizqPrefs.error("\(error)", metadata: ["suite": "\(suiteName)"])
         }
     }
 
@@ -159,7 +160,7 @@ public final class SuiteStore: Sendable {
         do {
             try store(value, forKey: key)
         } catch {
-            SuiteBackend.logger.error("\(error)", metadata: ["suite": "\(suiteName)"])
+            Logger.rizqPrefs.error("\(error)", metadata: ["suite": "\(suiteName)"])
         }
     }
 
@@ -196,7 +197,7 @@ public final class SuiteStore: Sendable {
             if let stored = PrefValue(any: value), stored.isRepresentableInJSON {
                 converted[key] = stored
             } else {
-                SuiteBackend.logger.error("cannot register a default for key '\(key)': unsupported or non-finite value")
+                Logger.rizqPrefs.error("cannot register a default for key '\(key)': unsupported or non-finite value")
             }
         }
         backend.replica.register(converted)
@@ -209,7 +210,7 @@ public final class SuiteStore: Sendable {
             let target = domainName == suiteName ? self : try sibling(named: domainName)
             target.backend.apply([], replacingAll: true)
         } catch {
-            SuiteBackend.logger.error("cannot remove persistent domain: \(error)")
+            Logger.rizqPrefs.error("cannot remove persistent domain: \(error)")
         }
     }
 
@@ -228,7 +229,7 @@ public final class SuiteStore: Sendable {
             backend.refresh()
             return true
         } catch {
-            SuiteBackend.logger.error("\(error)", metadata: ["suite": "\(suiteName)"])
+            Logger.rizqPrefs.error("\(error)", metadata: ["suite": "\(suiteName)"])
             return false
         }
     }

@@ -1,3 +1,4 @@
+import Logging
 import Synchronization
 
 /// A typed key: a name, a default, and the suite it lives in, in the manner of
@@ -76,14 +77,13 @@ public struct Key<Value: Sendable>: Sendable {
     func write(_ value: Value, to store: SuiteStore) {
         do {
             if let stored = try codec.encode(value) {
-                try SuiteStore.validate(stored, forKey: name)
-                store.backend.set(stored, forKey: name)
+                try store.store(stored, forKey: name)
             } else {
                 store.removeObject(forKey: name)
             }
         } catch {
             let message = (error as? SuiteStoreError)?.description ?? "cannot store key '\(name)': \(error); the stored value is unchanged"
-            SuiteBackend.logger.error("\(message)", metadata: ["suite": "\(store.suiteName)"])
+            Logger.rizqPrefs.error("\(message)", metadata: ["suite": "\(store.suiteName)"])
         }
     }
 

@@ -45,7 +45,7 @@ enum TypedReadWarnings {
     static func warnOnce(suite: String, key: String, reason: String) {
         let first = warned.withLock { $0.insert(suite + "\u{0}" + key).inserted }
         guard first else { return }
-        SuiteBackend.logger.warning(
+        Logger.rizqPrefs.warning(
             "stored value of key '\(key)' does not read as the expected type (\(reason)); using the default and leaving the stored value as it is until the app writes a new one",
             metadata: ["suite": "\(suite)"])
     }
