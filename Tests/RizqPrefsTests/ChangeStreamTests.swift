@@ -133,6 +133,10 @@ final class ChangeStreamTests: XCTestCase {
         let root = TemporaryRoot()
         let store = try root.store("group.com.rizq.app")
         store.set(3, forKey: "current_streak")
+        // Written before the child starts: a write of ours that the scheduler delays past the
+        // child's change would win over it (conflicts are judged by the time of the other write,
+        // not of the other change: issue 18, item 4), and that is not what this test is about.
+        try store.flush()
         let model = StreakModel(store: store)
         XCTAssertEqual(model.streak, 3)
         let changed = expectation(description: "observation fired")
