@@ -17,7 +17,7 @@ enum Main {
             }
         } catch let error as CLIError {
             Output.error(error.message)
-            exit(error.status.rawValue)
+            exitWithoutFlushing(error.status)
         } catch let error as ExitCode {
             exit(error.rawValue)
         } catch {
@@ -27,8 +27,16 @@ enum Main {
                 RizqPrefsCommand.exit(withError: error)
             }
             Output.error(usageLine(for: error))
-            exit(ExitStatus.usage.rawValue)
+            exitWithoutFlushing(.usage)
         }
+    }
+
+    /// Ends a failed command without the library's exit-time flush: a write that failed was
+    /// reported once, and must neither be reported again nor happen after the user was told it
+    /// did not.
+    private static func exitWithoutFlushing(_ status: ExitStatus) -> Never {
+        fflush(nil)
+        _exit(status.rawValue)
     }
 
     /// argument-parser's message, with where to find help, on one line.

@@ -52,7 +52,7 @@ final class JSONCodecTests: XCTestCase {
 
     func testDatesBeforeEpochAndWithOffsetsParse() throws {
         let early = Date(timeIntervalSince1970: -1_000_000.5)
-        XCTAssertEqual(ISO8601Micro.parse(ISO8601Micro.format(early))?.timeIntervalSince1970, early.timeIntervalSince1970)
+        XCTAssertEqual(ISO8601Micro.parse(try XCTUnwrap(ISO8601Micro.format(early)))?.timeIntervalSince1970, early.timeIntervalSince1970)
         XCTAssertEqual(ISO8601Micro.parse("2026-01-01T02:00:00+02:00")?.timeIntervalSince1970, ISO8601Micro.parse("2026-01-01T00:00:00Z")?.timeIntervalSince1970)
         XCTAssertNil(ISO8601Micro.parse("2026-13-01T00:00:00Z"))
     }

@@ -64,6 +64,9 @@ public enum MigrationValueType: String, Sendable, CaseIterable, Codable {
             guard let date = Self.date(from: Self.unquoted(trimmed)) else {
                 throw ConversionFailure(reason: "expected an ISO 8601 date (2026-11-22T13:47:00Z) or epoch milliseconds")
             }
+            guard PrefValue.date(date).isRepresentableInJSON else {
+                throw ConversionFailure(reason: "the date lies outside the years -999999 to 999999 that a suite can hold; import it as a number (double) instead")
+            }
             return .date(date)
         case .json:
             let node: JSONNode

@@ -93,17 +93,23 @@ public struct SuiteCatalog: Sendable {
         return found.sorted()
     }
 
-    /// Checks, without changing anything: the folders are yours and `0700`, each suite file is
-    /// yours, `0600`, readable, and a JSON object; quarantined files are listed.
+    /// Checks, without changing anything: each location (the root, `apps`, each app's folder,
+    /// `groups`) is a folder, writable, yours and `0700` (or, before the first write, can be
+    /// created); each suite file is yours, `0600`, readable, and a JSON object; quarantined files
+    /// are listed.
     public func inspect() -> [Finding] {
         var findings: [Finding] = []
         guard let rootInfo = Self.info(root) else {
-            return [Finding(severity: .ok, path: root, message: "no suites yet (the folder is created at the first write)", fix: "")]
+            return [creatable(root)]
         }
         findings.append(check(folder: root, rootInfo))
         do {
             for folder in try [root + "/apps"] + suiteFolders() {
                 if let info = Self.info(folder) { findings.append(check(folder: folder, info)) }
+            }
+            for name in try names(in: root + "/apps") where !name.hasPrefix(".") {
+                let path = root + "/apps/" + name
+                if let info = Self.info(path), info.st_mode & S_IFMT != S_IFDIR { findings.append(check(folder: path, info)) }
             }
             for suite in try suites() { findings.append(check(suite: suite)) }
         } catch {
@@ -113,14 +119,60 @@ public struct SuiteCatalog: Sendable {
             findings.append(Finding(
                 severity: .problem, path: file,
                 message: "a damaged suite file was moved aside here; its suite started empty",
-                fix: "look at it, copy back what you need (rizq-prefs import), then delete it"))
+                fix: "look at it, copy back what you need with \(Self.importCommand(for: file)) (repair by hand first what it says does not parse), then delete it"))
         }
         return findings
     }
 
+    /// `rizq-prefs import --app A --suite S 'FILE'` for a quarantined file.
+    private static func importCommand(for file: String) -> String {
+        let name = (file as NSString).lastPathComponent
+        let suite = name.components(separatedBy: ".corrupt-").first ?? name
+        let folder = (file as NSString).deletingLastPathComponent
+        let app = (folder as NSString).lastPathComponent
+        let isGroup = app == "groups"
+        return "rizq-prefs import " + (isGroup ? "" : "--app '\(app)' ") + "--suite '\(suite)' '\(file)'"
+    }
+
     // MARK: Checks
 
+    /// A root that does not exist yet: fine when its nearest existing ancestor is a folder this
+    /// user can create it in.
+    private func creatable(_ path: String) -> Finding {
+        var ancestor = (path as NSString).deletingLastPathComponent
+        while !ancestor.isEmpty, ancestor != "/", Self.info(ancestor) == nil {
+            ancestor = (ancestor as NSString).deletingLastPathComponent
+        }
+        if let info = Self.info(ancestor.isEmpty ? "/" : ancestor), let problem = Self.locationProblem(ancestor, info) {
+            return Finding(
+                severity: .problem, path: path, message: "no suites yet, and the folder cannot be created: \(ancestor) \(problem.message)",
+                fix: problem.fix + ", or set RIZQ_PREFS_HOME to a folder you can write")
+        }
+        return Finding(severity: .ok, path: path, message: "no suites yet (the folder is created at the first write)", fix: "")
+    }
+
+    /// Why `path` cannot hold suites (not a folder, or not writable), with the fix; `nil` when it can.
+    private static func locationProblem(_ path: String, _ info: stat) -> (message: String, fix: String)? {
+        if info.st_mode & S_IFMT != S_IFDIR {
+            return ("is not a folder: no suite can be stored in it", "move it away (mv '\(path)' '\(path).moved') so that a folder can take its place")
+        }
+        guard access(path, W_OK | X_OK) != 0 else { return nil }
+        let code = errno
+        let reason = String(cString: strerror(code))
+        switch code {
+        case EROFS:
+            return ("is on a read-only file system (\(reason)): every write fails", "remount it read-write")
+        case EPERM:
+            return ("cannot be written (\(reason)): it is immutable (chattr +i), every write fails", "chattr -i '\(path)'")
+        default:
+            return ("is not writable (\(reason)): every write fails", "chmod 700 '\(path)' and chown it to yourself")
+        }
+    }
+
     private func check(folder: String, _ info: stat) -> Finding {
+        if let problem = Self.locationProblem(folder, info) {
+            return Finding(severity: .problem, path: folder, message: "the location \(problem.message)", fix: problem.fix)
+        }
         if info.st_uid != geteuid() {
             return Finding(severity: .problem, path: folder, message: "the folder belongs to user \(info.st_uid), not to you", fix: "chown -R $(id -u) '\(folder)'")
         }
@@ -128,7 +180,7 @@ public struct SuiteCatalog: Sendable {
         if mode & 0o077 != 0 {
             return Finding(severity: .warning, path: folder, message: "the folder is mode \(String(mode, radix: 8)): other users can list it", fix: "chmod 700 '\(folder)'")
         }
-        return Finding(severity: .ok, path: folder, message: "folder, yours, mode \(String(mode, radix: 8))", fix: "")
+        return Finding(severity: .ok, path: folder, message: "folder, yours, writable, mode \(String(mode, radix: 8))", fix: "")
     }
 
     private func check(suite: Entry) -> Finding {

@@ -108,7 +108,9 @@ package enum JSONProblem: Sendable, Equatable {
         case .missingExponentDigit:
             return "expected a digit in the exponent"
         case .numberOutOfRange(let text):
-            return "number \(text) is out of range"
+            // A hostile number can be megabytes long: the message shows its start and length.
+            let shown = text.utf8.count > 40 ? String(decoding: text.utf8.prefix(32), as: UTF8.self) + "… (\(text.utf8.count) characters)" : text
+            return "number \(shown) is out of range"
         case .invalidLiteral(let word):
             return "unexpected word: expected \(word)"
         }

@@ -8,7 +8,8 @@ import Foundation
 /// let bytes = try JSONWriter.bytes(["streak": 7, "theme": "dark"], pretty: true)
 /// ```
 public enum JSONWriter {
-    /// A value that JSON cannot hold: a NaN or an infinity, at `path`.
+    /// A value that JSON cannot hold: a NaN or an infinity, or a date beyond the years ±999,999,
+    /// at `path`.
     public struct Unrepresentable: Error, Sendable, Equatable, CustomStringConvertible {
         /// Where the value is, as a JSON-pointer-like path (`/settings/ratio`).
         public var path: String
@@ -102,7 +103,11 @@ public enum JSONWriter {
             guard number.isFinite else { throw Unrepresentable(path: "", value: "\(number)") }
             append(formatDouble(number), to: &output)
         case .string(let text): writeString(text, into: &output)
-        case .date(let date): writeTag(TaggedValue.dateTag, TaggedValue.encode(date: date), into: &output, pretty: pretty, indent: indent)
+        case .date(let date):
+            guard let payload = TaggedValue.encode(date: date) else {
+                throw Unrepresentable(path: "", value: "date \(date.timeIntervalSince1970) s from 1970")
+            }
+            writeTag(TaggedValue.dateTag, payload, into: &output, pretty: pretty, indent: indent)
         case .data(let data): writeTag(TaggedValue.dataTag, TaggedValue.encode(data: data), into: &output, pretty: pretty, indent: indent)
         case .array(let items):
             guard !items.isEmpty else { return append("[]", to: &output) }

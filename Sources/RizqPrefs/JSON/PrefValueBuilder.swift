@@ -1,7 +1,8 @@
 import Foundation
 
 /// Builds ``PrefValue``s for ``JSONReader/parse(_:)``: the last of a repeated key wins,
-/// integers keep their full 64-bit range, and `{"$date": …}` / `{"$data": …}` become `.date` /
+/// integers keep their full 64-bit range, a number beyond a `Double`'s range reads as a string
+/// holding its text, and `{"$date": …}` / `{"$data": …}` become `.date` /
 /// `.data` (see ``TaggedValue``).
 enum PrefValueBuilder: JSONTreeBuilder {
     static func string(_ text: String, range: Range<Int>) -> PrefValue { .string(text) }
@@ -11,8 +12,11 @@ enum PrefValueBuilder: JSONTreeBuilder {
             if let value = parseInt(text) { return .int(value) }
             if text[0] != UInt8(ascii: "-"), let value = parseUnsigned(text) { return .unsigned(value) }
         }
-        guard let value = Double(String(decoding: text, as: UTF8.self)), value.isFinite else { return nil }
-        return .double(value)
+        let written = String(decoding: text, as: UTF8.self)
+        guard let value = Double(written) else { return nil }
+        // Beyond a Double's range (1e400): the number's text, so that one such value neither
+        // fails the whole file nor loses its digits.
+        return value.isFinite ? .double(value) : .string(written)
     }
 
     static func bool(_ value: Bool, range: Range<Int>) -> PrefValue { .bool(value) }

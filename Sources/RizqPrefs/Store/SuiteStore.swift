@@ -176,11 +176,11 @@ public final class SuiteStore: Sendable {
 
     static func validate(_ value: PrefValue, forKey key: String) throws(SuiteStoreError) {
         switch value {
-        case .double, .array, .dictionary: break
-        default: return  // only doubles, and what can hold them, can be non-finite
+        case .double, .date, .array, .dictionary: break
+        default: return  // only doubles, dates, and what can hold them, can be refused
         }
-        guard value.isRepresentableInJSON else {
-            throw .invalidValue(key: key, reason: "the value contains NaN or an infinity, which JSON cannot hold")
+        if let problem = value.storageProblem() {
+            throw .invalidValue(key: key, reason: problem.path.isEmpty ? problem.reason : problem.reason + " (at \(problem.path))")
         }
     }
 

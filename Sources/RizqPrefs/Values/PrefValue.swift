@@ -41,16 +41,14 @@ public enum PrefValue: Sendable, Hashable {
 }
 
 extension PrefValue {
-    /// Whether this value, and everything nested in it, can be written as JSON.
+    /// Whether this value, and everything nested in it, can be written to a suite file and
+    /// read back as itself.
     ///
-    /// Only non-finite doubles (NaN, ±infinity) cannot.
+    /// Non-finite doubles (NaN, ±infinity) cannot, nor dates beyond the years −999,999 to
+    /// 999,999, nor a dictionary whose only key is `$date` or `$data` holding a valid payload
+    /// (it would read back as a `Date` or `Data`).
     public var isRepresentableInJSON: Bool {
-        switch self {
-        case .double(let d): return d.isFinite
-        case .array(let items): return items.allSatisfy(\.isRepresentableInJSON)
-        case .dictionary(let entries): return entries.values.allSatisfy(\.isRepresentableInJSON)
-        default: return true
-        }
+        storageProblem() == nil
     }
 
     /// A short name of the value's kind, for messages: `bool`, `int`, `double`, `string`, ….

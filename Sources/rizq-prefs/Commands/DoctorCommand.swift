@@ -33,6 +33,12 @@ struct DoctorCommand: ParsableCommand {
         var finding: SuiteCatalog.Finding
     }
 
+    func validate() throws {
+        if service?.isEmpty == true {
+            throw ValidationError("--service is empty; give the service name, or leave --service out to use the app id")
+        }
+    }
+
     func run() throws {
         let catalog = SuiteCatalog()
         var checks = catalog.inspect().map { Check(area: "files", finding: $0) }

@@ -33,7 +33,7 @@ struct ImportCommand: ParsableCommand {
         let bytes = try readInput()
         let entries: [String: PrefValue]
         do {
-            let (value, duplicates) = try JSONReader.parseReporting(bytes)
+            let (value, duplicates) = try JSONReader.parseSuiteDocument(bytes)
             guard case .dictionary(let object) = value else {
                 throw CLIError(.usage, "\(displayName) holds a JSON \(value.kindName), not an object; import takes an object of keys and values, as 'rizq-prefs export' writes")
             }

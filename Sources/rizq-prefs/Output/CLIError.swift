@@ -17,7 +17,12 @@ struct CLIError: Error {
         case .invalidSuiteName, .invalidAppID, .invalidValue: status = .usage
         case .unreadable, .writeFailed: status = .storage
         }
-        message = error.description
+        if case .writeFailed(let path, let reason) = error {
+            // The library's "then flush again" is advice for an app; a command is over.
+            message = "cannot write suite file \(path): \(reason); nothing was changed (the file is as it was): free disk space or fix the folder's permissions, then run the command again"
+        } else {
+            message = error.description
+        }
     }
 
     init(_ error: SecretError) {

@@ -33,7 +33,10 @@ struct SecretOptions: ParsableArguments {
 
     /// The store these options name.
     func openStore() throws(CLIError) -> SecretServiceStore {
-        guard let name = service.flatMap({ $0.isEmpty ? nil : $0 }) ?? AppID.resolve(app) else {
+        if service?.isEmpty == true {
+            throw CLIError(.usage, "--service is empty; give the service name (for example the app id), or leave --service out to use the app id")
+        }
+        guard let name = service ?? AppID.resolve(app) else {
             throw CLIError(.usage, "no service given: pass --service NAME or --app ID, or set RIZQ_PREFS_APP_ID")
         }
         return SecretServiceStore(service: name, collection: session ? .session : .default, timeout: timeout)
