@@ -97,6 +97,12 @@ let package = Package(
             dependencies: ["CLevelDB"],
             path: "Tests/Support/ProfilesChild"
         ),
+        // A child process that writes settings with Foundation's own UserDefaults (a plist under
+        // $XDG_CONFIG_HOME), for the tests that import what Foundation on Linux wrote.
+        .executableTarget(
+            name: "foundation-defaults-test-child",
+            path: "Tests/Support/DefaultsChild"
+        ),
         // What several test targets share: running commands, read-only folders, file search.
         .target(
             name: "RizqTestSupport",

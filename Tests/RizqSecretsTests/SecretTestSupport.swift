@@ -37,11 +37,6 @@ func uniqueService(_ name: String = #function) -> String {
 }
 
 
-var productsFolder: String {
-    let testBinary = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-    return URL(fileURLWithPath: testBinary).deletingLastPathComponent().path
-}
-
 /// A throw-away D-Bus session with its own unlocked gnome-keyring (password `keyring-test`),
 /// under a temporary HOME, for tests that lock, freeze or restart the daemon. `script` runs in
 /// bash once the daemon owns the bus name; `$RIZQ_CHILD` is the secrets test child,

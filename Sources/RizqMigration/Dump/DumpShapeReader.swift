@@ -47,6 +47,9 @@ struct DumpShapeReader {
             throw .wrongShape(
                 file: source, position: position(0),
                 reason: "\(format.rawValue) is a browser's own storage, not a dump file; read it with `rizq-prefs migrate --from PATH` (the RizqProfiles module)")
+        case .plist:
+            // LocalStorageDump sends property lists to PropertyListReader before any JSON is parsed.
+            throw .wrongShape(file: source, position: position(root.range.lowerBound), reason: "a property list is not read as JSON")
         }
     }
 

@@ -13,6 +13,7 @@ import RizqPrefs
 /// | ``Format/playwright`` | Playwright's `context.storageState({path})` | `{"cookies": […], "origins": [{"origin": …, "localStorage": [{"name": …, "value": …}]}]}` |
 /// | ``Format/cypress`` | Cypress's `cy.getAllLocalStorage()` | `{"https://origin": {"key": "value"}}` |
 /// | ``Format/devtools`` | the DevTools protocol's `DOMStorage.getDOMStorageItems` | `{"entries": [["key", "value"], …]}` |
+/// | ``Format/plist`` | `defaults export`, an app's `Library/Preferences/<id>.plist`, Foundation's `UserDefaults` on Linux (`~/.config/<suite>.plist`) | an XML or binary property list whose top level is a dictionary |
 ///
 /// ```swift
 /// let dump = try LocalStorageDump(contentsOfFile: "state.json", origin: "https://app.rizq.io")
@@ -28,6 +29,16 @@ import RizqPrefs
 /// Firefox database) is read by the `RizqProfiles` module, which builds the dump with
 /// ``init(storedItems:origin:format:source:warnings:)``: there a key or value may be stored
 /// bytes that are not valid Unicode (``Entry/undecodable``).
+///
+/// A property list keeps its types: each entry's ``Entry/typedValue`` is the value as the plist
+/// holds it (bool, integer, real, string, date, data, nested arrays and dictionaries), and the
+/// importer writes it as such. It is recognised by its first bytes (`bplist`, or XML); errors
+/// are ``LocalStorageDumpError/propertyList(_:)``.
+///
+/// ```swift
+/// let settings = try LocalStorageDump(contentsOfFile: "com.rizq.app.plist")
+/// settings.entries.first?.typedValue   // .date(…), .int(12), .data(…), …
+/// ```
 public struct LocalStorageDump: Sendable, Equatable {
     /// Where the entries came from: a dump file's format (the `--format` names of the
     /// command-line tool, ``dumpFileFormats``), or a browser's own storage read by `RizqProfiles`.
@@ -42,6 +53,8 @@ public struct LocalStorageDump: Sendable, Equatable {
         case cypress
         /// The DevTools-protocol shape `{"entries": [["key", "value"], …]}`.
         case devtools
+        /// An Apple `defaults` property list, XML or binary, with typed values.
+        case plist
         /// A Chromium-family browser's or Electron app's `Local Storage/leveldb` folder.
         case chromiumLevelDB = "chromium-leveldb"
         /// A legacy Chrome/WebKit `*.localstorage` SQLite file (`ItemTable`).
@@ -53,7 +66,7 @@ public struct LocalStorageDump: Sendable, Equatable {
 
         /// The formats of dump files, which ``LocalStorageDump/init(contentsOfFile:format:origin:)``
         /// reads; the others are browsers' own storage (`rizq-prefs migrate --from`).
-        public static let dumpFileFormats: [Format] = [.object, .pairs, .playwright, .cypress, .devtools]
+        public static let dumpFileFormats: [Format] = [.object, .pairs, .playwright, .cypress, .devtools, .plist]
     }
 
     /// What a value was in the dump file before it became a string.
@@ -70,6 +83,10 @@ public struct LocalStorageDump: Sendable, Equatable {
         case object
         /// A JSON array.
         case array
+        /// A property-list date.
+        case date
+        /// Property-list data.
+        case data
     }
 
     /// One key and its value.
@@ -86,6 +103,14 @@ public struct LocalStorageDump: Sendable, Equatable {
         /// importer then skips the entry with this reason unless a plan says otherwise
         /// (``MigrationPlan/UndecodableAction``).
         public var undecodable: Undecodable?
+        /// The value with its type, from a source that keeps types (a property list); `nil` for
+        /// `localStorage`, whose values are strings. ``value`` then holds the string itself, or
+        /// the value's JSON text as a suite file writes it.
+        public var typedValue: PrefValue?
+        /// Why the value cannot be imported at all: a property-list value a suite cannot hold (a
+        /// keyed-archiver UID, NaN, a date beyond year 9999, a string inside it that is not valid
+        /// Unicode). The import skips the key and reports this. Never holds a value.
+        public var problem: String?
 
         /// An entry with a string value.
         public init(key: String, value: String, originalKind: ValueKind = .string) {
@@ -101,6 +126,41 @@ public struct LocalStorageDump: Sendable, Equatable {
             self.value = storedValue.displayText
             self.originalKind = .string
             self.undecodable = Undecodable(key: storedKey, value: storedValue)
+        }
+
+        /// An entry whose value keeps its type.
+        public init(key: String, typedValue: PrefValue) {
+            self.key = key
+            self.typedValue = typedValue
+            switch typedValue {
+            case .string(let text):
+                value = text
+            default:
+                // Suite values are finite, so the writer does not fail; "" would only hide a bug.
+                value = (try? JSONWriter.string(typedValue)) ?? ""
+            }
+            originalKind = Self.kind(of: typedValue)
+        }
+
+        /// An entry that cannot be imported, and why.
+        public init(key: String, problem: String, originalKind: ValueKind = .string) {
+            self.key = key
+            self.value = ""
+            self.originalKind = originalKind
+            self.problem = problem
+        }
+
+        private static func kind(of value: PrefValue) -> ValueKind {
+            switch value {
+            case .string: return .string
+            case .bool: return .boolean
+            case .int, .unsigned, .double: return .number
+            case .date: return .date
+            case .data: return .data
+            case .array: return .array
+            case .dictionary: return .object
+            case .null: return .null
+            }
         }
     }
 
@@ -159,6 +219,17 @@ public struct LocalStorageDump: Sendable, Equatable {
     public init(bytes: [UInt8], source: String? = nil, format: Format? = nil, origin: String? = nil) throws(LocalStorageDumpError) {
         guard bytes.count <= Self.maximumSize else {
             throw .tooLarge(file: source, size: bytes.count, limit: Self.maximumSize)
+        }
+        if format == .plist || (format == nil && PropertyListReader.looksLikePropertyList(bytes)) {
+            let read: PropertyListReader.Result
+            do { read = try PropertyListReader.read(bytes, source: source) } catch { throw .propertyList(error) }
+            self.format = .plist
+            self.origin = nil
+            self.entries = read.entries
+            self.warnings = (origin.map { ["the origin \($0) was not needed: a property list holds one app's preferences"] } ?? []) + read.warnings
+            self.digest = "sha256:" + SHA256.hexDigest(bytes)
+            self.source = source
+            return
         }
         let parsed: JSONDocument
         do {

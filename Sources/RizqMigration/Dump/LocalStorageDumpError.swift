@@ -18,6 +18,8 @@ public enum LocalStorageDumpError: Error, Sendable, Equatable {
     case originRequired(file: String?, origins: [String])
     /// The chosen origin is not in the file.
     case originNotFound(file: String?, origin: String, origins: [String])
+    /// The input is a property list that cannot be read (or, with `--format plist`, not one).
+    case propertyList(PropertyListError)
 }
 
 extension LocalStorageDumpError: CustomStringConvertible {
@@ -39,6 +41,8 @@ extension LocalStorageDumpError: CustomStringConvertible {
         case .originNotFound(let file, let origin, let origins):
             let available = origins.isEmpty ? "it holds no origins with localStorage" : "it holds \(origins.joined(separator: ", "))"
             return "\(name(file)) has no origin \(origin); \(available); choose one of those with --origin"
+        case .propertyList(let error):
+            return error.description
         }
     }
 

@@ -1,3 +1,4 @@
+import Foundation
 import RizqPrefs
 
 /// What happens to one `localStorage` entry, and which rule decided it: a plan rule, transient
@@ -6,8 +7,8 @@ struct ImportDecision: Sendable {
     enum Outcome: Sendable {
         /// Into `suite` under `key`; `declared`: the type came from the plan, not inference.
         case suite(suite: String, key: String, value: PrefValue, type: String, declared: Bool)
-        /// Into the Secret Service.
-        case secret(service: String, account: String, value: String)
+        /// Into the Secret Service: `value`'s bytes, text or not.
+        case secret(service: String, account: String, value: Data, isText: Bool)
         /// Nowhere, for `reason`.
         case skip(reason: String)
     }
@@ -38,25 +39,27 @@ struct ImportDecider: Sendable {
     /// Decides a text entry by the plan rule `match` (the rule for its key, or `nil`).
     func decide(_ entry: LocalStorageDump.Entry, match: (index: Int, rule: MigrationPlan.Rule)?) throws(MigrationError) -> ImportDecision {
         let key = entry.key
-        let raw = entry.value
-        let nonString = entry.originalKind == .string ? nil : "the dump held \(entry.originalKind.rawValue) here, not a string; its JSON text was used"
+        let stored = StoredValue(entry)
+        let nonString = entry.typedValue != nil || entry.originalKind == .string ? nil : "the dump held \(entry.originalKind.rawValue) here, not a string; its JSON text was used"
+        if let problem = entry.problem {
+            return Self.unreadable(entry, problem: problem, match: match)
+        }
         if let (index, rule) = match {
             let ruleText = Self.ruleText(index, rule)
             switch rule.target {
             case .skip(let reason):
                 return ImportDecision(entry: entry, outcome: .skip(reason: reason ?? "the plan skips it"), rule: ruleText, note: nonString)
             case .secret(let service, let account):
-                if Self.holdsNothing(raw) {
-                    return ImportDecision(entry: entry, outcome: .skip(reason: "it holds no value (\(Self.emptyName(raw))): there is no secret to store"), rule: ruleText, note: nonString)
+                if let nothing = stored.nothingName {
+                    return ImportDecision(entry: entry, outcome: .skip(reason: "it holds no value (\(nothing)): there is no secret to store"), rule: ruleText, note: nonString)
                 }
-                return ImportDecision(entry: entry, outcome: .secret(service: service ?? defaultService, account: account ?? key, value: raw), rule: ruleText, note: nonString)
+                return ImportDecision(entry: entry, outcome: secret(stored, service: service ?? defaultService, account: account ?? key), rule: ruleText, note: nonString)
             case .suite(let suite, let targetKey, let type):
                 let suiteName = suite ?? defaultSuite
-                let stored = StoredValue(raw)
                 if let shape = CredentialDetector.strongValueShape(stored) {
                     // A credential never goes to a suite file, whatever the plan says.
                     return ImportDecision(
-                        entry: entry, outcome: .secret(service: defaultService, account: key, value: raw), rule: ruleText,
+                        entry: entry, outcome: secret(stored, service: defaultService, account: key), rule: ruleText,
                         note: "the plan sends it to suite \(suiteName), but the value is a credential (\(shape)): it went to the Secret Service instead, account '\(key)'")
                 }
                 guard let type else {
@@ -86,13 +89,12 @@ struct ImportDecider: Sendable {
         if let reason = TransientLoginState.reason(forKey: key) {
             return ImportDecision(entry: entry, outcome: .skip(reason: reason), rule: "transient login state", note: nil)
         }
-        let stored = StoredValue(raw)
         if let finding = CredentialDetector.inspect(key: key, value: stored) {
             let rule = "credential: " + finding.reason
-            if Self.holdsNothing(raw) {
-                return ImportDecision(entry: entry, outcome: .skip(reason: "it looks like a credential but holds no value (\(Self.emptyName(raw)))"), rule: rule, note: nil)
+            if let nothing = stored.nothingName {
+                return ImportDecision(entry: entry, outcome: .skip(reason: "it looks like a credential but holds no value (\(nothing))"), rule: rule, note: nil)
             }
-            return ImportDecision(entry: entry, outcome: .secret(service: defaultService, account: key, value: raw), rule: rule, note: nonString)
+            return ImportDecision(entry: entry, outcome: secret(stored, service: defaultService, account: key), rule: rule, note: nonString)
         }
         let inferred = ValueInference.infer(stored)
         return ImportDecision(
@@ -103,6 +105,23 @@ struct ImportDecider: Sendable {
     /// "plan rules[2] (pattern 'sb-*')", for the report.
     static func ruleText(_ index: Int, _ rule: MigrationPlan.Rule) -> String {
         "plan rules[\(index)] (\(describe(rule.source)))"
+    }
+
+    private func secret(_ stored: StoredValue, service: String, account: String) -> ImportDecision.Outcome {
+        let payload = stored.secret
+        return .secret(service: service, account: account, value: payload.bytes, isText: payload.isText)
+    }
+
+    /// An entry whose value a suite cannot hold: skipped with the reader's reason, whatever a
+    /// plan rule says (a rule that skips it gives its own reason).
+    private static func unreadable(_ entry: LocalStorageDump.Entry, problem: String, match: (index: Int, rule: MigrationPlan.Rule)?) -> ImportDecision {
+        guard let (index, rule) = match else {
+            return ImportDecision(entry: entry, outcome: .skip(reason: problem), rule: "unreadable value", note: nil)
+        }
+        if case .skip(let reason) = rule.target {
+            return ImportDecision(entry: entry, outcome: .skip(reason: reason ?? "the plan skips it"), rule: ruleText(index, rule), note: problem)
+        }
+        return ImportDecision(entry: entry, outcome: .skip(reason: problem), rule: ruleText(index, rule), note: "the plan's rule cannot apply: a suite cannot hold the value")
     }
 
     static func describe(_ source: MigrationPlan.Source) -> String {
@@ -126,12 +145,4 @@ struct ImportDecider: Sendable {
         }
     }
 
-    /// A value that stands for "nothing" in a web app: empty, `null`, `undefined`.
-    static func holdsNothing(_ raw: String) -> Bool {
-        raw.isEmpty || raw == "null" || raw == "undefined"
-    }
-
-    private static func emptyName(_ raw: String) -> String {
-        raw.isEmpty ? "an empty string" : "\"\(raw)\""
-    }
 }

@@ -165,7 +165,7 @@ public struct LocalStorageImporter: Sendable {
             let target: String
             switch decision.outcome {
             case .suite(let suite, let key, _, _, _): target = "suite \(suite), key '\(key)'"
-            case .secret(let service, let account, _): target = "the Secret Service, service \(service), account '\(account)'"
+            case .secret(let service, let account, _, _): target = "the Secret Service, service \(service), account '\(account)'"
             case .skip: continue
             }
             if sources[target] == nil { order.append(target) }
@@ -202,7 +202,7 @@ public struct LocalStorageImporter: Sendable {
                 } catch {
                     throw .suite(error, rollback: nil)
                 }
-            case .secret(let service, let account, _) where !secretCheckFailed:
+            case .secret(let service, let account, _, _) where !secretCheckFailed:
                 do {
                     if let existing = try makeSecretStore(service).secretBytes(forAccount: account) {
                         state.secrets[SecretAddress(service: service, account: account)] = existing
@@ -249,10 +249,10 @@ public struct LocalStorageImporter: Sendable {
                 return MigrationReport.Item(sourceKey: key, action: .kept, destination: destination, type: type, value: nil, rule: decision.rule, note: note)
             }
             return MigrationReport.Item(sourceKey: key, action: declared ? .imported : .inferred, destination: destination, type: type, value: value, rule: decision.rule, note: decision.note)
-        case .secret(let service, let account, let value):
+        case .secret(let service, let account, let value, _):
             let destination = MigrationReport.Destination.secret(service: service, account: account)
             if let existing = current.secrets[SecretAddress(service: service, account: account)], !options.overwrite {
-                let note = existing == Data(value.utf8) ? "the Secret Service already holds this secret" : "the Secret Service already holds a different secret here; overwrite (--overwrite) replaces it"
+                let note = existing == value ? "the Secret Service already holds this secret" : "the Secret Service already holds a different secret here; overwrite (--overwrite) replaces it"
                 return MigrationReport.Item(sourceKey: key, action: .kept, destination: destination, type: nil, value: nil, rule: decision.rule, note: note)
             }
             return MigrationReport.Item(sourceKey: key, action: .secret, destination: destination, type: nil, value: nil, rule: decision.rule, note: decision.note)
@@ -274,10 +274,11 @@ public struct LocalStorageImporter: Sendable {
             // 1. Secrets.
             var recordedSecrets: [(service: String, account: String)] = []
             for (index, decision) in decisions.enumerated() where report.items[index].action == .secret {
-                guard case .secret(let service, let account, let value) = decision.outcome else { continue }
+                guard case .secret(let service, let account, let value, let isText) = decision.outcome else { continue }
                 let store = makeSecretStore(service)
                 let previous = current.secrets[SecretAddress(service: service, account: account)]
-                try store.setSecret(value, forAccount: account, label: "\(account) (\(service)), imported from localStorage")
+                let from = dump.format == .plist ? "a property list" : "localStorage"
+                try store.storeSecret(value, isText: isText, forAccount: account, label: "\(account) (\(service)), imported from \(from)")
                 written.append(WrittenSecret(store: store, account: account, previous: previous))
                 recordedSecrets.append((service, account))
             }

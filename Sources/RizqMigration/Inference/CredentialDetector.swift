@@ -18,7 +18,8 @@ import RizqPrefs
 ///    `idToken`, `secret`, `password`, `apiKey`, … (any case, `_` or `-`; any name ending in
 ///    `token` or `secret`) holding a non-empty string, at any depth.
 /// 4. **The key's name** contains `token`, `auth`, `session`, `secret`, `password`,
-///    `credential`, `api_key`, `api-key` or `apikey` (any case).
+///    `credential`, `api_key`, `api-key` or `apikey` (any case) — unless the value is a
+///    property-list boolean or date, which cannot hold a credential (`hasSession`, `tokenExpiry`).
 public enum CredentialDetector {
     /// Why an entry is a credential.
     public struct Finding: Sendable, Equatable {
@@ -58,6 +59,10 @@ public enum CredentialDetector {
         }
         if let field = credentialField(in: value) {
             return Finding(evidence: .jsonFields, reason: field)
+        }
+        switch value.typed {
+        case .bool?, .date?: return nil
+        default: break
         }
         let lowered = key.lowercased()
         if let marker = keyNameMarkers.first(where: { lowered.contains(ascii: $0) }) {

@@ -14,6 +14,12 @@ import RizqPrefs
 /// | `"\"desktop\""` | string `desktop` (unwrapped once) | ``Rule/jsonStringLiteral`` |
 /// | `""`, `"null"`, `"undefined"` | string, as is (they are real stored values) | ``Rule/storedAsIs`` |
 /// | anything else | string | ``Rule/text`` |
+///
+/// A value from a property list already has its type and keeps it (``Rule/typed``): a string
+/// stays a string even when it reads `"42"`. Only data whose bytes are JSON text, which is how
+/// `JSONEncoder` (and so a `@CodableUserDefault`-style wrapper over `UserDefaults`) stores a
+/// `Codable`, becomes that JSON (``Rule/codableData``), ready for `@CodableUserDefault`; other
+/// data stays data.
 public enum ValueInference {
     /// Which inference rule fired.
     public enum Rule: String, Sendable, Codable, CaseIterable {
@@ -35,6 +41,10 @@ public enum ValueInference {
         case storedAsIs
         /// Anything else → string.
         case text
+        /// A property-list value → the same type.
+        case typed
+        /// Property-list data holding JSON text (a `JSONEncoder`-encoded `Codable`) → nested JSON.
+        case codableData
 
         /// A phrase for the report: "\"true\"/\"false\" → bool".
         public var explanation: String {
@@ -48,6 +58,8 @@ public enum ValueInference {
             case .jsonStringLiteral: return "JSON string literal, unwrapped once → string"
             case .storedAsIs: return "\"\", \"null\" or \"undefined\" kept as the text it is → string"
             case .text: return "text → string"
+            case .typed: return "property-list value, its type kept"
+            case .codableData: return "data holding JSON text (a JSON-encoded Codable) → json"
             }
         }
     }
@@ -75,6 +87,10 @@ public enum ValueInference {
 
     /// ``infer(_:)`` of a value whose JSON the caller may look into as well.
     static func infer(_ stored: StoredValue) -> Result {
+        if let typed = stored.typed {
+            if let json = stored.codableJSON { return Result(value: json, rule: .codableData, nestedDecoded: 0) }
+            return Result(value: typed, rule: .typed, nestedDecoded: 0)
+        }
         let text = stored.text
         switch text {
         case "true": return Result(value: .bool(true), rule: .boolean, nestedDecoded: 0)

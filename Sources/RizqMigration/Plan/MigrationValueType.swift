@@ -11,6 +11,19 @@ import RizqPrefs
 /// | `string` | anything, as is | a string |
 /// | `date` | ISO 8601 (`2026-11-22T13:47:00.123Z`, `2026-11-22`) or epoch milliseconds (`1732283220123`) | `{"$date": …}` |
 /// | `json` | any JSON text | nested JSON, ready for `@CodableUserDefault` |
+/// | `data` | base64 text | `{"$data": …}` |
+///
+/// A value from a property list has a type already; it converts where nothing is lost:
+///
+/// | type | accepts |
+/// | --- | --- |
+/// | `bool` | a boolean, the integers 0 and 1, and the texts above |
+/// | `int` | an integer in the 64-bit range, a real with no fraction, and the texts above |
+/// | `double` | a real, an integer, and the texts above |
+/// | `string` | a string; a boolean, integer or real as its text |
+/// | `date` | a date, and the texts above |
+/// | `json` | data holding JSON text (a `JSONEncoder`-encoded `Codable`), a string holding JSON, and any other value as it is |
+/// | `data` | data, and base64 text |
 ///
 /// A value that does not parse as its type stops the import before anything is written.
 public enum MigrationValueType: String, Sendable, CaseIterable, Codable {
@@ -26,6 +39,8 @@ public enum MigrationValueType: String, Sendable, CaseIterable, Codable {
     case date
     /// A nested JSON value.
     case json
+    /// Bytes.
+    case data
 
     /// Why a value does not convert; never holds the value itself.
     public struct ConversionFailure: Error, Sendable, Equatable {
@@ -41,6 +56,7 @@ public enum MigrationValueType: String, Sendable, CaseIterable, Codable {
 
     /// ``convert(_:)`` of a value whose JSON the caller may look into as well.
     func convert(_ stored: StoredValue) throws(ConversionFailure) -> PrefValue? {
+        if let typed = stored.typed, let converted = try convert(typed: typed, stored) { return converted }
         let text = stored.text
         let trimmed = text.trimmingWhiteSpace
         switch self {
@@ -82,6 +98,54 @@ public enum MigrationValueType: String, Sendable, CaseIterable, Codable {
             if case .null = node.kind { return nil }
             guard let value = node.prefValue else { throw ConversionFailure(reason: "a number in the JSON is too large for a double") }
             return value
+        case .data:
+            guard let data = Data(base64Encoded: trimmed) else { throw ConversionFailure(reason: "expected base64 text") }
+            return .data(data)
+        }
+    }
+
+    /// A typed value converted where nothing is lost; `nil` when the value is a string, which
+    /// converts like a `localStorage` string.
+    private func convert(typed: PrefValue, _ stored: StoredValue) throws(ConversionFailure) -> PrefValue? {
+        if case .string = typed { return nil }
+        let found = "found " + (typed.kindName == "dictionary" || typed.kindName == "array" ? "a " + typed.kindName : typed.kindName == "data" ? "data" : "a " + typed.kindName)
+        switch (self, typed) {
+        case (.bool, .bool), (.int, .int), (.double, .double), (.date, .date), (.data, .data):
+            return typed
+        case (.bool, .int(let number)) where number == 0 || number == 1:
+            return .bool(number == 1)
+        case (.int, .unsigned):
+            throw ConversionFailure(reason: "expected an integer in the 64-bit range, found one above it")
+        case (.int, .double(let number)):
+            guard number.rounded() == number, let integer = Int(exactly: number) else {
+                throw ConversionFailure(reason: "expected an integer, found a real with a fraction or beyond the 64-bit range")
+            }
+            return .int(integer)
+        case (.double, .int(let number)):
+            return .double(Double(number))
+        case (.double, .unsigned(let number)):
+            return .double(Double(number))
+        case (.string, .bool), (.string, .int), (.string, .unsigned), (.string, .double):
+            return .string(stored.text)
+        case (.json, .data):
+            guard let json = stored.codableJSON else { throw ConversionFailure(reason: "expected data holding JSON text, found other bytes") }
+            return json
+        case (.json, _):
+            return typed
+        default:
+            throw ConversionFailure(reason: "expected \(expectation), \(found)")
+        }
+    }
+
+    private var expectation: String {
+        switch self {
+        case .bool: return "a boolean"
+        case .int: return "an integer"
+        case .double: return "a number"
+        case .string: return "a string, boolean or number"
+        case .date: return "a date"
+        case .json: return "JSON"
+        case .data: return "data"
         }
     }
 

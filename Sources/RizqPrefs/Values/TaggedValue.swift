@@ -48,7 +48,7 @@ enum TaggedValue {
 /// The parser takes that form, offsets (`+02:00`), a leap second `23:59:60` (read as the first
 /// instant of the next minute: a `Date` has no leap seconds), and any number of fractional
 /// digits; up to six are read exactly as before, so every file ever written reads the same.
-enum ISO8601Micro {
+package enum ISO8601Micro {
     /// The years a stored date may fall in: ISO 8601's expanded form with six digits.
     static let yearRange: ClosedRange<Int64> = -999_999...999_999
     /// Seconds from 1970 to the reference date of `Date` (2001-01-01T00:00:00Z).
@@ -261,7 +261,8 @@ enum ISO8601Micro {
     }
 
     // Howard Hinnant's days-from-civil algorithms (proleptic Gregorian calendar).
-    private static func days(fromCivil year: Int64, _ month: Int64, _ day: Int64) -> Int64 {
+    /// Package-visible for the migration's XML property-list dates.
+    package static func days(fromCivil year: Int64, _ month: Int64, _ day: Int64) -> Int64 {
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400
         let yoe = y - era * 400

@@ -1,5 +1,11 @@
 import Foundation
 
+/// The folder of the built products: the test binary's, where the test children are built.
+public var productsFolder: String {
+    let testBinary = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+    return URL(fileURLWithPath: testBinary).deletingLastPathComponent().path
+}
+
 /// Runs `executable` with `arguments`, `input` on its stdin, and returns its exit status and
 /// output bytes. Both pipes are read at once, so a chatty stderr cannot block the child.
 public func runProcess(
