@@ -22,7 +22,7 @@ final class StoredValue {
     /// The value of `entry`, typed when the entry is.
     init(_ entry: LocalStorageDump.Entry) {
         typed = entry.typedValue
-        if case .data(let bytes)? = entry.typedValue, let utf8 = String(data: bytes, encoding: .utf8) {
+        if case .data(let bytes)? = entry.typedValue, let utf8 = Self.utf8Text(bytes) {
             text = utf8
         } else {
             text = entry.value
@@ -42,8 +42,8 @@ final class StoredValue {
     /// `Codable`): that JSON as a suite value; `nil` for anything else (and for JSON `null`,
     /// which a suite key cannot hold). Lone surrogate escapes are refused, not replaced.
     private(set) lazy var codableJSON: PrefValue? = {
-        guard case .data(let bytes)? = typed, !bytes.isEmpty, Self.firstByte(text) != nil,
-            let node = try? JSONReader.parseDocument(text, loneSurrogates: .reject).root,
+        guard case .data(let bytes)? = typed, let utf8 = Self.utf8Text(bytes), Self.firstByte(utf8) != nil,
+            let node = try? JSONReader.parseDocument(utf8, loneSurrogates: .reject).root,
             let value = node.prefValue, value != .null
         else { return nil }
         return value
@@ -52,7 +52,7 @@ final class StoredValue {
     /// The bytes a secret holds: the bytes of typed data, else the UTF-8 of ``text``; `isText`
     /// tells the Secret Service whether they are text.
     var secret: (bytes: Data, isText: Bool) {
-        if case .data(let bytes)? = typed { return (bytes, String(data: bytes, encoding: .utf8) != nil) }
+        if case .data(let bytes)? = typed { return (bytes, Self.utf8Text(bytes) != nil) }
         return (Data(text.utf8), true)
     }
 
@@ -70,6 +70,12 @@ final class StoredValue {
         default:
             return nil
         }
+    }
+
+    /// `bytes` as text when they are valid UTF-8, else `nil`.
+    private static func utf8Text(_ bytes: Data) -> String? {
+        let array = [UInt8](bytes)
+        return UTF8Validation.firstInvalidOffset(in: array) == nil ? String(decoding: array, as: UTF8.self) : nil
     }
 
     /// The first byte of `text` that is not JSON white space (space, tab, line feed, carriage
