@@ -105,18 +105,27 @@ final class PropertyListImportTests: XCTestCase {
     func testValuesASuiteCannotHoldAreSkippedWithTheirReason() throws {
         let root = MigrationRoot()
         let dump = try LocalStorageDump(contentsOfFile: PlistFixtures.path("odd.binary.plist"))
-        let plan = MigrationPlan(id: "odd-1", rules: [.key("archived_uid", to: .skip(reason: "an archived colour, set again in the app")), .key("lone_surrogate", to: .suite(type: .string))])
+        let skipped = try LocalStorageImporter(options: root.options(dryRun: true)).run(dump)
+        XCTAssertEqual(skipped.items.map(\.action), [.inferred, .skipped, .skipped, .skipped, .skipped, .skipped, .inferred])
+        XCTAssertTrue(skipped.text.contains("lone UTF-16 surrogate (0xD800)"), skipped.text)
+
+        let plan = MigrationPlan(id: "odd-1", rules: [
+            .key("archived_uid", to: .skip(reason: "an archived colour, set again in the app")),
+            .key("nested_uid", to: .suite(type: .json)),
+            .key("lone_surrogate", to: .suite(type: .string), undecodable: .replace),
+        ])
         let report = try LocalStorageImporter(plan: plan, options: root.options()).run(dump)
-        XCTAssertEqual(report.items.map(\.action), [.inferred, .skipped, .skipped, .skipped, .skipped, .skipped, .inferred])
+        XCTAssertEqual(report.items.map(\.action), [.inferred, .skipped, .skipped, .skipped, .skipped, .imported, .inferred])
         func item(_ key: String) -> MigrationReport.Item? { report.items.first { $0.sourceKey == key } }
         XCTAssertEqual(item("archived_uid")?.note?.contains("keyed-archiver UID"), true, item("archived_uid")?.note ?? "")
         XCTAssertTrue(report.text.contains("an archived colour, set again in the app"), report.text)
-        XCTAssertEqual(item("lone_surrogate")?.note?.hasSuffix("; the plan's rule cannot apply: the value cannot be read as it is"), true, item("lone_surrogate")?.note ?? "")
-        XCTAssertTrue(report.text.contains("lone UTF-16 surrogate 0xD800"), report.text)
-        XCTAssertTrue(report.text.contains("not_a_number"), report.text)
+        XCTAssertEqual(item("nested_uid")?.note?.hasSuffix("; the plan's rule cannot apply: a suite cannot hold the value"), true, item("nested_uid")?.note ?? "")
+        XCTAssertTrue(report.text.contains("its value holds a keyed-archiver UID (a reference inside an NSKeyedArchiver archive) at /x/0, which a suite cannot hold"), report.text)
+        XCTAssertTrue(report.text.contains("its value is the real number nan (JSON has no such number), which a suite cannot hold"), report.text)
         let store = try root.store(root.appID)
-        XCTAssertEqual(Set(store.keys), ["fine", "after"])
+        XCTAssertEqual(Set(store.keys), ["fine", "lone_surrogate", "after"])
         XCTAssertEqual(store.string(forKey: "fine"), "ok")
+        XCTAssertEqual(store.string(forKey: "lone_surrogate"), "a\u{FFFD}b", "replaced only because the plan says so")
     }
 
     func testPlanTypesConvertTypedValuesWhereNothingIsLost() throws {

@@ -58,7 +58,12 @@ final class PropertyListReaderTests: XCTestCase {
         XCTAssertTrue(problem("nested_uid").contains("UID") && problem("nested_uid").contains("at /x/0"), problem("nested_uid"))
         XCTAssertTrue(problem("not_a_number").contains("nan"), problem("not_a_number"))
         XCTAssertTrue(problem("infinite").contains("inf"), problem("infinite"))
-        XCTAssertTrue(problem("lone_surrogate").contains("lone UTF-16 surrogate 0xD800 at unit 1"), problem("lone_surrogate"))
+        // A string that is not valid Unicode is kept as stored, for the importer's undecodable path.
+        let lone = try XCTUnwrap(dump.entries.first { $0.key == "lone_surrogate" })
+        XCTAssertNil(lone.problem)
+        XCTAssertEqual(lone.undecodable?.value.problem, "a lone UTF-16 surrogate (0xD800) at code unit 1")
+        XCTAssertEqual(lone.undecodable?.value.bytes, [0x61, 0x00, 0x00, 0xD8, 0x62, 0x00])
+        XCTAssertEqual(lone.value, "a\\uD800b")
     }
 
     func testXMLTextForms() throws {
@@ -85,6 +90,7 @@ final class PropertyListReaderTests: XCTestCase {
               <key>twice</key><integer>2</integer>
               <key>nested</key><dict><key>a</key><true/><key>a</key><false/></dict>
               <key>surrogate</key><string>x&#xD800;y</string>
+              <key>pair</key><string>&#xD83D;&#xDE00;!</string>
               <key>nan</key><real>nan</real>
               <key></key><string>empty key</string>
             </dict></plist>
@@ -108,9 +114,10 @@ final class PropertyListReaderTests: XCTestCase {
         XCTAssertEqual(dump.keys.filter { $0 == "twice" }.count, 1)
         XCTAssertTrue(dump.warnings.contains("key 'twice' appears 2 times; the last value wins"), "\(dump.warnings)")
         XCTAssertTrue(dump.warnings.contains("key 'a' appears 2 times in the dictionary at /nested; the last value wins"), "\(dump.warnings)")
+        XCTAssertEqual(values["pair"], .string("😀!"), "two references to the halves of a pair make one character")
         let surrogate = dump.entries.first { $0.key == "surrogate" }
         XCTAssertNil(surrogate?.typedValue)
-        XCTAssertTrue(surrogate?.problem?.contains("&#xD800;") == true, surrogate?.problem ?? "no problem")
+        XCTAssertEqual(surrogate?.undecodable?.value.problem, "a lone UTF-16 surrogate (0xD800) at code unit 1")
         XCTAssertNil(dump.entries.first { $0.key == "nan" }?.typedValue)
     }
 

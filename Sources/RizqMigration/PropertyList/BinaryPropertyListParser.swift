@@ -69,7 +69,7 @@ struct BinaryPropertyListParser {
         let top = readUnsigned(at: trailer + 16, size: 8)
         let table = readUnsigned(at: trailer + 24, size: 8)
         func damaged(_ detail: String) -> PropertyListError {
-            error(.truncated, at: trailer, "its last 32 bytes are not the trailer of this file (\(detail)); the file was probably cut short or damaged")
+            error(.truncated, at: trailer, "its last 32 bytes are not the trailer of this file (\(detail))")
         }
         guard (1...8).contains(offsetSize), (1...8).contains(referenceSize) else {
             throw damaged("offsets of \(offsetSize) bytes and references of \(referenceSize) bytes")
@@ -143,11 +143,12 @@ struct BinaryPropertyListParser {
             try require(first, length, for: "data")
             return (.data(Data(bytes[first..<first + length])), 1)
         case 0x5, 0x6, 0x7:
-            let text = try string(at: start)
-            if let problem = text.problem { return (.unsupported(what: "a string that is not valid Unicode (\(problem))"), 1) }
-            return (.string(text.value), 1)
+            switch try string(at: start) {
+            case .text(let text): return (.string(text), 1)
+            case .stored(let stored): return (.undecodableString(stored), 1)
+            }
         case 0x8:
-            return (.unsupported(what: "a keyed-archiver UID, which only an NSKeyedArchiver archive holds"), 1)
+            return (.unsupported(what: "a keyed-archiver UID (a reference inside an NSKeyedArchiver archive)"), 1)
         case 0xA:
             let (length, first) = try count(at: start, info: info)
             try require(first, length * referenceSize, for: "an array of \(length) references")
@@ -180,10 +181,14 @@ struct BinaryPropertyListParser {
             guard [0x5, 0x6, 0x7].contains(bytes[keyStart] >> 4) else {
                 throw error(.malformed, at: keyStart, "a key of the dictionary at \(display(path)) is an object of type 0x\(hex(bytes[keyStart])), not a string")
             }
-            let key = try string(at: keyStart)
-            let child = try object(try reference(at: first + (length + position) * referenceSize), depth: depth + 1, path: path + "/" + key.value)
+            let member: PropertyListNode.Member
+            switch try string(at: keyStart) {
+            case .text(let text): member = PropertyListNode.Member(key: text, value: .bool(false), undecodableKey: nil)
+            case .stored(let stored): member = PropertyListNode.Member(key: stored.displayText, value: .bool(false), undecodableKey: stored)
+            }
+            let child = try object(try reference(at: first + (length + position) * referenceSize), depth: depth + 1, path: path + "/" + member.key)
             values = try add(values, child.values, at: start)
-            members.add(PropertyListNode.Member(key: key.value, value: child.node, keyProblem: key.problem))
+            members.add(PropertyListNode.Member(key: member.key, value: child.node, undecodableKey: member.undecodableKey))
         }
         warnings += members.repeatWarnings(at: path)
         return (.dictionary(members.members), values)
@@ -209,9 +214,15 @@ struct BinaryPropertyListParser {
         }
     }
 
-    /// A string object (ASCII, UTF-16BE or UTF-8): its text, and why it is not valid Unicode
-    /// (then the text has U+FFFD where the problem is, for display only).
-    private func string(at start: Int) throws(PropertyListError) -> (value: String, problem: String?) {
+    /// A string as read: text, or the stored string when it is not valid Unicode.
+    private enum StringObject {
+        case text(String)
+        case stored(StoredString)
+    }
+
+    /// A string object (ASCII, UTF-16BE or UTF-8). UTF-16 that is not valid Unicode is kept as
+    /// its code units (little-endian, as ``StoredString`` holds UTF-16).
+    private func string(at start: Int) throws(PropertyListError) -> StringObject {
         let marker = bytes[start]
         let (length, first) = try count(at: start, info: Int(marker & 0x0F))
         switch marker >> 4 {
@@ -219,41 +230,21 @@ struct BinaryPropertyListParser {
             try require(first, length, for: "an ASCII string")
             let slice = bytes[first..<first + length]
             if let bad = slice.firstIndex(where: { $0 >= 0x80 }) {
-                return (String(decoding: slice, as: UTF8.self), "byte 0x\(hex(bytes[bad])) at \(bad - first) of a string marked ASCII")
+                return .stored(StoredString(undecodable: Array(slice), problem: "byte 0x\(hex(bytes[bad])) at \(bad - first) of a string marked ASCII"))
             }
-            return (String(decoding: slice, as: UTF8.self), nil)
+            return .text(String(decoding: slice, as: UTF8.self))
         case 0x6:
             try require(first, length * 2, for: "a UTF-16 string of \(length) units")
-            var units: [UInt16] = []
-            units.reserveCapacity(length)
-            for unit in 0..<length { units.append(UInt16(bytes[first + 2 * unit]) << 8 | UInt16(bytes[first + 2 * unit + 1])) }
-            return (String(decoding: units, as: UTF16.self), Self.loneSurrogate(in: units))
+            var littleEndian: [UInt8] = []
+            littleEndian.reserveCapacity(length * 2)
+            for unit in 0..<length { littleEndian += [bytes[first + 2 * unit + 1], bytes[first + 2 * unit]] }
+            let stored = StoredString(utf16LE: littleEndian)
+            return stored.text.map(StringObject.text) ?? .stored(stored)
         default:
             try require(first, length, for: "a UTF-8 string")
-            let slice = Array(bytes[first..<first + length])
-            let problem = UTF8Validation.firstInvalidOffset(in: slice).map { "a byte that is not UTF-8 at \($0)" }
-            return (String(decoding: slice, as: UTF8.self), problem)
+            let stored = StoredString(utf8: Array(bytes[first..<first + length]))
+            return stored.text.map(StringObject.text) ?? .stored(stored)
         }
-    }
-
-    /// Where the first half of a surrogate pair stands alone, described; `nil` when none does.
-    static func loneSurrogate(in units: [UInt16]) -> String? {
-        var index = 0
-        while index < units.count {
-            let unit = units[index]
-            if UTF16.isLeadSurrogate(unit) {
-                if index + 1 < units.count, UTF16.isTrailSurrogate(units[index + 1]) {
-                    index += 2
-                    continue
-                }
-                return "a lone UTF-16 surrogate 0x\(String(unit, radix: 16, uppercase: true)) at unit \(index)"
-            }
-            if UTF16.isTrailSurrogate(unit) {
-                return "a lone UTF-16 surrogate 0x\(String(unit, radix: 16, uppercase: true)) at unit \(index)"
-            }
-            index += 1
-        }
-        return nil
     }
 
     // MARK: Counts, references and bounds

@@ -75,7 +75,7 @@ public struct PropertyListError: Error, Sendable, Equatable, CustomStringConvert
         case .notPropertyList:
             return "\(place): not a property list: \(reason); nothing was imported: give an XML or binary .plist, as `defaults export DOMAIN file.plist` writes it or as an app's Library/Preferences holds it"
         case .truncated:
-            return "\(place): \(what) that is cut short: \(reason); \(again)"
+            return "\(place): \(what) that is cut short or damaged: \(reason); \(again)"
         case .malformed:
             return "\(place): not valid as \(what): \(reason); \(again)"
         case .notDictionary:

@@ -4,8 +4,15 @@ import RizqPrefs
 extension PropertyListNode {
     /// Why a property list value cannot become a suite value; never holds the value.
     struct Unstorable: Error {
-        /// E.g. "a keyed-archiver UID, which only an NSKeyedArchiver archive holds, at /a/0".
-        var reason: String
+        /// What it is, e.g. "a keyed-archiver UID (…)".
+        var what: String
+        /// Where inside the top-level value it is, e.g. "/a/0"; empty for the value itself.
+        var path: String
+
+        /// "its value is …, which a suite cannot hold" or "its value holds … at /a/0, …".
+        var reason: String {
+            (path.isEmpty ? "its value is \(what)" : "its value holds \(what) at \(path)") + ", which a suite cannot hold"
+        }
     }
 
     /// The suite value: dictionaries and arrays nested, dates, data and the integer/real
@@ -16,16 +23,18 @@ extension PropertyListNode {
     func prefValue(path: String = "") throws(Unstorable) -> PrefValue {
         switch self {
         case .string(let text): return .string(text)
+        case .undecodableString(let stored):
+            throw Unstorable(what: "a string that is not valid Unicode (\(stored.problem ?? "as stored"))", path: path)
         case .integer(let value): return .int(Int(value))
         case .unsignedInteger(let value): return .unsigned(value)
         case .bool(let value): return .bool(value)
         case .data(let data): return .data(data)
         case .real(let value):
-            guard value.isFinite else { throw Unstorable(reason: "the real number \(value)\(Self.at(path)), which a suite cannot store (JSON has no such number)") }
+            guard value.isFinite else { throw Unstorable(what: "the real number \(value) (JSON has no such number)", path: path) }
             return .double(value)
         case .date(let date):
             guard Self.suiteHolds(date) else {
-                throw Unstorable(reason: "the date \(date.timeIntervalSince1970) seconds from 1970\(Self.at(path)), outside the years a suite file can write")
+                throw Unstorable(what: "a date outside the years a suite file writes (\(date.timeIntervalSince1970) seconds from 1970)", path: path)
             }
             return .date(date)
         case .array(let elements):
@@ -38,17 +47,13 @@ extension PropertyListNode {
             values.reserveCapacity(members.count)
             for member in members {
                 let memberPath = path + "/" + member.key
-                if let problem = member.keyProblem { throw Unstorable(reason: "a key that is not valid Unicode (\(problem))\(Self.at(memberPath))") }
+                if let key = member.undecodableKey { throw Unstorable(what: "a key that is not valid Unicode (\(key.problem ?? "as stored"))", path: memberPath) }
                 values[member.key] = try member.value.prefValue(path: memberPath)
             }
             return .dictionary(values)
         case .unsupported(let what):
-            throw Unstorable(reason: what + Self.at(path))
+            throw Unstorable(what: what, path: path)
         }
-    }
-
-    private static func at(_ path: String) -> String {
-        path.isEmpty ? "" : " at \(path)"
     }
 
     /// Whether the suite file writes `date` as a date that reads back as one (its tagged form

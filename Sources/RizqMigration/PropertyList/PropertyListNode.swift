@@ -7,13 +7,17 @@ import Foundation
 indirect enum PropertyListNode: Sendable, Equatable {
     /// One key and its value, in file order.
     struct Member: Sendable, Equatable {
+        /// The key, or for a key that is not valid Unicode its ``StoredString/displayText``.
         var key: String
         var value: PropertyListNode
-        /// Why the key is not valid Unicode (it was read with U+FFFD in place of what is wrong).
-        var keyProblem: String?
+        /// The key as stored, when it is not valid Unicode.
+        var undecodableKey: StoredString?
     }
 
     case string(String)
+    /// A string that is not valid Unicode (half a UTF-16 surrogate pair, a byte above 0x7F in a
+    /// string marked ASCII), kept as stored.
+    case undecodableString(StoredString)
     /// An integer in the signed 64-bit range.
     case integer(Int64)
     /// An integer above `Int64.max` (binary plists hold them in 16 bytes, XML as digits).
@@ -26,14 +30,13 @@ indirect enum PropertyListNode: Sendable, Equatable {
     case array([PropertyListNode])
     case dictionary([Member])
     /// A value no preferences file holds as such: a keyed-archiver UID, a set, a null marker, an
-    /// integer wider than 64 bits, a string that is not valid Unicode. `what` says which, for
-    /// the report.
+    /// integer wider than 64 bits. `what` says which, for the report.
     case unsupported(what: String)
 
     /// "a string", "an integer", …, for messages.
     var kindDescription: String {
         switch self {
-        case .string: return "a string"
+        case .string, .undecodableString: return "a string"
         case .integer, .unsignedInteger: return "an integer"
         case .real: return "a real number"
         case .bool: return "a boolean"

@@ -4,9 +4,12 @@ import RizqPrefs
 /// one per key of its top-level dictionary, in file order, each with its value's type kept
 /// (``LocalStorageDump/Entry/typedValue``).
 ///
-/// A value a suite cannot hold (a keyed-archiver UID, a string that is not valid Unicode, NaN,
-/// a date beyond year 9999) does not fail the file: its entry carries the reason
-/// (``LocalStorageDump/Entry/problem``) and the import skips it and says why.
+/// A value a suite cannot hold (a keyed-archiver UID, NaN, a date beyond year 9999, a string
+/// inside an array or dictionary that is not valid Unicode) does not fail the file: its entry
+/// carries the reason (``LocalStorageDump/Entry/problem``) and the import skips it and says why.
+/// A top-level string key or value that is not valid Unicode is kept as stored
+/// (``LocalStorageDump/Entry/undecodable``), as for a browser's storage: skipped unless a plan
+/// says `"undecodable": "replace"` or `"data"`.
 enum PropertyListReader {
     /// The entries and the reading's warnings.
     struct Result {
@@ -40,13 +43,22 @@ enum PropertyListReader {
             throw PropertyListError(file: source, encoding: encoding, kind: .notDictionary, reason: "its top level is \(parsed.root.kindDescription)")
         }
         let entries = members.map { member -> LocalStorageDump.Entry in
-            if let problem = member.keyProblem {
-                return LocalStorageDump.Entry(key: member.key, problem: "the key is not valid Unicode (\(problem)); it was read with U+FFFD in its place")
+            // A string key or value that is not valid Unicode: the importer's undecodable path,
+            // where a plan may say what to do with it.
+            switch (member.undecodableKey, member.value) {
+            case (let key?, .string(let text)):
+                return LocalStorageDump.Entry(storedKey: key, storedValue: StoredString(text))
+            case (let key, .undecodableString(let value)):
+                return LocalStorageDump.Entry(storedKey: key ?? StoredString(member.key), storedValue: value)
+            case (let key?, let value):
+                return LocalStorageDump.Entry(key: member.key, problem: "the key is not valid Unicode (\(key.problem ?? "as stored")), and its value is \(value.kindDescription), which only a string key can carry into a suite")
+            default:
+                break
             }
             do throws(PropertyListNode.Unstorable) {
                 return LocalStorageDump.Entry(key: member.key, typedValue: try member.value.prefValue())
             } catch {
-                return LocalStorageDump.Entry(key: member.key, problem: "its value is \(error.reason), which a suite cannot hold")
+                return LocalStorageDump.Entry(key: member.key, problem: error.reason)
             }
         }
         return Result(encoding: encoding, entries: entries, warnings: parsed.warnings)

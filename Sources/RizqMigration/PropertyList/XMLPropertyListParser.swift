@@ -204,8 +204,7 @@ struct XMLPropertyListParser {
         case "array": return try nested(tag) { (parser: inout Self) throws(PropertyListError) in try parser.array(tag, path: path) }
         case "string":
             let text = try self.text(of: tag)
-            if let problem = text.problem { return .unsupported(what: "a string that is not valid Unicode (\(problem))") }
-            return .string(text.value)
+            return text.stored.map(PropertyListNode.undecodableString) ?? .string(text.value)
         case "integer": return try integer(tag)
         case "real": return try real(tag)
         case "true", "false":
@@ -249,7 +248,7 @@ struct XMLPropertyListParser {
                 throw error(.malformed, at: index, "the <key> '\(key.value)' in the <dict> at \(display(path)) has no value after it")
             }
             let node = try value(try openTag(), path: path + "/" + key.value)
-            members.add(PropertyListNode.Member(key: key.value, value: node, keyProblem: key.problem))
+            members.add(PropertyListNode.Member(key: key.value, value: node, undecodableKey: key.stored))
         }
         try closeTag("dict", openedAt: tag.start)
         warnings += members.repeatWarnings(at: path)
@@ -271,15 +270,21 @@ struct XMLPropertyListParser {
     // MARK: Text
 
     /// The text inside `tag` up to its end tag, with entities, character references and CDATA
-    /// sections resolved and comments left out; and why it is not valid Unicode, if it is not
-    /// (a character reference to a surrogate or beyond U+10FFFF: it reads as U+FFFD).
-    private mutating func text(of tag: Tag) throws(PropertyListError) -> (value: String, problem: String?) {
+    /// sections resolved and comments left out. Character references to surrogates are joined
+    /// as UTF-16 (a pair makes one character, as Core Foundation reads them); when one is left
+    /// alone the text is not valid Unicode and comes back as stored (``StoredString``), with
+    /// `value` its ``StoredString/displayText``.
+    private mutating func text(of tag: Tag) throws(PropertyListError) -> (value: String, stored: StoredString?) {
         if tag.selfClosing { return ("", nil) }
         var scalars = String.UnicodeScalarView()
-        var problem: String?
+        // Only once a surrogate is referred to: the text as UTF-16 code units.
+        var units: [UInt16]?
         var runStart = index
+        func append(_ text: Substring.UnicodeScalarView) {
+            if units != nil { units? += String(String.UnicodeScalarView(text)).utf16 } else { scalars.append(contentsOf: text) }
+        }
         func flush(_ end: Int) {
-            if end > runStart { scalars.append(contentsOf: String(decoding: bytes[runStart..<end], as: UTF8.self).unicodeScalars) }
+            if end > runStart { append(Substring(decoding: bytes[runStart..<end], as: UTF8.self).unicodeScalars) }
         }
         while true {
             guard index < bytes.count else {
@@ -288,12 +293,12 @@ struct XMLPropertyListParser {
             let byte = bytes[index]
             if byte == UInt8(ascii: "&") {
                 flush(index)
-                let reference = try characterReference()
-                if let scalar = reference.scalar {
-                    scalars.append(scalar)
-                } else {
-                    scalars.append("\u{FFFD}")
-                    problem = problem ?? reference.problem
+                switch try characterReference() {
+                case .scalar(let scalar):
+                    append(Substring(String(scalar)).unicodeScalars)
+                case .surrogate(let unit):
+                    if units == nil { units = Array(String(scalars).utf16) }
+                    units?.append(unit)
                 }
                 runStart = index
             } else if byte == UInt8(ascii: "<") {
@@ -305,7 +310,7 @@ struct XMLPropertyListParser {
                     guard let end = find("]]>", from: index) else {
                         throw error(.truncated, at: start, "the file ends inside the CDATA section that starts here")
                     }
-                    scalars.append(contentsOf: String(decoding: bytes[index..<end], as: UTF8.self).unicodeScalars)
+                    append(Substring(decoding: bytes[index..<end], as: UTF8.self).unicodeScalars)
                     index = end + 3
                 } else if peek("<!--") {
                     try skipComment()
@@ -320,11 +325,19 @@ struct XMLPropertyListParser {
             }
         }
         try closeTag(tag.name, openedAt: tag.start)
-        return (String(scalars), problem)
+        guard let units else { return (String(scalars), nil) }
+        let stored = StoredString(utf16LE: units.flatMap { [UInt8(truncatingIfNeeded: $0), UInt8($0 >> 8)] })
+        return (stored.text ?? stored.displayText, stored.isText ? nil : stored)
     }
 
-    /// `&name;` or `&#…;` at the cursor: the scalar, or why there is none.
-    private mutating func characterReference() throws(PropertyListError) -> (scalar: Unicode.Scalar?, problem: String?) {
+    private enum Reference {
+        case scalar(Unicode.Scalar)
+        /// Half of a UTF-16 surrogate pair, which XML text cannot hold by itself.
+        case surrogate(UInt16)
+    }
+
+    /// `&name;` or `&#…;` at the cursor.
+    private mutating func characterReference() throws(PropertyListError) -> Reference {
         let start = index
         guard let end = bytes[index...].prefix(12).firstIndex(of: UInt8(ascii: ";")) else {
             throw error(.malformed, at: start, "'&' does not start an entity such as &amp; (write a literal '&' as &amp;)")
@@ -332,11 +345,11 @@ struct XMLPropertyListParser {
         let name = String(decoding: bytes[(index + 1)..<end], as: UTF8.self)
         index = end + 1
         switch name {
-        case "lt": return ("<", nil)
-        case "gt": return (">", nil)
-        case "amp": return ("&", nil)
-        case "quot": return ("\"", nil)
-        case "apos": return ("'", nil)
+        case "lt": return .scalar("<")
+        case "gt": return .scalar(">")
+        case "amp": return .scalar("&")
+        case "quot": return .scalar("\"")
+        case "apos": return .scalar("'")
         default: break
         }
         guard name.hasPrefix("#") else {
@@ -345,11 +358,9 @@ struct XMLPropertyListParser {
         let digits = name.dropFirst()
         let number = digits.hasPrefix("x") ? UInt32(digits.dropFirst(), radix: 16) : UInt32(digits, radix: 10)
         guard let number else { throw error(.malformed, at: start, "&\(name); is not a character reference") }
-        guard let scalar = Unicode.Scalar(number) else {
-            let kind = (0xD800...0xDFFF).contains(number) ? "half a UTF-16 surrogate pair" : "no character"
-            return (nil, "the character reference &\(name); at \(SourcePosition(offset: start, in: bytes)) is \(kind)")
-        }
-        return (scalar, nil)
+        if let scalar = Unicode.Scalar(number) { return .scalar(scalar) }
+        guard number <= 0xFFFF else { throw error(.malformed, at: start, "&\(name); refers to no character (beyond U+10FFFF)") }
+        return .surrogate(UInt16(number))
     }
 
     // MARK: Scalars

@@ -20,6 +20,11 @@ struct MigrateCommand: ParsableCommand {
             is not valid Unicode as stored (a lone UTF-16 surrogate) is skipped and named in the \
             report, unless the plan says "undecodable": "replace" or "data".
 
+            --from FILE.plist reads an Apple defaults property list, XML or binary (defaults export \
+            DOMAIN FILE.plist on a Mac, Library/Preferences/<id>.plist from an iOS backup or simulator, \
+            or ~/.config/<suite>.plist as Foundation's UserDefaults writes it on Linux); values keep \
+            their types, and data holding a JSON-encoded Codable becomes nested JSON.
+
             FILE (or - for stdin) is a dump of the web app's localStorage: JSON.stringify(localStorage) \
             from the browser's console, Object.entries(localStorage), a Playwright storageState file \
             (choose the origin with --origin), Cypress getAllLocalStorage() output, or the DevTools \
@@ -45,6 +50,7 @@ struct MigrateCommand: ParsableCommand {
             Examples:
               rizq-prefs migrate --from chromium --list
               rizq-prefs migrate --from electron:Obsidian --app md.obsidian --dry-run
+              rizq-prefs migrate --from com.rizq.app.plist --app com.rizq.app --dry-run
               rizq-prefs migrate localstorage.json --app com.rizq.app --plan rizq-web.plan.json --dry-run
               rizq-prefs migrate state.json --app com.rizq.app --origin https://app.rizq.io --json
             """)
@@ -124,8 +130,17 @@ struct MigrateCommand: ParsableCommand {
                 throw CLIError(.usage, error.description)
             }
         case .plist(let path):
-            // The plist importer (RizqMigration, Foundation only) plugs in here.
-            throw CLIError(.usage, "\(path): importing property lists is not part of this build yet")
+            do {
+                dump = try LocalStorageDump(contentsOfFile: path, format: .plist, origin: origin)
+            } catch {
+                throw CLIError(.usage, error.description)
+            }
+            if list {
+                let listing = PropertyListListing(dump: dump, path: path)
+                if json { Output.line(listing.json) } else { Output.raw(listing.text) }
+                return
+            }
+            try requireApp()
         }
         guard let appID = store.appID else { throw Self.noApp }
         var migrationPlan: MigrationPlan?
