@@ -8,13 +8,24 @@ let package = Package(
     platforms: [.macOS(.v15)],
     dependencies: [.package(name: "RizqPrefs", path: "..")],
     targets: [
+        .systemLibrary(
+            name: "CGio",
+            pkgConfig: "gio-2.0",
+            providers: [.apt(["libglib2.0-dev"])]
+        ),
+        // GSettings (a peer) and bare D-Bus calls to gnome-keyring (a floor), behind plain C.
+        .target(
+            name: "CBenchGLib",
+            dependencies: ["CGio"]
+        ),
         .executableTarget(
             name: "RizqBench",
             dependencies: [
+                "CBenchGLib",
                 .product(name: "RizqPrefs", package: "RizqPrefs"),
                 .product(name: "RizqSecrets", package: "RizqPrefs"),
             ]
-        )
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -3,7 +3,7 @@ import RizqPrefs
 
 // RizqBench [--quick] [--only WORKLOAD,...] — prints {"results": [...]} on stdout, progress on
 // stderr; scripts/bench builds it in release, runs it on a temporary home inside a private
-// Secret Service session, and formats the results.
+// D-Bus session (gnome-keyring unlocked, dconf activated on demand), and formats the results.
 // Child modes (started by the benchmark itself): child-ping, child-memory.
 let arguments = Array(CommandLine.arguments.dropFirst())
 // A helper that dies must end the run with its error, not with SIGPIPE on our next write to it.
@@ -17,8 +17,7 @@ func fail(_ message: String) -> Never {
 do {
     switch arguments.first {
     case "child-ping":
-        guard arguments.count == 3, let rounds = Int(arguments[2]) else { fail("child-ping ROOT ROUNDS") }
-        try CrossProcessWorkload.child(root: arguments[1], rounds: rounds)
+        try CrossProcessWorkload.child(arguments: Array(arguments.dropFirst()))
         exit(0)
     case "child-memory":
         guard arguments.count == 4 else { fail("child-memory ours|foundation ROOT SUITE") }
@@ -49,37 +48,58 @@ func progress(_ text: String) {
 
 var results: [BenchResult] = []
 do {
+    if options.needsGSettings {
+        progress("GSettings: compiling the schemas, checking dconf")
+        try GSettingsPeer.install(home: home, sizes: Set(options.sizes + [options.writes]))
+    }
     for size in options.sizes {
+        // One GSettings suite per size, its values in dconf while this size runs.
+        let sizeWorkloads: Set<String> = ["get", "set", "set-memory", "set-durable"]
+        let gsettings = GSettingsPeer.unavailable(size: size) == nil && !options.only.isDisjoint(with: sizeWorkloads)
+            ? try GSettingsSuite(size: size, filled: true) : nil
         if options.runs("get") {
             progress("get, \(size) keys")
-            results.append(try GetWorkload.run(home: home, size: size, sampler: options.sampler, reads: options.reads))
+            results.append(try GetWorkload.run(home: home, size: size, gsettings: gsettings, options: options))
+        }
+        if options.runs("set-memory") {
+            progress("set-memory, \(size) keys")
+            results.append(try SetMemoryWorkload.run(home: home, size: size, gsettings: gsettings, options: options))
         }
         if options.runs("set") {
             progress("set, \(size) keys")
-            results.append(try SetWorkload.run(home: home, size: size, sampler: options.slowSampler, writes: options.writes))
+            results.append(try SetWorkload.run(home: home, size: size, gsettings: gsettings, options: options))
+        }
+        if options.runs("set-durable") {
+            progress("set-durable, \(size) keys")
+            results.append(try SetDurableWorkload.run(home: home, size: size, gsettings: gsettings, options: options))
+        }
+        if options.runs("flush") {
+            progress("flush-1000, \(size) keys")
+            results.append(try FlushWorkload.run(home: home, size: size, options: options))
         }
         if options.runs("open") {
             progress("open, \(size) keys")
-            results.append(try OpenWorkload.run(home: home, size: size, sampler: options.slowSampler))
+            results.append(try OpenWorkload.run(home: home, size: size, options: options))
         }
     }
     if options.runs("bulk") {
         progress("bulk")
-        results.append(try BulkWorkload.run(home: home, sampler: options.slowSampler, writes: options.writes))
+        let gsettings = GSettingsPeer.unavailable(size: options.writes) == nil ? try GSettingsSuite(size: options.writes, filled: false) : nil
+        results.append(try BulkWorkload.run(home: home, gsettings: gsettings, options: options))
     }
     if options.runs("codable") {
         progress("codable")
-        results.append(try CodableWorkload.run(home: home, sampler: options.sampler, pairs: options.codablePairs))
+        results.append(try CodableWorkload.run(home: home, options: options))
     }
     if options.runs("cross-process") {
         progress("cross-process")
-        results.append(try await CrossProcessWorkload.run(home: home, rounds: options.crossProcessRounds))
+        results.append(try CrossProcessWorkload.run(home: home, options: options))
     }
     if options.runs("secret-get") {
         progress("secret-get")
         let python = environment["RIZQ_BENCH_PYTHON"]
-        if python == nil { progress("  (RIZQ_BENCH_PYTHON is not set: no Python keyring baseline)") }
-        results += try SecretWorkload.run(options: options.secret, python: python, helper: environment["RIZQ_BENCH_KEYRING_HELPER"])
+        if python == nil { progress("  (RIZQ_BENCH_PYTHON is not set: no Python keyring peer)") }
+        results.append(try SecretWorkload.run(options: options.secret, python: python, helper: environment["RIZQ_BENCH_KEYRING_HELPER"]))
     }
     if options.runs("memory") {
         progress("memory")

@@ -18,14 +18,15 @@ struct BenchProfile: Codable, Sendable, Equatable {
 /// `codable`: one get and one set of a `Codable` struct. Ours: `CodableUserDefault`'s key;
 /// Foundation: JSON-encoded `Data`, as the seed app stores it.
 enum CodableWorkload {
-    static func run(home: BenchHome, sampler: Sampler, pairs: Int) throws -> BenchResult {
+    static func run(home: BenchHome, options: Options) throws -> BenchResult {
         let fixture = try Fixture(home: home, name: "codable", size: 100)
         @CodableUserDefault("profile", defaultValue: BenchProfile(), store: fixture.ours) var profile
         let encoder = JSONEncoder()
         let decoder = JSONDecoder()
         fixture.foundation.set(try encoder.encode(BenchProfile()), forKey: "profile")
-        let (ours, baseline) = try sampler.compare(
-            ours: {
+        let pairs = options.codablePairs
+        let medians = try options.sampler.medians([
+            Contender("ours") {
                 elapsedNanoseconds {
                     for step in 0..<pairs {
                         var value = profile
@@ -34,7 +35,7 @@ enum CodableWorkload {
                     }
                 } / Double(pairs)
             },
-            baseline: {
+            Contender("foundation") {
                 try elapsedNanoseconds {
                     for step in 0..<pairs {
                         var value = try fixture.foundation.data(forKey: "profile").map { try decoder.decode(BenchProfile.self, from: $0) } ?? BenchProfile()
@@ -42,7 +43,10 @@ enum CodableWorkload {
                         fixture.foundation.set(try encoder.encode(value), forKey: "profile")
                     }
                 } / Double(pairs)
-            })
-        return BenchResult(workload: "codable", size: 10, ours: ours, baseline: "Foundation.UserDefaults+JSONEncoder", baselineValue: baseline)
+            },
+        ])
+        var result = BenchResult(workload: "codable", size: 10, ours: medians.of("ours"))
+        result.peer("Foundation.UserDefaults+JSONEncoder", medians.of("foundation"))
+        return result
     }
 }

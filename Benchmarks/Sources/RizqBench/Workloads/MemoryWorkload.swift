@@ -7,20 +7,16 @@ enum MemoryWorkload {
     static func run(home: BenchHome, size: Int) throws -> BenchResult {
         let fixture = try Fixture(home: home, name: "memory-\(size)", size: size)
         let ours = try peakInChild(["child-memory", "ours", home.prefsRoot, "memory-\(size)"])
-        let baseline = try peakInChild(["child-memory", "foundation", home.prefsRoot, fixture.foundationSuite])
-        return BenchResult(workload: "memory", size: size, ours: ours, baseline: "Foundation.UserDefaults", baselineValue: baseline, unit: "bytes")
+        let foundation = try peakInChild(["child-memory", "foundation", home.prefsRoot, fixture.foundationSuite])
+        var result = BenchResult(workload: "memory", size: size, ours: ours, unit: "bytes")
+        result.peer("Foundation.UserDefaults", foundation)
+        return result
     }
 
     private static func peakInChild(_ arguments: [String]) throws -> Double {
-        let child = Process()
-        child.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
-        child.arguments = arguments
-        let output = Pipe()
-        child.standardOutput = output
-        try child.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        child.waitUntilExit()
-        guard let bytes = Double(text.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+        let (status, output) = try spawnAndWait(selfPath(), arguments)
+        let text = String(decoding: output, as: UTF8.self)
+        guard status == 0, let bytes = Double(text.trimmingCharacters(in: .whitespacesAndNewlines)) else {
             throw BenchError("memory child printed '\(text)'")
         }
         return bytes

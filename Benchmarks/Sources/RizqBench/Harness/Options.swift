@@ -3,10 +3,11 @@ import Foundation
 /// What to run, from the command line: `RizqBench [--quick] [--only WORKLOAD,...]`.
 ///
 /// `--quick` keeps the harness working in seconds (CI); it measures nothing worth reading.
-/// `--only` runs some workloads (`get`, `set`, `open`, `bulk`, `codable`, `cross-process`,
-/// `secret-get`, `memory`): for profiling one of them under callgrind.
+/// `--only` runs some workloads (see `workloads`): for profiling one of them under callgrind.
 struct Options {
-    static let workloads = ["get", "set", "open", "bulk", "codable", "cross-process", "secret-get", "memory"]
+    static let workloads = ["get", "set", "set-memory", "set-durable", "flush", "open", "bulk", "codable", "cross-process", "secret-get", "memory"]
+    /// The workloads with a GSettings peer (they need the schemas and dconf).
+    static let gsettingsWorkloads: Set<String> = ["get", "set", "set-memory", "set-durable", "bulk", "cross-process"]
 
     var quick = false
     var only: Set<String> = Set(Options.workloads)
@@ -32,17 +33,30 @@ struct Options {
 
     func runs(_ workload: String) -> Bool { only.contains(workload) }
 
+    var needsGSettings: Bool { !only.isDisjoint(with: Options.gsettingsWorkloads) }
+
     /// Suite sizes for the workloads where size matters.
     var sizes: [Int] { quick ? [100] : [100, 10_000, 100_000] }
     /// Cheap workloads: many repetitions.
     var sampler: Sampler { quick ? Sampler(repetitions: 3, warmup: 1) : Sampler(repetitions: 15, warmup: 3) }
     /// Workloads of a second or more per sample.
     var slowSampler: Sampler { quick ? Sampler(repetitions: 1, warmup: 0) : Sampler(repetitions: 7, warmup: 1) }
+    /// Workloads that end in a durable write: the disk's latency swings from one fsync to the
+    /// next here, so they take more samples than their cost alone would ask.
+    var durableSampler: Sampler { quick ? Sampler(repetitions: 1, warmup: 0) : Sampler(repetitions: 15, warmup: 2) }
     var reads: Int { quick ? 1_000 : 100_000 }
-    /// `set`: writes per sample, the same for both stores (each then flushes once).
+    /// `get`: reads per sample for a peer that takes microseconds a read (GSettings).
+    var slowReads: Int { quick ? 100 : 10_000 }
+    /// `set`, `set-memory`, `bulk`: writes per sample, the same for every store.
     var writes: Int { quick ? 100 : 10_000 }
+    /// `set-durable`: durable sets per sample.
+    var durableOperations: Int { quick ? 1 : 3 }
     var codablePairs: Int { quick ? 100 : 10_000 }
-    var crossProcessRounds: Int { quick ? 5 : 50 }
+    /// `cross-process`: measured changes per store (enough for a p99), after a warm-up.
+    var crossProcessRounds: Int { quick ? 5 : 200 }
+    var crossProcessWarmup: Int { quick ? 2 : 5 }
+    /// `cross-process`: a change not delivered after this many seconds counts as lost.
+    var lostAfter: Double { 2 }
     var memorySize: Int { quick ? 100 : 100_000 }
     var secret: SecretWorkload.Options {
         quick

@@ -30,9 +30,14 @@ struct Fixture {
         try ours.flush()
     }
 
-    /// A pseudo-random but repeatable walk over the keys.
+    /// A pseudo-random but repeatable walk over the keys: every contender of a workload takes
+    /// the same steps, so that all pay the same cache misses.
+    func index(_ step: Int) -> Int {
+        (step &* 7919) % keys.count
+    }
+
     func key(_ step: Int) -> String {
-        keys[(step &* 7919) % keys.count]
+        keys[index(step)]
     }
 }
 

@@ -1,0 +1,68 @@
+import Foundation
+
+/// Wall-clock nanoseconds of `body`.
+func elapsedNanoseconds(_ body: () throws -> Void) rethrows -> Double {
+    let start = DispatchTime.now().uptimeNanoseconds
+    try body()
+    return Double(DispatchTime.now().uptimeNanoseconds - start)
+}
+
+/// Nanoseconds since 1970, comparable between processes.
+func wallClockNanoseconds() -> Int64 {
+    var spec = timespec()
+    clock_gettime(CLOCK_REALTIME, &spec)
+    return Int64(spec.tv_sec) * 1_000_000_000 + Int64(spec.tv_nsec)
+}
+
+func median(_ samples: [Double]) -> Double {
+    percentile(samples, 50)
+}
+
+/// The `p`th percentile (nearest rank above the middle for the median of an even count, as the
+/// mean of the two middle samples), NaN for no samples.
+func percentile(_ samples: [Double], _ p: Double) -> Double {
+    let sorted = samples.sorted()
+    guard !sorted.isEmpty else { return .nan }
+    if p == 50 {
+        let middle = sorted.count / 2
+        return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+    }
+    let rank = Int((p / 100 * Double(sorted.count)).rounded(.up))
+    return sorted[min(max(rank, 1), sorted.count) - 1]
+}
+
+/// One thing timed in a workload: ours, a floor or a peer. `sample` runs one sample and
+/// returns its figure (per operation or for the whole run, as the workload reports).
+struct Contender {
+    var name: String
+    var sample: () throws -> Double
+
+    init(_ name: String, _ sample: @escaping () throws -> Double) {
+        self.name = name
+        self.sample = sample
+    }
+}
+
+/// Runs samples after a warm-up, interleaving the contenders sample by sample so that all see
+/// the same machine state (its load swings within minutes), and reports medians.
+struct Sampler {
+    var repetitions: Int
+    var warmup: Int
+
+    /// The median of each contender's samples, by name.
+    func medians(_ contenders: [Contender]) throws -> [String: Double] {
+        for _ in 0..<warmup {
+            for contender in contenders { _ = try contender.sample() }
+        }
+        var samples: [String: [Double]] = [:]
+        for _ in 0..<repetitions {
+            for contender in contenders { samples[contender.name, default: []].append(try contender.sample()) }
+        }
+        return samples.mapValues(median)
+    }
+}
+
+extension Dictionary where Key == String, Value == Double {
+    /// The median a workload measured for `name` (every name it asks for, it measured).
+    func of(_ name: String) -> Double { self[name] ?? .nan }
+}

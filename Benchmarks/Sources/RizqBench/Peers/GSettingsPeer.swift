@@ -1,0 +1,132 @@
+import CBenchGLib
+import Foundation
+
+/// GSettings over dconf — the desktop's own settings system, what a Linux developer would
+/// otherwise pick — as a peer: schemas with the same `Int` keys as our suites (type `x`),
+/// compiled into a temporary `GSETTINGS_SCHEMA_DIR`, their values kept by `dconf-service` in
+/// the bench's private D-Bus session (it is D-Bus-activated there, with that session's home).
+enum GSettingsPeer {
+    /// dconf keeps a database as one gvdb file, rebuilt on every write, and gvdb's builder grows
+    /// faster than the square of the keys in one folder: one write took 0.25 s at 10,000 keys,
+    /// 1.6 s at 20,000, and ran past D-Bus's 25 s time-out at 50,000 (docs/performance.md).
+    /// Larger suites are reported as not measurable.
+    static let largestSuite = 10_000
+    static let pingSchema = "com.rizq.bench.ping"
+    static let pingKey = "ping"
+
+    static func schemaID(size: Int) -> String { "com.rizq.bench.s\(size)" }
+
+    /// Why GSettings has no figure for a suite of `size` keys, or nil when it has one.
+    static func unavailable(size: Int) -> String? {
+        size > largestSuite ? "dconf cannot hold \(size) keys in one folder: a write takes minutes" : nil
+    }
+
+    /// Writes and compiles the schemas for the given suite sizes and the cross-process key, and
+    /// points GIO at them and at dconf. Call before anything in the process touches GIO.
+    static func install(home: BenchHome, sizes: Set<Int>) throws {
+        let folder = home.path + "/gsettings-schemas"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        var xml = "<schemalist>\n"
+        for size in sizes.sorted() where unavailable(size: size) == nil {
+            let id = schemaID(size: size)
+            xml += "  <schema id=\"\(id)\" path=\"/\(id.replacingOccurrences(of: ".", with: "/"))/\">\n"
+            for index in 0..<size { xml += "    <key name=\"key-\(index)\" type=\"x\"><default>0</default></key>\n" }
+            xml += "  </schema>\n"
+        }
+        xml += "  <schema id=\"\(pingSchema)\" path=\"/com/rizq/bench/ping/\">\n"
+        xml += "    <key name=\"\(pingKey)\" type=\"x\"><default>0</default></key>\n  </schema>\n</schemalist>\n"
+        try xml.write(toFile: folder + "/com.rizq.bench.gschema.xml", atomically: true, encoding: .utf8)
+        let compiled = try spawnAndWait("/usr/bin/glib-compile-schemas", ["--strict", folder])
+        guard compiled.status == 0 else {
+            throw BenchError("glib-compile-schemas failed (status \(compiled.status)); is libglib2.0-dev-bin installed? (scripts/install-deps --bench)")
+        }
+        setenv("GSETTINGS_SCHEMA_DIR", folder, 1)
+        setenv("GSETTINGS_BACKEND", "dconf", 1)
+        let backend = String(cString: bench_settings_backend_name())
+        guard backend == "DConfSettingsBackend" else {
+            throw BenchError("GSettings uses \(backend), not dconf: install dconf-gsettings-backend and dconf-service (scripts/install-deps --bench)")
+        }
+    }
+}
+
+/// A GLib error message buffer for the C calls.
+func withGLibError<T>(_ body: (UnsafeMutablePointer<CChar>, Int) -> T?) throws -> T {
+    var buffer = [CChar](repeating: 0, count: 512)
+    if let result = buffer.withUnsafeMutableBufferPointer({ body($0.baseAddress!, $0.count) }) { return result }
+    throw BenchError(String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+}
+
+/// One GSettings schema of `size` keys named as the fixture's, holding the fixture's values in
+/// dconf while it lives (they are reset when it is closed, so that the next suite's writes do
+/// not carry this one's keys in dconf's single database).
+final class GSettingsSuite {
+    let size: Int
+    private let settings: OpaquePointer
+    /// The keys as C strings, made once: GSettings' API takes them so, as ours takes `String`.
+    private let keys: [UnsafeMutablePointer<CChar>]
+
+    init(size: Int, filled: Bool) throws {
+        self.size = size
+        settings = try withGLibError { bench_settings_open(GSettingsPeer.schemaID(size: size), $0, $1) }
+        keys = (0..<size).map { strdup("key-\($0)")! }
+        if filled { try write((0..<size).map { Int64($0) }) }
+    }
+
+    deinit {
+        _ = try? write(nil)
+        bench_settings_close(settings)
+        for key in keys { free(key) }
+    }
+
+    /// Every key to `values[i]` (nil: back to the schema's default) in one change, synced.
+    func write(_ values: [Int64]?) throws {
+        let constKeys = keys.map { UnsafePointer($0) as UnsafePointer<CChar>? }
+        _ = try withGLibError { error, size in
+            let written = values.map { bench_settings_write_all(settings, constKeys, $0, constKeys.count, error, size) }
+                ?? bench_settings_write_all(settings, constKeys, nil, constKeys.count, error, size)
+            return written != 0 ? true : nil
+        }
+    }
+
+    /// The walk of `Fixture.index`, over the C keys.
+    private func key(_ step: Int) -> UnsafeMutablePointer<CChar> { keys[(step &* 7919) % keys.count] }
+
+    /// Nanoseconds per `g_settings_get_int64` over `reads` steps of the walk.
+    func reads(_ reads: Int) -> Double {
+        var sink: Int64 = 0
+        let elapsed = elapsedNanoseconds {
+            for step in 0..<reads { sink &+= bench_settings_get(settings, key(step)) }
+        }
+        blackHole(Int(sink))
+        return elapsed / Double(reads)
+    }
+
+    /// Nanoseconds per `g_settings_set_int64` over `writes` steps, then one `g_settings_sync`
+    /// inside the timing when `synced` (outside it otherwise). The notifications GLib queued for
+    /// this thread's main context are run outside the timing, as an app's main loop would.
+    func writes(_ writes: Int, round: Int, synced: Bool) throws -> Double {
+        var refused = false
+        let elapsed = elapsedNanoseconds {
+            for step in 0..<writes where bench_settings_set(settings, key(step), Int64(step &+ round)) == 0 { refused = true }
+            if synced { bench_settings_sync() }
+        }
+        if !synced { bench_settings_sync() }
+        bench_settings_drain()
+        if refused { throw BenchError("GSettings refused a value") }
+        return elapsed / Double(writes)
+    }
+
+    /// Nanoseconds per durable set: `g_settings_set_int64` then `g_settings_sync`, `count` times.
+    func durableWrites(_ count: Int, round: Int) throws -> Double {
+        var refused = false
+        let elapsed = elapsedNanoseconds {
+            for step in 0..<count {
+                if bench_settings_set(settings, key(step), Int64(step &+ round)) == 0 { refused = true }
+                bench_settings_sync()
+            }
+        }
+        bench_settings_drain()
+        if refused { throw BenchError("GSettings refused a value") }
+        return elapsed / Double(count)
+    }
+}

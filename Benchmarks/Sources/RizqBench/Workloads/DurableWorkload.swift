@@ -1,0 +1,141 @@
+import Foundation
+import RizqPrefs
+
+/// `set-durable`: one set, then a durable write, per operation — a setting changed and saved at
+/// once. Ours: `set` + `flush()`; GSettings: `g_settings_set_int64` + `g_settings_sync()`;
+/// Foundation: `set` + `synchronize()`. Floor: the durable write of the bytes our flush wrote
+/// (our one set costs well under a microsecond of it).
+enum SetDurableWorkload {
+    static func run(home: BenchHome, size: Int, gsettings: GSettingsSuite?, options: Options) throws -> BenchResult {
+        let fixture = try Fixture(home: home, name: "set-durable-\(size)", size: size)
+        let disk = try DurableWriteFloor(home: home, suitePath: fixture.ours.location.path)
+        let operations = options.durableOperations
+        var round = 0
+        var contenders = [
+            Contender("ours") {
+                round += 1
+                return try elapsedNanoseconds {
+                    for step in 0..<operations {
+                        fixture.ours.set(step &+ round, forKey: fixture.key(step))
+                        try fixture.ours.flush()
+                    }
+                } / Double(operations)
+            },
+            Contender("floor") {
+                let bytes = try DurableWriteFloor.bytes(of: fixture.ours.location.path)
+                var total = 0.0
+                for _ in 0..<operations { total += try disk.write(bytes) }
+                return total / Double(operations)
+            },
+            Contender("foundation") {
+                round += 1
+                return elapsedNanoseconds {
+                    for step in 0..<operations {
+                        fixture.foundation.set(step &+ round, forKey: fixture.key(step))
+                        fixture.foundation.synchronize()
+                    }
+                } / Double(operations)
+            },
+        ]
+        if let gsettings {
+            contenders.append(Contender("gsettings") {
+                round += 1
+                return try gsettings.durableWrites(operations, round: round)
+            })
+        }
+        let medians = try options.durableSampler.medians(contenders)
+        var result = BenchResult(workload: "set-durable", size: size, ours: medians.of("ours"))
+        result.floor("durable write of the file", medians.of("floor"))
+        result.peer("Foundation.UserDefaults", medians.of("foundation"))
+        addGSettings(&result, gsettings, size: size, medians)
+        return result
+    }
+}
+
+/// `flush-1000`: `flush()` after 1,000 values changed (the sets are not timed). Floor: the
+/// durable write of the bytes it wrote. Peer: Foundation's `synchronize()` after the same sets.
+/// (GSettings starts writing at each set, so it has no flush of its own to time.)
+enum FlushWorkload {
+    static let changes = 1_000
+
+    static func run(home: BenchHome, size: Int, options: Options) throws -> BenchResult {
+        let fixture = try Fixture(home: home, name: "flush-\(size)", size: size)
+        let disk = try DurableWriteFloor(home: home, suitePath: fixture.ours.location.path)
+        var round = 0
+        let contenders = [
+            Contender("ours") {
+                round += 1
+                for step in 0..<changes { fixture.ours.set(step &+ round, forKey: fixture.key(step)) }
+                return try elapsedNanoseconds { try fixture.ours.flush() }
+            },
+            Contender("floor") {
+                try disk.write(try DurableWriteFloor.bytes(of: fixture.ours.location.path))
+            },
+            Contender("foundation") {
+                round += 1
+                for step in 0..<changes { fixture.foundation.set(step &+ round, forKey: fixture.key(step)) }
+                return elapsedNanoseconds { fixture.foundation.synchronize() }
+            },
+        ]
+        let medians = try options.durableSampler.medians(contenders)
+        var result = BenchResult(workload: "flush-1000", size: size, ours: medians.of("ours"), unit: "ns")
+        result.floor("durable write of the file", medians.of("floor"))
+        result.peer("Foundation.UserDefaults", medians.of("foundation"))
+        return result
+    }
+}
+
+/// `bulk`: `writes` sets into an empty suite, then one durable write; the whole run. Floor:
+/// the same inserts into an empty `Dictionary<String, Int>` plus the durable write of the file
+/// our flush wrote.
+enum BulkWorkload {
+    static func run(home: BenchHome, gsettings: GSettingsSuite?, options: Options) throws -> BenchResult {
+        let writes = options.writes
+        let keys = (0..<writes).map { "key-\($0)" }
+        var round = 0
+        var lastFile: String?
+        var contenders = [
+            Contender("ours") {
+                round += 1
+                let store = try SuiteStore(suite: "bulk-\(round)", appID: BenchHome.appID, root: home.prefsRoot)
+                lastFile = store.location.path
+                return try elapsedNanoseconds {
+                    for (index, key) in keys.enumerated() { store.set(index, forKey: key) }
+                    try store.flush()
+                }
+            },
+            Contender("floor") {
+                guard let lastFile else { throw BenchError("bulk: no file to measure the floor with") }
+                let disk = try DurableWriteFloor(home: home, suitePath: lastFile)
+                let bytes = try DurableWriteFloor.bytes(of: lastFile)
+                var dictionary: [String: Int] = [:]
+                let inserts = elapsedNanoseconds {
+                    for (index, key) in keys.enumerated() { dictionary[key] = index }
+                }
+                blackHole(dictionary.count)
+                return inserts + (try disk.write(bytes))
+            },
+            Contender("foundation") {
+                round += 1
+                guard let defaults = UserDefaults(suiteName: "bench.bulk-\(round)") else { throw BenchError("Foundation refused a suite") }
+                return elapsedNanoseconds {
+                    for (index, key) in keys.enumerated() { defaults.set(index, forKey: key) }
+                    defaults.synchronize()
+                }
+            },
+        ]
+        if let gsettings {
+            contenders.append(Contender("gsettings") {
+                let elapsed = try gsettings.writes(writes, round: 0, synced: true) * Double(writes)
+                try gsettings.write(nil)
+                return elapsed
+            })
+        }
+        let medians = try options.durableSampler.medians(contenders)
+        var result = BenchResult(workload: "bulk", size: writes, ours: medians.of("ours"), unit: "ns")
+        result.floor("Dictionary inserts + durable write of the file", medians.of("floor"))
+        result.peer("Foundation.UserDefaults", medians.of("foundation"))
+        addGSettings(&result, gsettings, size: writes, medians)
+        return result
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+import RizqPrefs
+
+/// `open`: what a new process pays to open an existing suite of `size` keys and read one key.
+/// Both stores cache open suites for the life of a process, so each sample opens a fresh copy
+/// of the file under a new name (the copy is not timed). Floor: reading the file's bytes
+/// (`open` + `read` + `close`, from the page cache as ours does), with no parsing.
+enum OpenWorkload {
+    static func run(home: BenchHome, size: Int, options: Options) throws -> BenchResult {
+        let fixture = try Fixture(home: home, name: "open-\(size)", size: size)
+        let foundationFile = home.foundationFolder + "/" + fixture.foundationSuite + ".plist"
+        var round = 0
+        var sink = 0
+        let contenders = [
+            Contender("ours") {
+                round += 1
+                let root = home.path + "/open-copies/\(size)-\(round)"
+                try FileManager.default.createDirectory(atPath: root + "/apps/" + BenchHome.appID, withIntermediateDirectories: true)
+                try FileManager.default.copyItem(atPath: fixture.ours.location.path, toPath: root + "/apps/" + BenchHome.appID + "/open-\(size).json")
+                return try elapsedNanoseconds {
+                    let store = try SuiteStore(suite: "open-\(size)", appID: BenchHome.appID, root: root)
+                    sink &+= store.value(forKey: "key-1", as: Int.self) ?? 0
+                }
+            },
+            Contender("floor") {
+                let path = fixture.ours.location.path
+                var info = stat()
+                guard stat(path, &info) == 0 else { throw BenchError("cannot stat \(path)") }
+                var buffer = [UInt8](repeating: 0, count: Int(info.st_size))
+                var total = 0
+                let elapsed = elapsedNanoseconds {
+                    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+                    guard descriptor >= 0 else { return }
+                    buffer.withUnsafeMutableBytes { bytes in
+                        while total < bytes.count {
+                            let count = read(descriptor, bytes.baseAddress! + total, bytes.count - total)
+                            if count <= 0 { break }
+                            total += count
+                        }
+                    }
+                    close(descriptor)
+                }
+                guard total == buffer.count else { throw BenchError("read \(total) of \(buffer.count) bytes of \(path)") }
+                return elapsed
+            },
+            Contender("foundation") {
+                round += 1
+                let name = "bench.open-copy-\(size)-\(round)"
+                try FileManager.default.copyItem(atPath: foundationFile, toPath: home.foundationFolder + "/" + name + ".plist")
+                return try elapsedNanoseconds {
+                    guard let defaults = UserDefaults(suiteName: name) else { throw BenchError("Foundation refused a suite") }
+                    sink &+= defaults.integer(forKey: "key-1")
+                }
+            },
+        ]
+        let medians = try options.slowSampler.medians(contenders)
+        blackHole(sink)
+        var result = BenchResult(workload: "open", size: size, ours: medians.of("ours"), unit: "ns")
+        result.floor("read of the file", medians.of("floor"))
+        result.peer("Foundation.UserDefaults", medians.of("foundation"))
+        return result
+    }
+}
