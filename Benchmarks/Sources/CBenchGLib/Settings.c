@@ -73,36 +73,6 @@ void bench_settings_sync(void) {
     g_settings_sync();
 }
 
-int bench_settings_write_all(bench_settings *settings, const char *const *keys, const int64_t *values,
-                             size_t count, char *error, size_t error_size) {
-    /* Delay-apply mode cannot be left again, so the batch goes through an object of its own. */
-    GSettingsSchema *schema = NULL;
-    g_object_get(settings->settings, "settings-schema", &schema, NULL);
-    GSettings *batch = g_settings_new_full(schema, NULL, NULL);
-    g_settings_schema_unref(schema);
-    g_settings_delay(batch);
-    int ok = 1;
-    for (size_t index = 0; index < count && ok; index++) {
-        if (values == NULL) {
-            g_settings_reset(batch, keys[index]);
-        } else if (!g_settings_set_int64(batch, keys[index], values[index])) {
-            gchar *message = g_strdup_printf("GSettings refused %s", keys[index]);
-            put_error(error, error_size, message);
-            g_free(message);
-            ok = 0;
-        }
-    }
-    if (ok) {
-        g_settings_apply(batch);
-    } else {
-        g_settings_revert(batch);
-    }
-    g_object_unref(batch);
-    g_settings_sync();
-    bench_settings_drain();
-    return ok;
-}
-
 void bench_settings_drain(void) {
     while (g_main_context_iteration(NULL, FALSE)) {
     }

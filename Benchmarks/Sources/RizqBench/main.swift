@@ -56,7 +56,7 @@ do {
         // One GSettings suite per size, its values in dconf while this size runs.
         let sizeWorkloads: Set<String> = ["get", "set", "set-memory", "set-durable"]
         let gsettings = GSettingsPeer.unavailable(size: size) == nil && !options.only.isDisjoint(with: sizeWorkloads)
-            ? try GSettingsSuite(size: size, filled: true) : nil
+            ? try GSettingsSuite(size: size, filled: true, home: home) : nil
         if options.runs("get") {
             progress("get, \(size) keys")
             results.append(try GetWorkload.run(home: home, size: size, gsettings: gsettings, options: options))
@@ -84,8 +84,7 @@ do {
     }
     if options.runs("bulk") {
         progress("bulk")
-        let gsettings = GSettingsPeer.unavailable(size: options.writes) == nil ? try GSettingsSuite(size: options.writes, filled: false) : nil
-        results.append(try BulkWorkload.run(home: home, gsettings: gsettings, options: options))
+        results.append(try BulkWorkload.run(home: home, options: options))
     }
     if options.runs("codable") {
         progress("codable")

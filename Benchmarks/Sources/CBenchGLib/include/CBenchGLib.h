@@ -19,7 +19,10 @@ typedef struct bench_settings bench_settings;
 const char *bench_settings_backend_name(void);
 
 /* A GSettings object for an installed schema, or NULL when the schema is not installed (GLib
- * itself would abort the process). Its signals go to the calling thread's default context. */
+ * itself would abort the process). Its signals go to the calling thread's default context.
+ * GLib 2.74 aborts a process whose GSettings object is told of 256 or more of its keys changed
+ * at once (gsettings.c: "256 quarks ought to be enough for anybody"): change many keys only
+ * while no object of their schema is open (RizqBench uses the dconf tool). */
 bench_settings *bench_settings_open(const char *schema_id, char *error, size_t error_size);
 void bench_settings_close(bench_settings *settings);
 
@@ -28,11 +31,6 @@ int64_t bench_settings_get(bench_settings *settings, const char *key);
 int bench_settings_set(bench_settings *settings, const char *key, int64_t value);
 /* g_settings_sync: returns when every change made so far is written by the backend. */
 void bench_settings_sync(void);
-
-/* Writes `count` values (`keys[i]` = `values[i]`) as one change (delay, set, apply), then syncs;
- * with `values` NULL, resets the keys instead. For setting up a workload, not timed. */
-int bench_settings_write_all(bench_settings *settings, const char *const *keys, const int64_t *values,
-                             size_t count, char *error, size_t error_size);
 
 /* Runs whatever the default main context has pending (change notifications queued for the
  * objects opened on this thread), without blocking. */

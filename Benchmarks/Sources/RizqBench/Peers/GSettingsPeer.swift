@@ -56,35 +56,47 @@ func withGLibError<T>(_ body: (UnsafeMutablePointer<CChar>, Int) -> T?) throws -
     throw BenchError(String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
 }
 
-/// One GSettings schema of `size` keys named as the fixture's, holding the fixture's values in
-/// dconf while it lives (they are reset when it is closed, so that the next suite's writes do
-/// not carry this one's keys in dconf's single database).
+/// One GSettings schema of `size` keys named as the fixture's, open in this process while it
+/// lives. Its values are put into dconf before it opens (with the fixture's values, when
+/// `filled`) and reset after it closes, so that the next suite's writes do not carry this one's
+/// keys in dconf's single database — through the `dconf` tool, because GLib aborts a process
+/// whose GSettings object hears of 256 or more of its keys changed at once.
 final class GSettingsSuite {
     let size: Int
+    private let folder: String
     private let settings: OpaquePointer
     /// The keys as C strings, made once: GSettings' API takes them so, as ours takes `String`.
     private let keys: [UnsafeMutablePointer<CChar>]
 
-    init(size: Int, filled: Bool) throws {
+    init(size: Int, filled: Bool, home: BenchHome) throws {
         self.size = size
+        folder = "/" + GSettingsPeer.schemaID(size: size).replacingOccurrences(of: ".", with: "/") + "/"
+        try Self.dconf(["reset", "-f", folder])
+        if filled {
+            let file = home.path + "/gsettings-values.ini"
+            var text = "[/]\n"
+            for index in 0..<size { text += "key-\(index)=int64 \(index)\n" }
+            try text.write(toFile: file, atomically: true, encoding: .utf8)
+            try Self.dconf(["load", folder], input: file)
+        }
         settings = try withGLibError { bench_settings_open(GSettingsPeer.schemaID(size: size), $0, $1) }
         keys = (0..<size).map { strdup("key-\($0)")! }
-        if filled { try write((0..<size).map { Int64($0) }) }
     }
 
     deinit {
-        _ = try? write(nil)
+        bench_settings_drain()
         bench_settings_close(settings)
         for key in keys { free(key) }
+        try? Self.dconf(["reset", "-f", folder])
     }
 
-    /// Every key to `values[i]` (nil: back to the schema's default) in one change, synced.
-    func write(_ values: [Int64]?) throws {
-        let constKeys = keys.map { UnsafePointer($0) as UnsafePointer<CChar>? }
-        _ = try withGLibError { error, size in
-            let written = values.map { bench_settings_write_all(settings, constKeys, $0, constKeys.count, error, size) }
-                ?? bench_settings_write_all(settings, constKeys, nil, constKeys.count, error, size)
-            return written != 0 ? true : nil
+    /// Runs the `dconf` tool (in this session: it talks to the same dconf-service).
+    private static func dconf(_ arguments: [String], input: String? = nil) throws {
+        let result = input.map { file in
+            try? spawnAndWait("/bin/sh", ["-c", "exec /usr/bin/dconf \"$@\" < \"$0\"", file] + arguments)
+        } ?? (try? spawnAndWait("/usr/bin/dconf", arguments))
+        guard let result, result.status == 0 else {
+            throw BenchError("dconf \(arguments.joined(separator: " ")) failed; is dconf-cli installed? (scripts/install-deps --bench)")
         }
     }
 

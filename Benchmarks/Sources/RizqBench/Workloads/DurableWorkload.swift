@@ -89,8 +89,9 @@ enum FlushWorkload {
 /// the same inserts into an empty `Dictionary<String, Int>` plus the durable write of the file
 /// our flush wrote.
 enum BulkWorkload {
-    static func run(home: BenchHome, gsettings: GSettingsSuite?, options: Options) throws -> BenchResult {
+    static func run(home: BenchHome, options: Options) throws -> BenchResult {
         let writes = options.writes
+        let gsettings = GSettingsPeer.unavailable(size: writes) == nil
         let keys = (0..<writes).map { "key-\($0)" }
         var round = 0
         var lastFile: String?
@@ -124,18 +125,21 @@ enum BulkWorkload {
                 }
             },
         ]
-        if let gsettings {
+        if gsettings {
+            // A fresh, empty schema each sample (emptied outside the timing).
             contenders.append(Contender("gsettings") {
-                let elapsed = try gsettings.writes(writes, round: 0, synced: true) * Double(writes)
-                try gsettings.write(nil)
-                return elapsed
+                try GSettingsSuite(size: writes, filled: false, home: home).writes(writes, round: 0, synced: true) * Double(writes)
             })
         }
         let medians = try options.durableSampler.medians(contenders)
         var result = BenchResult(workload: "bulk", size: writes, ours: medians.of("ours"), unit: "ns")
         result.floor("Dictionary inserts + durable write of the file", medians.of("floor"))
         result.peer("Foundation.UserDefaults", medians.of("foundation"))
-        addGSettings(&result, gsettings, size: writes, medians)
+        if gsettings {
+            result.peer("GSettings (dconf)", medians.of("gsettings"))
+        } else if let reason = GSettingsPeer.unavailable(size: writes) {
+            result.peer("GSettings (dconf)", missing: reason)
+        }
         return result
     }
 }
