@@ -123,7 +123,7 @@ let package = Package(
         .testTarget(
             name: "RizqProfilesTests",
             dependencies: [
-                "RizqTestSupport", "RizqProfiles", "RizqMigration", "RizqPrefs", "RizqSecrets", "CLevelDB", "CSQLite",
+                "RizqTestSupport", "RizqProfiles", "RizqMigration", "RizqPrefs", "RizqSecrets", "CLevelDB", "CSQLite", "CSnappy",
                 "rizq-profiles-test-child", "rizq-prefs",
             ]
         ),

@@ -11,7 +11,10 @@ import Foundation
 ///   `Default`, else the last used one;
 /// - a `*.localstorage` or `.sqlite` file (its tables say what it is), or a folder of
 ///   `*.localstorage` files;
-/// - a Firefox profile folder (it holds `prefs.js`, `storage/default` or `webappsstore.sqlite`).
+/// - a Firefox profile folder (it holds `prefs.js`, `storage/default` or `webappsstore.sqlite`),
+///   its `storage` or `storage/default` folder, an origin's folder `storage/default/<origin>`
+///   (it holds `ls/data.sqlite`), or Firefox's own folder (it holds `profiles.ini`: the profile
+///   is `--profile`, else the default, as Firefox chooses it).
 ///
 /// It only looks at names and folders; nothing is opened for writing.
 public struct ProfileLocator: Sendable {
@@ -59,11 +62,25 @@ public struct ProfileLocator: Sendable {
         }
     }
 
-    /// Firefox's default profile (`profiles.ini`), or `profile`.
-    ///
-    /// The Firefox reader (issue 14, Firefox half) plugs in here.
+    /// Firefox's default profile, or `profile` (by the name Firefox shows or the folder's
+    /// name), from the first of ``FirefoxProfiles/dataFolders(home:environment:)`` that holds
+    /// `profiles.ini`; the default is chosen as Firefox chooses it (``FirefoxProfiles``).
     public func locateFirefox(profile: String?) throws(ProfileError) -> ProfileLocation {
-        throw .unsupported(path: home + "/.mozilla/firefox", reason: "Firefox profiles are not read by this build yet; export a dump from the browser's console instead (see README, \"Migrating from localStorage\")")
+        let folders = FirefoxProfiles.dataFolders(home: home, environment: environment)
+        guard let folder = folders.first(where: { Self.exists($0 + "/profiles.ini") }) else {
+            throw .browserNotFound(name: "Firefox", looked: folders)
+        }
+        return try locateFirefoxProfile(in: folder, name: profile, label: "Firefox")
+    }
+
+    private func locateFirefoxProfile(in folder: String, name: String?, label: String) throws(ProfileError) -> ProfileLocation {
+        let list = try FirefoxProfiles(folder: folder)
+        let hashes = FirefoxProfiles.installFolders(environment: environment).map(FirefoxInstallHash.of(installFolder:))
+        let chosen = try list.choose(name, installHashes: hashes, dedicated: FirefoxProfiles.usesInstallDefaults(folder))
+        guard Self.isFolder(chosen.path) else {
+            throw .notAProfile(path: chosen.path, reason: "\(folder)/profiles.ini lists this profile folder, but it does not exist")
+        }
+        return ProfileLocation(kind: .firefoxProfile, path: chosen.path, label: "\(label) profile '\(chosen.name)'" + (chosen.name == chosen.folderName ? "" : " (\(chosen.folderName))"))
     }
 
     /// `$XDG_CONFIG_HOME`, else `~/.config`.
@@ -97,8 +114,11 @@ public struct ProfileLocator: Sendable {
             let what = (label ?? "browser") + " profile '\(chosen.directory)'" + (chosen.name.map { $0 == chosen.directory ? "" : " (\($0))" } ?? "")
             return ProfileLocation(kind: location.kind, path: location.path, label: what)
         }
+        if Self.exists(path + "/profiles.ini"), !Self.exists(path + "/prefs.js") {
+            return try locateFirefoxProfile(in: path, name: profile, label: label ?? "Firefox")
+        }
         if profile != nil {
-            throw .notAProfile(path: path, reason: "--profile chooses a profile of a browser's user-data folder (one that holds 'Local State'), and this folder is not one")
+            throw .notAProfile(path: path, reason: "--profile chooses a profile of a browser's user-data folder (one that holds 'Local State' or Firefox's profiles.ini), and this folder is not one")
         }
         let described = label ?? "profile folder"
         if Self.exists(path + "/CURRENT") {
@@ -116,8 +136,15 @@ public struct ProfileLocator: Sendable {
         if !WebKitLocalStorageReader.files(in: path).isEmpty {
             return ProfileLocation(kind: .webkitSQLite, path: path, label: label ?? "folder of *.localstorage files")
         }
+        if Self.exists(path + "/ls/data.sqlite") || (name == "ls" && Self.exists(path + "/data.sqlite")) {
+            let database = name == "ls" ? path + "/data.sqlite" : path + "/ls/data.sqlite"
+            return ProfileLocation(kind: .firefoxLSNG, path: database, label: label ?? "Firefox origin folder")
+        }
         if Self.exists(path + "/prefs.js") || Self.isFolder(path + "/storage/default") || Self.exists(path + "/webappsstore.sqlite") {
             return ProfileLocation(kind: .firefoxProfile, path: path, label: label ?? "Firefox profile")
+        }
+        if FirefoxLocalStorageReader.Layout.holdsStorage(path) {
+            return ProfileLocation(kind: .firefoxProfile, path: path, label: label ?? "Firefox storage folder")
         }
         if Self.exists(path + "/Preferences") || Self.isFolder(path + "/Local Storage") {
             throw .notAProfile(path: path, reason: "this browser profile holds no localStorage (its 'Local Storage' folder has no leveldb database and no *.localstorage files)")

@@ -114,6 +114,15 @@ final class SQLiteDatabase {
             return Array(UnsafeRawBufferPointer(start: pointer, count: count))
         }
 
+        /// Column `index`'s bytes as UTF-8, exactly as stored in a UTF-8 database (SQLite
+        /// converts from a UTF-16 one) and never repaired: a text value with invalid UTF-8 or an
+        /// embedded NUL keeps every byte, for ``StoredString`` to judge.
+        func utf8Bytes(_ index: Int32) -> [UInt8] {
+            guard let pointer = sqlite3_column_text(statement, index) else { return [] }
+            let count = Int(sqlite3_column_bytes(statement, index))
+            return Array(UnsafeBufferPointer(start: pointer, count: count))
+        }
+
         /// Column `index` as UTF-8 text (SQLite converts).
         func text(_ index: Int32) -> String? {
             guard let pointer = sqlite3_column_text(statement, index) else { return nil }

@@ -21,10 +21,10 @@ import RizqMigration
 /// it needs with the ``PrivateCopy`` it is given and returns ``StoredOrigin``s:
 /// - Chromium and Electron `Local Storage/leveldb`: ``ChromiumLocalStorageReader``.
 /// - Legacy Chrome/WebKit `*.localstorage`: ``WebKitLocalStorageReader``.
-/// - Firefox (`firefoxProfile`, `firefoxLSNG`, `firefoxWebappsstore`): the Firefox reader goes
-///   in `Firefox/` and replaces the `unsupported` branch in ``read(_:)``; an `.sqlite` file is
-///   routed by its tables in ``SQLiteKind`` (`webappsstore2`, `data` + `database`); the
-///   `firefox` source (profiles.ini) is resolved in ``ProfileLocator/locateFirefox(profile:)``.
+/// - Firefox profiles, LSNG `ls/data.sqlite` and `webappsstore.sqlite`:
+///   ``FirefoxLocalStorageReader``; an `.sqlite` file is routed by its tables in ``SQLiteKind``
+///   (`webappsstore2`, `data` + `database`); the `firefox` source (profiles.ini) is resolved in
+///   ``ProfileLocator/locateFirefox(profile:)``.
 /// - Apple property lists are not browser storage: `rizq-prefs migrate --from X.plist` goes to
 ///   RizqMigration's plist importer before RizqProfiles is asked.
 public struct ProfileStorage: Sendable {
@@ -60,9 +60,13 @@ public struct ProfileStorage: Sendable {
             let database = try copy.copySQLite(location.path)
             let resolved = try SQLiteKind.of(database, source: location.path)
             return try read(location, kind: resolved, in: copy)
-        case .firefoxProfile, .firefoxLSNG, .firefoxWebappsstore:
-            // The Firefox reader (issue 14, Firefox half) plugs in here.
-            throw .unsupported(path: location.path, reason: "Firefox storage is not read by this build yet; export a dump from the browser's console instead (see README, \"Migrating from localStorage\")")
+        case .firefoxProfile:
+            return ProfileStorage(location: location, kind: kind, origins: try FirefoxLocalStorageReader().read(profile: location.path, in: copy))
+        case .firefoxLSNG:
+            let origin = try FirefoxLocalStorageReader().read(lsngDatabase: location.path, in: copy)
+            return ProfileStorage(location: location, kind: kind, origins: origin.items.isEmpty ? [] : [origin])
+        case .firefoxWebappsstore:
+            return ProfileStorage(location: location, kind: kind, origins: try FirefoxLocalStorageReader().read(webappsstore: location.path, in: copy))
         }
     }
 

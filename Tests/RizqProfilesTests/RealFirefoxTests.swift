@@ -1,0 +1,274 @@
+import CSQLite
+import Foundation
+import XCTest
+@testable import RizqMigration
+@testable import RizqProfiles
+
+/// Debian's real `firefox-esr`, headless, writes `localStorage` on a local page; the profile is
+/// then read back with the Firefox reader and imported, dry run and real, through `rizq-prefs`.
+///
+/// The browser is synchronised on, never slept for: with `-screenshot` Firefox loads the page
+/// (whose inline script stores everything before the load ends), takes the screenshot and quits
+/// cleanly, and LSNG writes its databases at that shutdown; a running Firefox says that the page
+/// ran with a console line on stdout (`devtools.console.stdout.content`).
+final class RealFirefoxTests: XCTestCase {
+    static let firefox = "/usr/bin/firefox-esr"
+
+    private func requireFirefox() throws {
+        guard FileManager.default.isExecutableFile(atPath: Self.firefox) else {
+            XCTFail("\(Self.firefox) is missing: scripts/install-deps installs Debian's firefox-esr")
+            throw XCTSkip("no firefox-esr")
+        }
+    }
+
+    /// The environment of a browser with its own home and no session bus (so nothing of the
+    /// test's keyring is touched).
+    private func browserEnvironment(home: String) -> [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        environment["HOME"] = home
+        environment["XDG_CONFIG_HOME"] = home + "/.config"
+        environment["XDG_CACHE_HOME"] = home + "/.cache"
+        environment["DBUS_SESSION_BUS_ADDRESS"] = nil
+        environment["MOZ_LEGACY_HOME"] = nil
+        return environment
+    }
+
+    /// Starts firefox-esr headless with `arguments`.
+    private func launch(_ arguments: [String], home: String) throws -> (Process, Pipe) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.firefox)
+        process.arguments = ["-headless", "-no-remote"] + arguments
+        process.environment = browserEnvironment(home: home)
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        // A guard against a hung browser, not a way to wait for it.
+        DispatchQueue.global().asyncAfter(deadline: .now() + 180) {
+            if process.isRunning { process.terminate() }
+        }
+        return (process, output)
+    }
+
+    /// Runs Firefox on `page` until it has taken its screenshot and quit.
+    private func storeWithFirefox(page: String, home: String, profile: String?) throws {
+        let profileArguments = profile.map { ["-profile", $0] } ?? []
+        let (browser, output) = try launch(profileArguments + ["-screenshot", home + "/screenshot.png", "file://" + page], home: home)
+        _ = output.fileHandleForReading.readDataToEndOfFile()
+        browser.waitUntilExit()
+        XCTAssertEqual(browser.terminationStatus, 0, "firefox-esr failed")
+    }
+
+    /// A fresh profile folder whose `user.js` keeps LSNG on (Firefox's default) and start-up quiet.
+    private func makeProfile(_ folder: String, extra: [String] = []) throws {
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let prefs = [
+            #"user_pref("dom.storage.next_gen", true);"#,
+            #"user_pref("browser.shell.checkDefaultBrowser", false);"#,
+            #"user_pref("datareporting.policy.dataSubmissionEnabled", false);"#,
+            #"user_pref("toolkit.telemetry.reportingpolicy.firstRun", false);"#,
+            #"user_pref("app.update.auto", false);"#,
+        ] + extra
+        try (prefs.joined(separator: "\n") + "\n").write(toFile: folder + "/user.js", atomically: true, encoding: .utf8)
+    }
+
+    /// What the page stores: key, the JavaScript string literal's content, and what it must read
+    /// back as (`nil`: not valid Unicode).
+    private struct Stored {
+        var key: String
+        var script: String
+        var expected: String?
+    }
+
+    func testFirefoxWritesLocalStorageAndTheProfileReadsItBackExactly() throws {
+        try requireFirefox()
+        try requireSecretService()
+        let home = TemporaryFolder("rizq-firefox")
+        let profile = home.path + "/profile"
+        try makeProfile(profile)
+        let accessToken = FakeToken.jwt(subject: "firefox-test")
+        let refreshToken = FakeToken.randomText(40)
+        let session = #"{"access_token":"\#(accessToken)","token_type":"bearer","refresh_token":"\#(refreshToken)"}"#
+        let big = String(repeating: "0123456789abcdef", count: 65_536)
+        let items: [Stored] = [
+            Stored(key: "ascii", script: "plain ascii", expected: "plain ascii"),
+            Stored(key: "latin1", script: "café", expected: "café"),
+            Stored(key: "c1", script: "\\u0080\\u009f", expected: "\u{80}\u{9F}"),
+            Stored(key: "arabic", script: "مرحبا بالعالم", expected: "مرحبا بالعالم"),
+            Stored(key: "emoji", script: "😀👍🏽🇸🇦", expected: "😀👍🏽🇸🇦"),
+            Stored(key: "lone", script: "a\\uD83Db", expected: nil),
+            Stored(key: "lone-long", script: "\" + \"x\".repeat(200) + \"\\uDC00", expected: nil),
+            Stored(key: "empty", script: "", expected: ""),
+            Stored(key: "big", script: "\" + \"0123456789abcdef\".repeat(65536) + \"", expected: big),
+            Stored(key: "مفتاح", script: "arabic key", expected: "arabic key"),
+            Stored(key: "sb-rizqtest-auth-token", script: session.replacingOccurrences(of: "\"", with: "\\\""), expected: session),
+        ]
+        var script = items.map { "localStorage.setItem(\"\($0.key)\", \"\($0.script)\");" }
+        script.append("localStorage.setItem(\"deleted\", \"soon gone\"); localStorage.removeItem(\"deleted\");")
+        let page = home.path + "/page.html"
+        try ("<!doctype html><meta charset=\"utf-8\"><title>rizq</title><script>\n" + script.joined(separator: "\n") + "\n</script>\n")
+            .write(toFile: page, atomically: true, encoding: .utf8)
+        try storeWithFirefox(page: page, home: home.path, profile: profile)
+
+        let origin = "file://" + page
+        let before = fingerprint(profile)
+        let storage = try readStorage(profile)
+        XCTAssertEqual(storage.kind, .firefoxProfile)
+        XCTAssertEqual(storage.location.path, profile)
+        XCTAssertTrue(storage.origins.map(\.origin).contains(origin), "\(storage.origins.map(\.origin))")
+        let stored = try XCTUnwrap(storage.origins.first { $0.origin == origin })
+        XCTAssertEqual(stored.keyCount, items.count, "every key once; the deleted one is gone")
+        XCTAssertNil(stored["deleted"])
+        for item in items {
+            let value = try XCTUnwrap(stored.items.first { $0.key.text == item.key }?.value, item.key)
+            if let expected = item.expected {
+                XCTAssertTrue(value.text == expected, "\(item.key): the value read back differs")
+            } else {
+                XCTAssertNil(value.text, item.key)
+                XCTAssertEqual(value.encoding, .utf16LE, item.key)
+            }
+        }
+        let lone = try XCTUnwrap(stored.items.first { $0.key.text == "lone" }?.value)
+        XCTAssertEqual(lone.problem, "a lone UTF-16 surrogate (0xD83D) at code unit 1")
+        XCTAssertEqual(lone.displayText, "a\\uD83Db")
+        XCTAssertEqual(stored.items.first { $0.key.text == "lone-long" }?.value.problem, "a lone UTF-16 surrogate (0xDC00) at code unit 200")
+        XCTAssertEqual(stored.warnings, [])
+
+        // Firefox's own choices, seen in its database: each decoding path was taken.
+        let database = profile + "/storage/default/" + (try XCTUnwrap(FileManager.default.contentsOfDirectory(atPath: profile + "/storage/default").first { $0.hasPrefix("file+++") })) + "/ls/data.sqlite"
+        let rows = try Self.rawRows(database)
+        XCTAssertEqual(rows["ascii"]?.conversion, 1)
+        XCTAssertEqual(rows["big"]?.compression, 1, "a long value is snappy-compressed")
+        XCTAssertEqual(rows["lone"]?.conversion, 0, "a lone surrogate is kept as UTF-16")
+        XCTAssertEqual(rows["lone-long"].map { [$0.conversion, $0.compression] }, [0, 1], "UTF-16 and compressed")
+        XCTAssertEqual(rows["empty"]?.type, "text", "the empty string is TEXT ''")
+        XCTAssertEqual(fingerprint(profile), before, "reading changed the profile")
+
+        // Dry run and real import through the command-line tool.
+        let root = TemporaryFolder("rizq-firefox-root")
+        let service = "org.rizq.tests.firefox.\(UUID().uuidString.prefix(8))"
+        let secrets = SecretServiceStore(service: service)
+        defer { _ = try? secrets.deleteSecret(forAccount: "sb-rizqtest-auth-token") }
+        var environment = ProcessInfo.processInfo.environment
+        environment["RIZQ_PREFS_HOME"] = root.path
+        let arguments = ["migrate", "--from", profile, "--origin", origin, "--app", "com.rizq.firefox", "--service", service, "--json"]
+        let dry = try runCommand(builtProduct("rizq-prefs"), arguments + ["--dry-run"], environment: environment)
+        XCTAssertEqual(dry.status, 0, dry.stderr)
+        XCTAssertEqual(fileSnapshot(under: root.path), [:], "a dry run writes nothing")
+        let real = try runCommand(builtProduct("rizq-prefs"), arguments, environment: environment)
+        XCTAssertEqual(real.status, 0, real.stderr)
+        let report = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(real.stdout.utf8)) as? [String: Any])
+        let reported = try XCTUnwrap(report["items"] as? [[String: Any]])
+        let actions = Dictionary(uniqueKeysWithValues: reported.map { ($0["key"] as? String ?? "", $0["action"] as? String ?? "") })
+        XCTAssertEqual(actions, [
+            "ascii": "inferred", "latin1": "inferred", "c1": "inferred", "arabic": "inferred", "emoji": "inferred", "lone": "skipped",
+            "lone-long": "skipped", "empty": "inferred", "big": "inferred", "مفتاح": "inferred", "sb-rizqtest-auth-token": "secret",
+        ])
+        XCTAssertTrue((reported.first { $0["key"] as? String == "lone" }?["note"] as? String)?.contains("lone UTF-16 surrogate") == true)
+        XCTAssertEqual(report["origin"] as? String, origin)
+        XCTAssertEqual(report["format"] as? String, LocalStorageDump.Format.firefoxLSNG.rawValue)
+
+        let suite = try SuiteStore(suite: "com.rizq.firefox", appID: "com.rizq.firefox", root: root.path)
+        for item in items where item.expected != nil && item.key != "sb-rizqtest-auth-token" {
+            XCTAssertTrue(suite.string(forKey: item.key) == item.expected, "\(item.key): the suite value differs")
+        }
+        XCTAssertNil(suite.object(forKey: "lone"))
+        XCTAssertTrue(try secrets.secret(forAccount: "sb-rizqtest-auth-token") == session, "the session is in the Secret Service")
+        for secret in [accessToken, refreshToken] {
+            XCTAssertEqual(filesContaining(secret, under: root.path), [], "a token reached a suite file")
+            XCTAssertFalse(dry.stdout.contains(secret) || real.stdout.contains(secret) || dry.stderr.contains(secret) || real.stderr.contains(secret), "a token is in the report")
+        }
+        XCTAssertEqual(fingerprint(profile), before, "importing changed the profile")
+    }
+
+    /// `--from firefox` in a home where Firefox made its own profiles (profiles.ini, installs.ini,
+    /// two profiles: the old-style default and this installation's).
+    func testFromFirefoxFindsTheProfileFirefoxItselfUses() throws {
+        try requireFirefox()
+        let home = TemporaryFolder("rizq-firefox-home")
+        let page = home.path + "/page.html"
+        try "<!doctype html><meta charset=\"utf-8\"><script>localStorage.setItem(\"theme\", \"dark\");</script>\n".write(toFile: page, atomically: true, encoding: .utf8)
+        try storeWithFirefox(page: page, home: home.path, profile: nil)
+
+        let folder = home.path + "/.config/mozilla/firefox"
+        let list = try FirefoxProfiles(folder: folder)
+        XCTAssertEqual(list.profiles.count, 2, "Firefox makes 'default' and its own 'default-esr'")
+        let own = try XCTUnwrap(list.profiles.first { $0.name == "default-esr" })
+        XCTAssertEqual(list.installDefaults[FirefoxInstallHash.of(installFolder: "/usr/lib/firefox-esr")], own.path, "the install hash is Firefox's")
+
+        var environment = browserEnvironment(home: home.path)
+        environment["RIZQ_PREFS_HOME"] = home.path + "/rizq"
+        let before = fingerprint(folder)
+        let listed = try runCommand(builtProduct("rizq-prefs"), ["migrate", "--from", "firefox", "--list"], environment: environment)
+        XCTAssertEqual(listed.status, 0, listed.stderr)
+        XCTAssertTrue(listed.stdout.hasPrefix("Firefox profile 'default-esr' (\(own.folderName)): \(own.path) (firefox-lsng)\n"), listed.stdout)
+        let rows = listed.stdout.split(separator: "\n").map { $0.split(separator: " ", omittingEmptySubsequences: true).map(String.init) }
+        XCTAssertTrue(rows.contains(["file://" + page, "1", "9"]), listed.stdout)
+        XCTAssertFalse(listed.stdout.contains("dark"), "--list shows no values")
+
+        // Another installation's default beside it: this machine's firefox-esr decides.
+        if !FileManager.default.fileExists(atPath: "/usr/lib/firefox/application.ini") {
+            let other = try XCTUnwrap(list.profiles.first { $0.name == "default" })
+            let ini = try String(contentsOfFile: folder + "/profiles.ini", encoding: .utf8)
+            try (ini + "\n[Install0123456789ABCDEF]\nDefault=\(other.folderName)\nLocked=1\n").write(toFile: folder + "/profiles.ini", atomically: true, encoding: .utf8)
+            let again = try runCommand(builtProduct("rizq-prefs"), ["migrate", "--from", "firefox", "--list"], environment: environment)
+            XCTAssertTrue(again.stdout.hasPrefix("Firefox profile 'default-esr'"), again.stdout + again.stderr)
+            let chosen = try runCommand(builtProduct("rizq-prefs"), ["migrate", "--from", "firefox", "--profile", "default", "--list"], environment: environment)
+            XCTAssertEqual(chosen.status, 0, chosen.stderr)
+            XCTAssertTrue(chosen.stdout.contains("It holds no localStorage."), chosen.stdout)
+            try ini.write(toFile: folder + "/profiles.ini", atomically: true, encoding: .utf8)
+        }
+        let after = fingerprint(folder).filter { $0.key != "profiles.ini" }
+        XCTAssertEqual(after, before.filter { $0.key != "profiles.ini" }, "reading changed a profile")
+    }
+
+    /// A running Firefox holds its storage open: the read works from the private copy.
+    func testTheProfileIsReadWhileFirefoxIsRunning() throws {
+        try requireFirefox()
+        let home = TemporaryFolder("rizq-firefox")
+        let profile = home.path + "/profile"
+        try makeProfile(profile, extra: [#"user_pref("devtools.console.stdout.content", true);"#])
+        let page = home.path + "/page.html"
+        try "<!doctype html><meta charset=\"utf-8\"><script>localStorage.setItem(\"theme\", \"dark\"); localStorage.setItem(\"café\", \"crème\");</script>\n"
+            .write(toFile: page, atomically: true, encoding: .utf8)
+        try storeWithFirefox(page: page, home: home.path, profile: profile)
+
+        try "<!doctype html><meta charset=\"utf-8\"><script>localStorage.setItem(\"open\", \"yes\"); console.log(\"rizq-holding \" + localStorage.length);</script>\n"
+            .write(toFile: page, atomically: true, encoding: .utf8)
+        let (browser, output) = try launch(["-profile", profile, "file://" + page], home: home.path)
+        defer {
+            browser.terminate()
+            browser.waitUntilExit()
+        }
+        var log = ""
+        while !log.contains("rizq-holding 3") {
+            let chunk = output.fileHandleForReading.availableData
+            guard !chunk.isEmpty else { return XCTFail("firefox-esr ended before the page ran") }
+            log += String(decoding: chunk, as: UTF8.self)
+        }
+        XCTAssertTrue(FileManager.default.fileExists(atPath: profile + "/lock") || FileManager.default.fileExists(atPath: profile + "/.parentlock"), "Firefox holds the profile")
+        let storage = try readStorage(profile)
+        let origin = try XCTUnwrap(storage.origins.first { $0.origin == "file://" + page })
+        XCTAssertEqual(origin["theme"], "dark")
+        XCTAssertEqual(origin["café"], "crème")
+    }
+
+    /// The `data` rows as stored: storage class of `value`, conversion and compression types.
+    private static func rawRows(_ path: String) throws -> [String: (type: String, conversion: Int, compression: Int)] {
+        let copy = TemporaryFolder("rizq-firefox-raw")
+        try FileManager.default.copyItem(atPath: path, toPath: copy.path + "/data.sqlite")
+        var handle: OpaquePointer?
+        guard sqlite3_open_v2(copy.path + "/data.sqlite", &handle, SQLITE_OPEN_READONLY, nil) == SQLITE_OK, let handle else { throw NSError(domain: "sqlite", code: 1) }
+        defer { sqlite3_close(handle) }
+        var statement: OpaquePointer?
+        guard sqlite3_prepare_v2(handle, "SELECT key, typeof(value), conversion_type, compression_type FROM data", -1, &statement, nil) == SQLITE_OK else { throw NSError(domain: "sqlite", code: 2) }
+        defer { sqlite3_finalize(statement) }
+        var rows: [String: (type: String, conversion: Int, compression: Int)] = [:]
+        while sqlite3_step(statement) == SQLITE_ROW {
+            let key = String(cString: sqlite3_column_text(statement, 0))
+            rows[key] = (String(cString: sqlite3_column_text(statement, 1)), Int(sqlite3_column_int(statement, 2)), Int(sqlite3_column_int(statement, 3)))
+        }
+        return rows
+    }
+}
