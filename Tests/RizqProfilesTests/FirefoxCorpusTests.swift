@@ -5,9 +5,9 @@ import XCTest
 
 /// The Firefox profiles of the shared corpus: LSNG origin folders (section B) and legacy
 /// `webappsstore.sqlite` files (section C). The expected origins, key counts and digests were
-/// established independently, with Python's sqlite3 module and a snappy decoder written for the
-/// check (and Firefox's own origin-key rules for `webappsstore.sqlite`). Secret values are
-/// compared by digest only.
+/// established independently by Tests/Oracles/firefox_localstorage.py (Python's sqlite3 and a
+/// raw-snappy decoder written for the check, Firefox's own origin-key rules for
+/// `webappsstore.sqlite`). Secret values are compared by digest only.
 final class FirefoxCorpusTests: XCTestCase {
     private func lsng(_ relative: String) throws -> String {
         try requireCorpus() + "/firefox-lsng/" + relative

@@ -13,9 +13,10 @@ struct MigrateCommand: ParsableCommand {
         abstract: "Import a web app's localStorage once: settings into suites, tokens into the Secret Service.",
         discussion: """
             --from SOURCE reads a browser's own storage, from a private copy (the profile is never \
-            changed, and the browser may be running): chrome, chromium, brave, edge, vivaldi (the \
-            default profile, or --profile NAME), electron:<AppName> (~/.config/<AppName>), a profile \
-            folder, a 'Local Storage/leveldb' folder, or a .localstorage/.sqlite file. --list prints \
+            changed, and the browser may be running): chrome, chromium, brave, edge, vivaldi, firefox \
+            (the default profile, or --profile NAME), electron:<AppName> (~/.config/<AppName>), a \
+            profile folder, a 'Local Storage/leveldb' folder, a Firefox storage/default/<origin> \
+            folder, or a .localstorage/.sqlite file. --list prints \
             its origins with their key counts and sizes; choose one with --origin. A key or value that \
             is not valid Unicode as stored (a lone UTF-16 surrogate) is skipped and named in the \
             report, unless the plan says "undecodable": "replace" or "data".

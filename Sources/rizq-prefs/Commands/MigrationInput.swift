@@ -7,8 +7,7 @@ import RizqProfiles
 /// - ``dump(file:)``: a JSON dump (`LocalStorageDump`, RizqMigration), or `-` for stdin.
 /// - ``profile(_:)``: a browser's or Electron app's own storage (`ProfileLocator` and
 ///   `ProfileStorage`, RizqProfiles): Chromium-family and Electron LevelDB, legacy
-///   `*.localstorage`, and Firefox (whose reader plugs in inside RizqProfiles, see
-///   `ProfileStorage`).
+///   `*.localstorage`, and Firefox LSNG and `webappsstore.sqlite`.
 /// - ``plist(path:)``: an Apple `defaults` property list (RizqMigration's plist importer).
 enum MigrationInput: Equatable {
     case dump(file: String)
