@@ -73,71 +73,33 @@ final class RealFirefoxTests: XCTestCase {
         try (prefs.joined(separator: "\n") + "\n").write(toFile: folder + "/user.js", atomically: true, encoding: .utf8)
     }
 
-    /// What the page stores: key, the JavaScript string literal's content, and what it must read
-    /// back as (`nil`: not valid Unicode).
-    private struct Stored {
-        var key: String
-        var script: String
-        var expected: String?
-    }
-
     func testFirefoxWritesLocalStorageAndTheProfileReadsItBackExactly() throws {
         try requireFirefox()
         try requireSecretService()
         let home = TemporaryFolder("rizq-firefox")
         let profile = home.path + "/profile"
         try makeProfile(profile)
-        let accessToken = FakeToken.jwt(subject: "firefox-test")
-        let refreshToken = FakeToken.randomText(40)
-        let session = #"{"access_token":"\#(accessToken)","token_type":"bearer","refresh_token":"\#(refreshToken)"}"#
-        let big = String(repeating: "0123456789abcdef", count: 65_536)
-        let items: [Stored] = [
-            Stored(key: "ascii", script: "plain ascii", expected: "plain ascii"),
-            Stored(key: "latin1", script: "café", expected: "café"),
-            Stored(key: "c1", script: "\\u0080\\u009f", expected: "\u{80}\u{9F}"),
-            Stored(key: "arabic", script: "مرحبا بالعالم", expected: "مرحبا بالعالم"),
-            Stored(key: "emoji", script: "😀👍🏽🇸🇦", expected: "😀👍🏽🇸🇦"),
-            Stored(key: "lone", script: "a\\uD83Db", expected: nil),
-            Stored(key: "lone-long", script: "\" + \"x\".repeat(200) + \"\\uDC00", expected: nil),
-            Stored(key: "empty", script: "", expected: ""),
-            Stored(key: "big", script: "\" + \"0123456789abcdef\".repeat(65536) + \"", expected: big),
-            Stored(key: "مفتاح", script: "arabic key", expected: "arabic key"),
-            Stored(key: "sb-rizqtest-auth-token", script: session.replacingOccurrences(of: "\"", with: "\\\""), expected: session),
-        ]
-        var script = items.map { "localStorage.setItem(\"\($0.key)\", \"\($0.script)\");" }
-        script.append("localStorage.setItem(\"deleted\", \"soon gone\"); localStorage.removeItem(\"deleted\");")
-        let page = home.path + "/page.html"
-        try ("<!doctype html><meta charset=\"utf-8\"><title>rizq</title><script>\n" + script.joined(separator: "\n") + "\n</script>\n")
-            .write(toFile: page, atomically: true, encoding: .utf8)
-        try storeWithFirefox(page: page, home: home.path, profile: profile)
+        // Also a long value with a lone surrogate: Firefox keeps it as UTF-16 and compresses it.
+        let page = BrowserTestPage(extra: [.init(key: "lone-long", script: "\" + \"x\".repeat(200) + \"\\uDC00", expected: nil)])
+        let pagePath = home.path + "/page.html"
+        try page.html().write(toFile: pagePath, atomically: true, encoding: .utf8)
+        try storeWithFirefox(page: pagePath, home: home.path, profile: profile)
 
-        let origin = "file://" + page
+        let origin = "file://" + pagePath
         let before = fingerprint(profile)
         let storage = try readStorage(profile)
         XCTAssertEqual(storage.kind, .firefoxProfile)
         XCTAssertEqual(storage.location.path, profile)
         XCTAssertTrue(storage.origins.map(\.origin).contains(origin), "\(storage.origins.map(\.origin))")
         let stored = try XCTUnwrap(storage.origins.first { $0.origin == origin })
-        XCTAssertEqual(stored.keyCount, items.count, "every key once; the deleted one is gone")
-        XCTAssertNil(stored["deleted"])
-        for item in items {
-            let value = try XCTUnwrap(stored.items.first { $0.key.text == item.key }?.value, item.key)
-            if let expected = item.expected {
-                XCTAssertTrue(value.text == expected, "\(item.key): the value read back differs")
-            } else {
-                XCTAssertNil(value.text, item.key)
-                XCTAssertEqual(value.encoding, .utf16LE, item.key)
-            }
-        }
-        let lone = try XCTUnwrap(stored.items.first { $0.key.text == "lone" }?.value)
-        XCTAssertEqual(lone.problem, "a lone UTF-16 surrogate (0xD83D) at code unit 1")
-        XCTAssertEqual(lone.displayText, "a\\uD83Db")
+        try assertStoredExactly(stored, page: page)
+        XCTAssertTrue(stored.items.filter { $0.value.text == nil }.allSatisfy { $0.value.encoding == .utf16LE })
         XCTAssertEqual(stored.items.first { $0.key.text == "lone-long" }?.value.problem, "a lone UTF-16 surrogate (0xDC00) at code unit 200")
         XCTAssertEqual(stored.warnings, [])
 
         // Firefox's own choices, seen in its database: each decoding path was taken.
-        let database = profile + "/storage/default/" + (try XCTUnwrap(FileManager.default.contentsOfDirectory(atPath: profile + "/storage/default").first { $0.hasPrefix("file+++") })) + "/ls/data.sqlite"
-        let rows = try Self.rawRows(database)
+        let originFolder = try XCTUnwrap(FileManager.default.contentsOfDirectory(atPath: profile + "/storage/default").first { $0.hasPrefix("file+++") })
+        let rows = try Self.rawRows(profile + "/storage/default/" + originFolder + "/ls/data.sqlite")
         XCTAssertEqual(rows["ascii"]?.conversion, 1)
         XCTAssertEqual(rows["big"]?.compression, 1, "a long value is snappy-compressed")
         XCTAssertEqual(rows["lone"]?.conversion, 0, "a lone surrogate is kept as UTF-16")
@@ -145,40 +107,8 @@ final class RealFirefoxTests: XCTestCase {
         XCTAssertEqual(rows["empty"]?.type, "text", "the empty string is TEXT ''")
         XCTAssertEqual(fingerprint(profile), before, "reading changed the profile")
 
-        // Dry run and real import through the command-line tool.
-        let root = TemporaryFolder("rizq-firefox-root")
-        let service = "org.rizq.tests.firefox.\(UUID().uuidString.prefix(8))"
-        let secrets = SecretServiceStore(service: service)
-        defer { _ = try? secrets.deleteSecret(forAccount: "sb-rizqtest-auth-token") }
-        var environment = ProcessInfo.processInfo.environment
-        environment["RIZQ_PREFS_HOME"] = root.path
-        let arguments = ["migrate", "--from", profile, "--origin", origin, "--app", "com.rizq.firefox", "--service", service, "--json"]
-        let dry = try runCommand(builtProduct("rizq-prefs"), arguments + ["--dry-run"], environment: environment)
-        XCTAssertEqual(dry.status, 0, dry.stderr)
-        XCTAssertEqual(fileSnapshot(under: root.path), [:], "a dry run writes nothing")
-        let real = try runCommand(builtProduct("rizq-prefs"), arguments, environment: environment)
-        XCTAssertEqual(real.status, 0, real.stderr)
-        let report = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(real.stdout.utf8)) as? [String: Any])
-        let reported = try XCTUnwrap(report["items"] as? [[String: Any]])
-        let actions = Dictionary(uniqueKeysWithValues: reported.map { ($0["key"] as? String ?? "", $0["action"] as? String ?? "") })
-        XCTAssertEqual(actions, [
-            "ascii": "inferred", "latin1": "inferred", "c1": "inferred", "arabic": "inferred", "emoji": "inferred", "lone": "skipped",
-            "lone-long": "skipped", "empty": "inferred", "big": "inferred", "مفتاح": "inferred", "sb-rizqtest-auth-token": "secret",
-        ])
-        XCTAssertTrue((reported.first { $0["key"] as? String == "lone" }?["note"] as? String)?.contains("lone UTF-16 surrogate") == true)
-        XCTAssertEqual(report["origin"] as? String, origin)
+        let report = try assertImportsThroughCLI(from: profile, origin: origin, page: page, appID: "com.rizq.firefox")
         XCTAssertEqual(report["format"] as? String, LocalStorageDump.Format.firefoxLSNG.rawValue)
-
-        let suite = try SuiteStore(suite: "com.rizq.firefox", appID: "com.rizq.firefox", root: root.path)
-        for item in items where item.expected != nil && item.key != "sb-rizqtest-auth-token" {
-            XCTAssertTrue(suite.string(forKey: item.key) == item.expected, "\(item.key): the suite value differs")
-        }
-        XCTAssertNil(suite.object(forKey: "lone"))
-        XCTAssertTrue(try secrets.secret(forAccount: "sb-rizqtest-auth-token") == session, "the session is in the Secret Service")
-        for secret in [accessToken, refreshToken] {
-            XCTAssertEqual(filesContaining(secret, under: root.path), [], "a token reached a suite file")
-            XCTAssertFalse(dry.stdout.contains(secret) || real.stdout.contains(secret) || dry.stderr.contains(secret) || real.stderr.contains(secret), "a token is in the report")
-        }
         XCTAssertEqual(fingerprint(profile), before, "importing changed the profile")
     }
 

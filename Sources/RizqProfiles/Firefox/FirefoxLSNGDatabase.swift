@@ -59,12 +59,8 @@ struct FirefoxLSNGDatabase {
             if !lengthMismatches.isEmpty {
                 warnings.append("the value of \(lengthMismatches.joined(separator: ", ")) is not as long as Firefox recorded (utf16_length); it is read as stored")
             }
-        } catch let error as ProfileError {
-            throw error
-        } catch let error as SQLiteDatabase.Failure {
-            throw error.profileError(source)
         } catch {
-            throw .unreadable(path: source, reason: "\(error)")
+            throw .sqlite(error, file: source)
         }
     }
 }

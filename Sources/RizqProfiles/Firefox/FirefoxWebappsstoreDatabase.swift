@@ -60,12 +60,8 @@ struct FirefoxWebappsstoreDatabase {
             for (origin, count) in nulls where items[origin] != nil {
                 warnings[origin, default: []].append("\(count) row(s) with a NULL key or value were left out")
             }
-        } catch let error as ProfileError {
-            throw error
-        } catch let error as SQLiteDatabase.Failure {
-            throw error.profileError(source)
         } catch {
-            throw .unreadable(path: source, reason: "\(error)")
+            throw .sqlite(error, file: source)
         }
         origins = order.map { StoredOrigin(origin: $0, items: items[$0] ?? [], warnings: warnings[$0] ?? []) }
     }

@@ -23,3 +23,15 @@ extension SQLiteDatabase.Failure {
         isDamage ? .damaged(path: source, reason: message) : .unreadable(path: source, reason: message)
     }
 }
+
+extension ProfileError {
+    /// The error for what reading the profile's SQLite file `source` threw: a ``ProfileError``
+    /// as it is, SQLite's failure as damage or unreadability, anything else as unreadable.
+    static func sqlite(_ error: any Error, file source: String) -> ProfileError {
+        switch error {
+        case let error as ProfileError: return error
+        case let error as SQLiteDatabase.Failure: return error.profileError(source)
+        default: return .unreadable(path: source, reason: "\(error)")
+        }
+    }
+}
