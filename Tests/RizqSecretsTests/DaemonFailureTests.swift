@@ -8,15 +8,22 @@ final class DaemonFailureTests: XCTestCase {
         try requireSecretService()
     }
 
-    func testAFrozenDaemonGivesTheTimeOutErrorOnTimeAndCallsWorkAgainWhenItResumes() throws {
+    func testAFrozenDaemonGivesTheTimeOutErrorAndCallsWorkAgainWhenItResumes() throws {
         let output = try runInPrivateKeyring(#"exec "$RIZQ_CHILD" frozen org.rizq.tests.frozen "$RIZQ_KEYRING_PID""#)
         XCTAssertEqual(stepLine("store", in: output), "store ok ()")
         let frozen = stepLine("read-frozen", in: output)
         XCTAssertTrue(frozen.hasPrefix("read-frozen error the Secret Service did not answer within 1.0 s"), frozen)
         XCTAssertTrue(frozen.contains("restart"), "the message says what to do: \(frozen)")
-        let seconds = Double(stepLine("seconds", in: output).split(separator: " ").last ?? "") ?? 99
-        XCTAssertGreaterThanOrEqual(seconds, 0.9)
-        XCTAssertLessThan(seconds, 3, "the caller gives up after its time-out, not after D-Bus's 25 s")
+        XCTAssertEqual(stepLine("read-resumed", in: output), "read-resumed ok before-freeze")
+    }
+
+    /// A D-Bus round trip that times out inside the shim (GDBus's `timed-out`) is a time-out for
+    /// the caller too, not an unexplained failure: the caller here would wait 600 s, so only the
+    /// shim's 0.5 s round trip can have timed out.
+    func testARoundTripThatTimesOutInTheShimIsATimeOut() throws {
+        let output = try runInPrivateKeyring(#"exec "$RIZQ_CHILD" frozen org.rizq.tests.roundtrip "$RIZQ_KEYRING_PID""#)
+        let line = stepLine("read-round-trip-timed-out", in: output)
+        XCTAssertTrue(line.hasPrefix("read-round-trip-timed-out error the Secret Service did not answer within 600.0 s"), line)
         XCTAssertEqual(stepLine("read-resumed", in: output), "read-resumed ok before-freeze")
     }
 

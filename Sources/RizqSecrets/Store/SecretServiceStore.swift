@@ -1,4 +1,3 @@
-import CSecretShim
 import Foundation
 import Logging
 
@@ -42,15 +41,26 @@ public struct SecretServiceStore: SecretStore {
     public let timeout: Double
     /// Whether a locked keyring may be unlocked by prompting the user.
     public let allowsPrompt: Bool
+    /// How long each D-Bus round trip of a call may take: three quarters of ``timeout``, so that
+    /// a frozen service fails the round trip, and frees the worker thread, before the caller
+    /// stops waiting (instead of holding the worker for GDBus's 25 s).
+    package let roundTripTimeout: Double
 
     private static let logger = Logger(label: "RizqSecrets")
 
     /// A store for `service` in `collection`.
     public init(service: String? = nil, collection: Collection = .default, timeout: Double = 5, allowsPrompt: Bool = false) {
+        self.init(service: service, collection: collection, timeout: timeout, allowsPrompt: allowsPrompt, roundTripTimeout: timeout * 0.75)
+    }
+
+    /// A store whose D-Bus round trips have a time-out of their own (tests: a round trip that
+    /// times out long before the caller would stop waiting).
+    package init(service: String? = nil, collection: Collection = .default, timeout: Double, allowsPrompt: Bool = false, roundTripTimeout: Double) {
         self.service = service ?? SecretInput.defaultService()
         self.collection = collection
         self.timeout = timeout
         self.allowsPrompt = allowsPrompt
+        self.roundTripTimeout = roundTripTimeout
     }
 
     // MARK: Synchronous
@@ -110,68 +120,56 @@ public struct SecretServiceStore: SecretStore {
     /// Whether the keyring new items go to exists and is locked (for diagnostics such as
     /// `rizq-prefs doctor`).
     public func keyringStatus() throws(SecretError) -> (exists: Bool, locked: Bool) {
-        let alias = collection.rawValue
+        let (alias, timeout, roundTrip) = (collection.rawValue, timeout, roundTripTimeout)
         return try SecretWorker.shared.run(timeout: timeout) { () throws(SecretError) -> KeyringStatus in
-            var exists: Int32 = 0
-            var locked: Int32 = 0
-            _ = try LibSecret.call(alias: alias) { rizq_secret_collection_status(alias, &exists, &locked, $0) }
-            return KeyringStatus(exists: exists != 0, locked: locked != 0)
+            let status = try LibSecret.perform(timeout: timeout, roundTrip: roundTrip, alias: alias) { LibSecret.collectionStatus(alias) }
+            return KeyringStatus(exists: status.exists, locked: status.locked)
         }.pair
     }
 
     /// Locks the keyring new items go to (unlocking it again takes the user's password).
     public func lockKeyring() throws(SecretError) {
-        let alias = collection.rawValue
+        let (alias, timeout, roundTrip) = (collection.rawValue, timeout, roundTripTimeout)
         try SecretWorker.shared.run(timeout: timeout) { () throws(SecretError) in
-            _ = try LibSecret.call(alias: alias) { rizq_secret_collection_set_locked(alias, 1, $0) }
+            try LibSecret.perform(timeout: timeout, roundTrip: roundTrip, alias: alias) { LibSecret.setLocked(alias, true) }
         }
     }
 
     // MARK: Operations (run on the worker)
 
+    private func key(_ account: String) -> SecretPathCache.Key {
+        SecretPathCache.Key(service: service, account: account)
+    }
+
     private func storeOperation(_ bytes: Data, _ isText: Bool, _ account: String, _ label: String?) -> @Sendable () throws(SecretError) -> Void {
-        let (service, alias, prompt) = (service, collection.rawValue, allowsPrompt)
+        let (key, alias, prompt, timeout, roundTrip) = (key(account), collection.rawValue, allowsPrompt, timeout, roundTripTimeout)
         let label = label ?? SecretInput.defaultLabel(service: service, account: account)
         return { () throws(SecretError) in
-            _ = try LibSecret.call(alias: alias) { error in
-                bytes.withUnsafeBytes { raw in
-                    rizq_secret_store(Self.schemaName, service, account, label, raw.baseAddress, raw.count, isText ? 0 : 1, alias, prompt ? 1 : 0, error)
-                }
+            try LibSecret.perform(timeout: timeout, roundTrip: roundTrip, alias: alias) {
+                LibSecret.store(bytes, isText: isText, for: key, label: label, schema: Self.schemaName, alias: alias, allowsPrompt: prompt)
             }
-            Self.logger.debug("stored a secret", metadata: ["service": "\(service)", "account": "\(account)"])
+            Self.logger.debug("stored a secret", metadata: ["service": "\(key.service)", "account": "\(key.account)"])
         }
     }
 
     private func lookupOperation(_ account: String) -> @Sendable () throws(SecretError) -> Data? {
-        let (service, prompt) = (service, allowsPrompt)
+        let (key, prompt, timeout, roundTrip) = (key(account), allowsPrompt, timeout, roundTripTimeout)
         return { () throws(SecretError) -> Data? in
-            var value: OpaquePointer?
-            let status = try LibSecret.call { rizq_secret_lookup(service, account, prompt ? 1 : 0, &value, $0) }
-            guard status == Int32(RIZQ_SECRET_OK), let value else { return nil }
-            defer { rizq_secret_value_release(value) }
-            var length = 0
-            guard let bytes = rizq_secret_value_bytes(value, &length) else { return Data() }
-            return Data(bytes: bytes, count: length)
+            try LibSecret.perform(timeout: timeout, roundTrip: roundTrip) { LibSecret.lookup(key, allowsPrompt: prompt) }
         }
     }
 
     private func deleteOperation(_ account: String) -> @Sendable () throws(SecretError) -> Bool {
-        let (service, prompt) = (service, allowsPrompt)
+        let (key, prompt, timeout, roundTrip) = (key(account), allowsPrompt, timeout, roundTripTimeout)
         return { () throws(SecretError) -> Bool in
-            let status = try LibSecret.call { rizq_secret_delete(service, account, prompt ? 1 : 0, $0) }
-            return status == Int32(RIZQ_SECRET_OK)
+            try LibSecret.perform(timeout: timeout, roundTrip: roundTrip) { LibSecret.delete(key, allowsPrompt: prompt) }
         }
     }
 
     private func listOperation() -> @Sendable () throws(SecretError) -> [String] {
-        let service = service
+        let (service, timeout, roundTrip) = (service, timeout, roundTripTimeout)
         return { () throws(SecretError) -> [String] in
-            var names: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
-            var count = 0
-            _ = try LibSecret.call { rizq_secret_list(service, &names, &count, $0) }
-            defer { rizq_secret_list_free(names, count) }
-            guard let names else { return [] }
-            return Set((0..<count).compactMap { names[$0].map { String(cString: $0) } }).sorted()
+            try LibSecret.perform(timeout: timeout, roundTrip: roundTrip) { LibSecret.accounts(of: service) }
         }
     }
 }
