@@ -1,13 +1,13 @@
 /// A JSON text read as a tree of ``JSONNode``s by ``JSONReader/parseDocument(_:loneSurrogates:)``.
-public struct JSONDocument: Sendable, Equatable {
+package struct JSONDocument: Sendable, Equatable {
     /// The text's one value.
-    public var root: JSONNode
+    package var root: JSONNode
     /// How many lone UTF-16 surrogate escapes were read as U+FFFD (always 0 with
     /// ``JSONReader/LoneSurrogates/reject``).
-    public var replacedSurrogates: Int
+    package var replacedSurrogates: Int
 
     /// A document whose value is `root`.
-    public init(root: JSONNode, replacedSurrogates: Int = 0) {
+    package init(root: JSONNode, replacedSurrogates: Int = 0) {
         self.root = root
         self.replacedSurrogates = replacedSurrogates
     }

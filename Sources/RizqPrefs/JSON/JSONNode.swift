@@ -12,18 +12,18 @@
 /// root.members?[0].value.kind                // .number("1.50"), as written
 /// root["a"].map { String(decoding: bytes[$0.range], as: UTF8.self) }   // "[true]"
 /// ```
-public struct JSONNode: Sendable, Equatable {
+package struct JSONNode: Sendable, Equatable {
     /// One object member. A key that occurs several times gives one member per occurrence.
-    public struct Member: Sendable, Equatable {
+    package struct Member: Sendable, Equatable {
         /// The key, escapes undone.
-        public var key: String
+        package var key: String
         /// Byte offset of the key's opening quote in the input.
-        public var keyOffset: Int
+        package var keyOffset: Int
         /// The member's value.
-        public var value: JSONNode
+        package var value: JSONNode
 
         /// A member; `keyOffset` is the byte offset of the key's opening quote.
-        public init(key: String, keyOffset: Int, value: JSONNode) {
+        package init(key: String, keyOffset: Int, value: JSONNode) {
             self.key = key
             self.keyOffset = keyOffset
             self.value = value
@@ -31,7 +31,7 @@ public struct JSONNode: Sendable, Equatable {
     }
 
     /// What the value is.
-    public enum Kind: Sendable, Equatable {
+    package enum Kind: Sendable, Equatable {
         /// Members in input order.
         case object([Member])
         /// Elements in input order.
@@ -48,38 +48,38 @@ public struct JSONNode: Sendable, Equatable {
     }
 
     /// What the value is.
-    public var kind: Kind
+    package var kind: Kind
     /// The bytes of the input the value was read from: from its first byte (`{`, `[`, a quote,
     /// a digit, …) to just after its last.
-    public var range: Range<Int>
+    package var range: Range<Int>
 
     /// A value read from `range` of some input.
-    public init(kind: Kind, range: Range<Int>) {
+    package init(kind: Kind, range: Range<Int>) {
         self.kind = kind
         self.range = range
     }
 
     /// The text of a string, or `nil` for any other kind.
-    public var string: String? {
+    package var string: String? {
         if case .string(let text) = kind { return text }
         return nil
     }
 
     /// The members of an object, or `nil` for any other kind.
-    public var members: [Member]? {
+    package var members: [Member]? {
         if case .object(let members) = kind { return members }
         return nil
     }
 
     /// The elements of an array, or `nil` for any other kind.
-    public var elements: [JSONNode]? {
+    package var elements: [JSONNode]? {
         if case .array(let elements) = kind { return elements }
         return nil
     }
 
     /// The value of `key` in an object: its last occurrence, as in JavaScript. `nil` when the
     /// key is absent or this is not an object.
-    public subscript(key: String) -> JSONNode? {
+    package subscript(key: String) -> JSONNode? {
         members?.last { $0.key == key }?.value
     }
 }

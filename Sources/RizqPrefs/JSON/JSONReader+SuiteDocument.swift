@@ -10,7 +10,7 @@ extension JSONReader {
     /// // value == .dictionary(["$date": "2026-11-22T13:47:00Z"])
     /// ```
     /// - Throws: ``Failure`` with the position of the first problem.
-    public static func parseSuiteDocument(_ data: some ContiguousBytes) throws(Failure) -> (value: PrefValue, duplicateKeys: [String]) {
+    package static func parseSuiteDocument(_ data: some ContiguousBytes) throws(Failure) -> (value: PrefValue, duplicateKeys: [String]) {
         let read = data.withUnsafeBytes { raw -> Result<(PrefValue, [String]), Failure> in
             var reader = JSONReader(raw.bindMemory(to: UInt8.self), loneSurrogates: .reject)
             do throws(Failure) {

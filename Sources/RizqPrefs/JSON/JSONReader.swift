@@ -13,26 +13,26 @@ import Foundation
 /// let value = try JSONReader.parse(Array(#"{"streak": 7}"#.utf8))
 /// let tree = try JSONReader.parseDocument(Array(#"{"b": 1, "a": 2}"#.utf8)).root  // b before a
 /// ```
-public struct JSONReader {
+package struct JSONReader {
     /// Why a text is not JSON, and where.
-    public struct Failure: Error, Sendable, Equatable, CustomStringConvertible {
+    package struct Failure: Error, Sendable, Equatable, CustomStringConvertible {
         /// What is wrong, e.g. "expected ',' or '}' after an object member".
-        public var reason: String
+        package var reason: String
         /// Zero-based byte offset of the problem in the input.
-        public var offset: Int
+        package var offset: Int
         /// One-based line of the problem.
-        public var line: Int
+        package var line: Int
         /// One-based column (in bytes) of the problem.
-        public var column: Int
+        package var column: Int
         /// What is wrong, as data (`nil` for a failure made by hand).
         package var problem: JSONProblem?
 
         /// "line L, column C (byte O): reason".
-        public var description: String { "line \(line), column \(column) (byte \(offset)): \(reason)" }
+        package var description: String { "line \(line), column \(column) (byte \(offset)): \(reason)" }
     }
 
     /// What to do with a `\u` escape of half a UTF-16 surrogate pair that has no other half.
-    public enum LoneSurrogates: Sendable {
+    package enum LoneSurrogates: Sendable {
         /// Refuse the text: it is not valid JSON (RFC 8259 leaves it open; Unicode text has no
         /// such character).
         case reject
@@ -42,7 +42,7 @@ public struct JSONReader {
     }
 
     /// Nesting deeper than this is refused, so that a hostile file cannot exhaust the stack.
-    public static let maximumDepth = 512
+    package static let maximumDepth = 512
 
     // The scanner's state, shared with JSONReader+Scanning.swift.
     let bytes: UnsafeBufferPointer<UInt8>
@@ -61,13 +61,13 @@ public struct JSONReader {
 
     /// Parses one JSON text (surrounded only by white space) into a value.
     /// - Throws: ``Failure`` with the position of the first problem.
-    public static func parse(_ data: some ContiguousBytes) throws(Failure) -> PrefValue {
+    package static func parse(_ data: some ContiguousBytes) throws(Failure) -> PrefValue {
         try parseReporting(data).value
     }
 
     /// Parses like ``parse(_:)`` and also returns the keys that were repeated in the top-level
     /// object.
-    public static func parseReporting(_ data: some ContiguousBytes) throws(Failure) -> (value: PrefValue, duplicateKeys: [String]) {
+    package static func parseReporting(_ data: some ContiguousBytes) throws(Failure) -> (value: PrefValue, duplicateKeys: [String]) {
         let read = data.withUnsafeBytes { raw in
             Self.read(raw.bindMemory(to: UInt8.self), into: PrefValueBuilder.self, loneSurrogates: .reject)
         }
@@ -76,7 +76,7 @@ public struct JSONReader {
     }
 
     /// Parses a Swift string as JSON.
-    public static func parse(_ text: String) throws(Failure) -> PrefValue {
+    package static func parse(_ text: String) throws(Failure) -> PrefValue {
         try parse(Array(text.utf8))
     }
 
@@ -87,7 +87,7 @@ public struct JSONReader {
     /// - Parameter loneSurrogates: whether half a surrogate pair fails the parse (the default)
     ///   or reads as U+FFFD.
     /// - Throws: ``Failure`` with the position of the first problem.
-    public static func parseDocument(_ data: some ContiguousBytes, loneSurrogates: LoneSurrogates = .reject) throws(Failure) -> JSONDocument {
+    package static func parseDocument(_ data: some ContiguousBytes, loneSurrogates: LoneSurrogates = .reject) throws(Failure) -> JSONDocument {
         let read = data.withUnsafeBytes { raw in
             Self.read(raw.bindMemory(to: UInt8.self), into: JSONNodeBuilder.self, loneSurrogates: loneSurrogates)
         }
@@ -96,7 +96,7 @@ public struct JSONReader {
     }
 
     /// Parses a Swift string like ``parseDocument(_:loneSurrogates:)``.
-    public static func parseDocument(_ text: String, loneSurrogates: LoneSurrogates = .reject) throws(Failure) -> JSONDocument {
+    package static func parseDocument(_ text: String, loneSurrogates: LoneSurrogates = .reject) throws(Failure) -> JSONDocument {
         try parseDocument(Array(text.utf8), loneSurrogates: loneSurrogates)
     }
 

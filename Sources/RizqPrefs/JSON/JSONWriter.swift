@@ -7,16 +7,16 @@ import Foundation
 /// ```swift
 /// let bytes = try JSONWriter.bytes(["streak": 7, "theme": "dark"], pretty: true)
 /// ```
-public enum JSONWriter {
+package enum JSONWriter {
     /// A value that JSON cannot hold: a NaN or an infinity, or a date beyond the years ±999,999,
     /// at `path`.
-    public struct Unrepresentable: Error, Sendable, Equatable, CustomStringConvertible {
+    package struct Unrepresentable: Error, Sendable, Equatable, CustomStringConvertible {
         /// Where the value is, as a JSON-pointer-like path (`/settings/ratio`).
-        public var path: String
+        package var path: String
         /// The value, as Swift prints it (`nan`, `inf`).
-        public var value: String
+        package var value: String
         /// "value nan at /ratio cannot be stored in JSON".
-        public var description: String { "value \(value) at \(path.isEmpty ? "/" : path) cannot be stored in JSON" }
+        package var description: String { "value \(value) at \(path.isEmpty ? "/" : path) cannot be stored in JSON" }
 
         /// The same failure, one level further out.
         func inside(_ component: String) -> Unrepresentable {
@@ -25,7 +25,7 @@ public enum JSONWriter {
     }
 
     /// The JSON text of `value` as bytes; `pretty` indents by two spaces, one member per line.
-    public static func bytes(_ value: PrefValue, pretty: Bool = true) throws(Unrepresentable) -> [UInt8] {
+    package static func bytes(_ value: PrefValue, pretty: Bool = true) throws(Unrepresentable) -> [UInt8] {
         var output: [UInt8] = []
         output.reserveCapacity(256)
         try write(value, into: &output, pretty: pretty, indent: 0)
@@ -34,7 +34,7 @@ public enum JSONWriter {
     }
 
     /// The JSON text of `value` as a string.
-    public static func string(_ value: PrefValue, pretty: Bool = false) throws(Unrepresentable) -> String {
+    package static func string(_ value: PrefValue, pretty: Bool = false) throws(Unrepresentable) -> String {
         let output = try bytes(value, pretty: pretty)
         return String(decoding: pretty ? output.dropLast() : output[...], as: UTF8.self)
     }
