@@ -276,6 +276,15 @@ struct XMLPropertyListParser {
     /// `value` its ``StoredString/displayText``.
     private mutating func text(of tag: Tag) throws(PropertyListError) -> (value: String, stored: StoredString?) {
         if tag.selfClosing { return ("", nil) }
+        // Most text holds no reference, CDATA or comment: one slice up to the end tag.
+        if let end = bytes[index...].firstIndex(where: { $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: "&") }),
+            bytes[end] == UInt8(ascii: "<"), end + 1 < bytes.count, bytes[end + 1] == UInt8(ascii: "/")
+        {
+            let text = String(decoding: bytes[index..<end], as: UTF8.self)
+            index = end
+            try closeTag(tag.name, openedAt: tag.start)
+            return (text, nil)
+        }
         var scalars = String.UnicodeScalarView()
         // Only once a surrogate is referred to: the text as UTF-16 code units.
         var units: [UInt16]?
@@ -457,14 +466,23 @@ struct XMLPropertyListParser {
         return .data(data)
     }
 
+    /// The text with XML white space (space, tab, line feed, carriage return) trimmed from its ends.
     private mutating func trimmedText(of tag: Tag) throws(PropertyListError) -> String {
-        try text(of: tag).value.trimmingCharacters(in: .whitespacesAndNewlines)
+        let text = try self.text(of: tag).value
+        let utf8 = text.utf8
+        let isSpace = { (byte: UInt8) in byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
+        guard let first = utf8.firstIndex(where: { !isSpace($0) }), let last = utf8.lastIndex(where: { !isSpace($0) }) else { return "" }
+        return first == utf8.startIndex && last == utf8.index(before: utf8.endIndex) ? text : String(Substring(utf8[first...last]))
     }
 
     // MARK: Scanning
 
     private mutating func skipWhiteSpace() {
-        while index < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { index += 1 }
+        while index < bytes.count {
+            let byte = bytes[index]
+            guard byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D else { return }
+            index += 1
+        }
     }
 
     private mutating func readName() -> String {
