@@ -26,12 +26,7 @@ public struct SuiteBatch {
 
     /// Stages a Foundation-style value (see ``SuiteStore/put(any:forKey:)``).
     public mutating func set(_ value: Any?, forKey key: String) throws(SuiteStoreError) {
-        guard let value else { return stage(nil, forKey: key) }
-        guard let stored = PrefValue(any: value) else {
-            throw .invalidValue(key: key, reason: "a suite cannot hold a value of type \(type(of: value))")
-        }
-        try SuiteStore.validate(stored, forKey: key)
-        stage(stored, forKey: key)
+        stage(try SuiteStore.storable(value, forKey: key), forKey: key)
     }
 
     /// Stages the removal of `key`.
@@ -66,7 +61,9 @@ extension SuiteStore {
     public func batch<Result>(_ body: (inout SuiteBatch) throws -> Result) rethrows -> Result {
         var batch = SuiteBatch(store: self)
         let result = try body(&batch)
+        guard !batch.changes.isEmpty || batch.replacingAll else { return result }
         backend.apply(batch.changes, replacingAll: batch.replacingAll)
+        postDidChange()
         return result
     }
 }

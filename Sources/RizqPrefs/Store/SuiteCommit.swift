@@ -56,6 +56,7 @@ public struct SuiteCommit: Sendable {
     ///   the revert then stays pending in memory and the next flush retries it.
     public func revert() throws(SuiteStoreError) {
         try backend.revert(written)
+        DidChangeRelay.primaryStore(of: backend)?.postDidChange()
     }
 }
 
@@ -82,6 +83,7 @@ extension SuiteStore {
         var batch = SuiteBatch(store: self)
         try body(&batch)
         let written = try backend.commit(batch.changes, replacingAll: batch.replacingAll)
+        postDidChange()
         return SuiteCommit(suiteName: suiteName, backend: backend, written: written)
     }
 }

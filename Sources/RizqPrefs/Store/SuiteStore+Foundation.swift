@@ -1,18 +1,22 @@
 import Foundation
 
 /// Foundation's typed getters, with Foundation's answers for missing keys (`0`, `false`, `nil`)
-/// and its lenient conversions (`integer(forKey:)` of a stored `"42"` is `42`). Use
-/// ``SuiteStore/value(forKey:as:)`` for strict reads.
+/// and its lenient conversions (`integer(forKey:)` of a stored `"42"` is `42`; text is read as
+/// `NSString`'s `integerValue`, `doubleValue` and `boolValue` read it). Use
+/// ``SuiteStore/value(forKey:as:)`` for strict reads. Tested side by side with Foundation's
+/// `UserDefaults` in `FoundationConformanceTests`.
 extension SuiteStore {
     /// The stored value or registered default as a Foundation-style value, or `nil`.
     public func object(forKey key: String) -> Any? {
         prefValue(forKey: key)?.anyValue
     }
 
-    /// A stored string, or a number as text; `nil` otherwise.
+    /// A stored string, or a number as text (a bool as `"1"` or `"0"`, as Foundation gives it);
+    /// `nil` otherwise.
     public func string(forKey key: String) -> String? {
         switch prefValue(forKey: key) {
         case .string(let text): return text
+        case .bool(let flag): return flag ? "1" : "0"
         case .int(let number): return String(number)
         case .unsigned(let number): return String(number)
         case .double(let number): return JSONWriter.formatDouble(number)
@@ -20,40 +24,42 @@ extension SuiteStore {
         }
     }
 
-    /// A stored bool; a number is `true` when not zero; `"true"`/`"YES"`/`"1"` are `true`.
-    /// Missing or other: `false`.
+    /// A stored bool; a number is `true` when not zero; text as `NSString.boolValue` reads it
+    /// (`"YES"`, `"true"`, `"t"`, `"1"`, `"2"`, `" 7"` are `true`). Missing or other: `false`.
     public func bool(forKey key: String) -> Bool {
         switch prefValue(forKey: key) {
         case .bool(let flag): return flag
         case .int(let number): return number != 0
         case .unsigned(let number): return number != 0
         case .double(let number): return number != 0
-        case .string(let text): return ["true", "yes", "1"].contains(text.lowercased())
+        case .string(let text): return NSString(string: text).boolValue
         default: return false
         }
     }
 
-    /// A stored integer; a double is truncated, a bool is 0 or 1, numeric text is parsed.
-    /// Missing, other, or out of range: `0`.
+    /// A stored integer; a double is truncated, a bool is 0 or 1, text is read as
+    /// `NSString.integerValue` reads it (leading digits: `"12abc"` is 12; beyond the range, the
+    /// nearest end). Missing, other, or a number out of range: `0`.
     public func integer(forKey key: String) -> Int {
         switch prefValue(forKey: key) {
         case .int(let number): return number
         case .unsigned(let number): return Int(exactly: number) ?? 0
         case .double(let number): return Int(exactly: number.rounded(.towardZero)) ?? 0
         case .bool(let flag): return flag ? 1 : 0
-        case .string(let text): return Int(text) ?? Double(text).flatMap { Int(exactly: $0.rounded(.towardZero)) } ?? 0
+        case .string(let text): return NSString(string: text).integerValue
         default: return 0
         }
     }
 
-    /// A stored number; a bool is 0 or 1, numeric text is parsed. Missing or other: `0`.
+    /// A stored number; a bool is 0 or 1, text is read as `NSString.doubleValue` reads it.
+    /// Missing or other: `0`.
     public func double(forKey key: String) -> Double {
         switch prefValue(forKey: key) {
         case .double(let number): return number
         case .int(let number): return Double(number)
         case .unsigned(let number): return Double(number)
         case .bool(let flag): return flag ? 1 : 0
-        case .string(let text): return Double(text).flatMap { $0.isFinite ? $0 : nil } ?? 0
+        case .string(let text): return NSString(string: text).doubleValue
         default: return 0
         }
     }

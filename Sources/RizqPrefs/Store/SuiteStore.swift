@@ -99,6 +99,7 @@ public final class SuiteStore: Sendable {
         self.appID = appID
         self.location = location
         self.backend = try SuiteRegistry.backend(for: location)
+        DidChangeRelay.attach(self)
     }
 
     private init(unopenable suite: String, appID: String, root: String, error: SuiteStoreError) {
@@ -107,6 +108,7 @@ public final class SuiteStore: Sendable {
         self.location = (try? SuiteLocation(suiteName: suite, appID: appID, root: root))
             ?? SuiteLocation(unvalidated: suite, root: root)
         self.backend = SuiteBackend(unopenable: self.location, error: error)
+        DidChangeRelay.attach(self)
     }
 
     /// The store for another suite of the same app and root.
@@ -131,8 +133,10 @@ public final class SuiteStore: Sendable {
         storeLoggingFailure(value?.prefValue, forKey: key)
     }
 
-    /// Stores a Foundation-style value: any ``PrefValueConvertible``, `NSNumber`, or `[Any]` /
-    /// `[String: Any]` of these; `nil` removes the key. Invalid values are refused and logged.
+    /// Stores a Foundation-style value: any ``PrefValueConvertible``, a Foundation object
+    /// (`NSString`, `NSNumber`, `NSURL`, `NSData`, `NSDate`, `NSArray`, `NSDictionary`), or `[Any]` /
+    /// `[String: Any]` of these; `nil` removes the key. What cannot be stored is refused: an error
+    /// naming its type is logged and the stored value stays as it was.
     public func set(_ value: Any?, forKey key: String) {
         do {
             try put(any: value, forKey: key)
@@ -153,6 +157,7 @@ public final class SuiteStore: Sendable {
     func store(_ value: PrefValue?, forKey key: String) throws(SuiteStoreError) {
         if let value { try Self.validate(value, forKey: key) }
         backend.set(value, forKey: key)
+        postDidChange()
     }
 
     @usableFromInline
@@ -166,12 +171,19 @@ public final class SuiteStore: Sendable {
 
     /// Stores a Foundation-style value (see ``set(_:forKey:)-(Any?,_)``) or throws why not.
     public func put(any value: Any?, forKey key: String) throws(SuiteStoreError) {
-        guard let value else { return backend.set(nil, forKey: key) }
-        guard let stored = PrefValue(any: value) else {
-            throw .invalidValue(key: key, reason: "a suite cannot hold a value of type \(type(of: value)); store Bool, numbers, String, Data, Date, URL, or arrays and dictionaries of these")
+        try store(Self.storable(value, forKey: key), forKey: key)
+    }
+
+    /// `value` as a stored value (`nil` for `nil`), or the error that names what cannot be stored.
+    static func storable(_ value: Any?, forKey key: String) throws(SuiteStoreError) -> PrefValue? {
+        guard let value else { return nil }
+        switch PrefValue.converting(value) {
+        case .success(let stored):
+            try validate(stored, forKey: key)
+            return stored
+        case .failure(let problem):
+            throw .invalidValue(key: key, reason: problem.description)
         }
-        try Self.validate(stored, forKey: key)
-        backend.set(stored, forKey: key)
     }
 
     static func validate(_ value: PrefValue, forKey key: String) throws(SuiteStoreError) {
@@ -187,17 +199,19 @@ public final class SuiteStore: Sendable {
     /// Removes the key from the suite (registered defaults still answer for it).
     public func removeObject(forKey key: String) {
         backend.set(nil, forKey: key)
+        postDidChange()
     }
 
     /// Registers fallback values for missing keys, in memory only (never written), for this
-    /// suite only (other suites do not see them).
+    /// suite only (other suites do not see them). Takes what ``set(_:forKey:)-(Any?,_)`` takes; a
+    /// value that cannot be stored is left out with an error in the log that names its type.
     public func register(defaults: [String: Any]) {
         var converted: [String: PrefValue] = [:]
         for (key, value) in defaults {
-            if let stored = PrefValue(any: value), stored.isRepresentableInJSON {
-                converted[key] = stored
-            } else {
-                Logger.rizqPrefs.error("cannot register a default for key '\(key)': unsupported or non-finite value")
+            do {
+                converted[key] = try Self.storable(value, forKey: key)
+            } catch {
+                Logger.rizqPrefs.error("cannot register a default for key '\(key)': \(error)", metadata: ["suite": "\(suiteName)"])
             }
         }
         backend.replica.register(converted)
@@ -209,6 +223,7 @@ public final class SuiteStore: Sendable {
         do {
             let target = domainName == suiteName ? self : try sibling(named: domainName)
             target.backend.apply([], replacingAll: true)
+            postDidChange()
         } catch {
             Logger.rizqPrefs.error("cannot remove persistent domain: \(error)")
         }

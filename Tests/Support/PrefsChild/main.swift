@@ -123,6 +123,23 @@ case "typed-read":
     for _ in 0..<(rest.first.flatMap { Int($0) } ?? 1) {
         for line in TypedSettings(store: store).describe() { say(line) }
     }
+case "set-unstorable":
+    // set-unstorable KEY: tries to store, register and set as a domain values a suite cannot
+    // hold (the errors go to stderr through swift-log's default handler), then flushes.
+    struct NotStorable {}
+    guard rest.count == 1 else { fail("set-unstorable KEY") }
+    let key = rest[0]
+    let values: [Any] = [
+        NotStorable(), ["fine", NotStorable()] as [Any], ["outer": ["inner": NotStorable()]] as [String: Any],
+        Set(["a"]), [1: "one"] as [Int: String],
+    ]
+    for value in values {
+        store.set(value, forKey: key)
+        store.register(defaults: [key + "-registered": value])
+    }
+    store.setPersistentDomain(["ok": 1, "bad": NotStorable()], forName: suite)
+    do { try store.flush() } catch { fail("flush: \(error)") }
+    say("ok")
 default:
     fail("unknown command \(command)")
 }

@@ -1,0 +1,101 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+extension SuiteStore {
+    /// Posted on `NotificationCenter.default` when the suite changes, as Foundation posts
+    /// `UserDefaults.didChangeNotification` (the same name, so observers of either see both).
+    ///
+    /// - A change made through a ``SuiteStore`` of this process is posted synchronously, on the
+    ///   thread that made it, once per call (`set`, `removeObject`, a `batch`, a `commit`,
+    ///   `setPersistentDomain`, `removePersistentDomain`, a typed key's write), with that store as
+    ///   the notification's `object`, as Foundation does. There is no `userInfo`.
+    /// - A change written by another process (or by hand) is posted too — Foundation does not —
+    ///   once per burst of changes, on a background thread, with a store of that suite as the
+    ///   `object` (the longest-lived one of this process).
+    ///
+    /// ```swift
+    /// let token = NotificationCenter.default.addObserver(
+    ///     forName: SuiteStore.didChangeNotification, object: nil, queue: .main) { _ in
+    ///     refreshSettingsScreen()
+    /// }
+    /// ```
+    ///
+    /// To learn which key changed and to what, use ``changes(forKey:)`` or ``changes()``.
+    public static let didChangeNotification = Notification.Name("NSUserDefaultsDidChangeNotification")
+
+    /// Posts ``didChangeNotification`` for a change this store made, on this thread. Called
+    /// after the change, outside every lock: observers may read the store.
+    @usableFromInline
+    func postDidChange() {
+        NotificationCenter.default.post(name: Self.didChangeNotification, object: self)
+    }
+}
+
+/// Posts ``SuiteStore/didChangeNotification`` for other processes' changes to one suite, and
+/// knows which stores of this process name the suite (the notification's `object`).
+final class DidChangeRelay: Sendable {
+    private struct WeakStore {
+        weak var store: SuiteStore?
+    }
+
+    private struct State {
+        var stores: [WeakStore] = []
+        var postScheduled = false
+    }
+
+    private static let relays = Mutex<[ObjectIdentifier: DidChangeRelay]>([:])
+    /// One thread for every suite's posts: an observer on `.main` makes the poster wait until the
+    /// main thread has run it, so the posts must not wait on a suite's own queue.
+    private static let postQueue = DispatchQueue(label: "RizqPrefs.didChangeNotification")
+
+    private let state = Mutex(State())
+
+    /// Records `store` as a store of its suite; the first one of a suite starts listening for
+    /// other processes' changes.
+    static func attach(_ store: SuiteStore) {
+        let backend = store.backend
+        let (relay, isNew) = relays.withLock { table -> (DidChangeRelay, Bool) in
+            if let existing = table[ObjectIdentifier(backend)] { return (existing, false) }
+            let relay = DidChangeRelay()
+            table[ObjectIdentifier(backend)] = relay
+            return (relay, true)
+        }
+        relay.state.withLock { state in
+            state.stores.removeAll { $0.store == nil }
+            state.stores.append(WeakStore(store: store))
+        }
+        if isNew {
+            // Backends live as long as the process (the registry keeps them), and so does this.
+            _ = backend.addObserver(key: nil) { [relay] change in
+                if change.origin == .external { relay.schedulePost() }
+            }
+        }
+    }
+
+    /// The longest-lived store of `backend`'s suite in this process, if any is alive.
+    static func primaryStore(of backend: SuiteBackend) -> SuiteStore? {
+        relays.withLock { $0[ObjectIdentifier(backend)] }?.primaryStore
+    }
+
+    private var primaryStore: SuiteStore? {
+        state.withLock { state in state.stores.lazy.compactMap(\.store).first }
+    }
+
+    /// Runs under the suite's state lock: only schedules, never posts here.
+    private func schedulePost() {
+        let schedule = state.withLock { state -> Bool in
+            guard !state.postScheduled else { return false }
+            state.postScheduled = true
+            return true
+        }
+        guard schedule else { return }
+        Self.postQueue.async { [self] in
+            let object = state.withLock { state -> SuiteStore? in
+                state.postScheduled = false
+                return state.stores.lazy.compactMap(\.store).first
+            }
+            NotificationCenter.default.post(name: SuiteStore.didChangeNotification, object: object)
+        }
+    }
+}
