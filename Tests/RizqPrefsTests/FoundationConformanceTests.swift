@@ -340,7 +340,7 @@ final class FoundationConformanceTests: XCTestCase {
 private struct NotStorable {}
 
 /// Counts the suite notifications posted for `object` (`nil`: for any object) while it lives.
-private final class NotificationCounter: @unchecked Sendable {
+final class NotificationCounter: @unchecked Sendable {
     private let lock = NSLock()
     private var seen = 0
     private var token: NSObjectProtocol?

@@ -63,7 +63,8 @@ final class PropertyWrapperTests: XCTestCase {
         XCTAssertNil(store.object(forKey: "last_used_provider"))
         XCTAssertEqual($streak.name, "current_streak")
         $streak.reset()
-        XCTAssertNil(store.object(forKey: "current_streak"))
+        XCTAssertFalse(store.keys.contains("current_streak"), "removed")
+        XCTAssertEqual(store.object(forKey: "current_streak") as? Int, 0, "the key's registered default, as with Defaults")
         XCTAssertEqual(streak, 0)
     }
 

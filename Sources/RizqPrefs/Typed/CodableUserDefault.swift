@@ -9,14 +9,21 @@
 /// When the stored JSON does not decode (its shape changed between app versions), the
 /// property reads as `defaultValue`, one warning is logged, and the stored JSON is left as it
 /// is until the app writes a new value. An `Optional` value that is `nil` removes the key.
+/// Inside an `@Observable` class, mark it `@ObservationIgnored` (see ``UserDefault``).
 @propertyWrapper
-public struct CodableUserDefault<Value: Codable & Sendable>: Sendable {
+public struct CodableUserDefault<Value: Codable & Sendable>: Sendable, PreferenceWrapper {
     /// The key, its default and its suite: `$property`.
     public let projectedValue: Key<Value>
+    private let observation = PreferenceObservation()
 
     /// A property stored under `key` in `store`.
     public init(_ key: String, defaultValue: Value, store: SuiteStore = .standard) {
         projectedValue = Key(codable: key, default: defaultValue, store: store)
+    }
+
+    /// A property stored under `name` in `store` (``PreferenceWrapper``).
+    public init(name: String, defaultValue: Value, store: SuiteStore = .standard) {
+        self.init(name, defaultValue: defaultValue, store: store)
     }
 
     /// A property stored under `key.rawValue` (a `String` key enum) in `store`.
@@ -28,5 +35,22 @@ public struct CodableUserDefault<Value: Codable & Sendable>: Sendable {
     public var wrappedValue: Value {
         get { projectedValue.value }
         nonmutating set { projectedValue.value = newValue }
+    }
+
+    /// The property inside a class: reads and changes are reported to Observation when the class
+    /// is `@Observable` (see ``UserDefault``).
+    public static subscript<EnclosingSelf: AnyObject>(
+        _enclosingInstance instance: EnclosingSelf,
+        wrapped wrappedKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Value>,
+        storage storageKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Self>
+    ) -> Value {
+        get {
+            let wrapper = instance[keyPath: storageKeyPath]
+            return PreferenceObservation.read(instance, wrappedKeyPath, key: wrapper.projectedValue, observation: wrapper.observation)
+        }
+        set {
+            let wrapper = instance[keyPath: storageKeyPath]
+            PreferenceObservation.write(instance, wrappedKeyPath, newValue, key: wrapper.projectedValue, observation: wrapper.observation)
+        }
     }
 }

@@ -10,12 +10,17 @@ import Synchronization
 /// }
 /// SuiteStore.standard[.streak] += 1
 /// Key.streak.reset()
-/// for await streak in Key.streak.changes { print(streak) }
+/// for await streak in Key.streak.changes(initial: true) { print(streak) }   // now, then each change
 /// ```
+///
+/// As in Defaults, a key registers its default with its suite (``SuiteStore/register(defaults:)``),
+/// so that the suite's untyped readers — `object(forKey:)`, `integer(forKey:)`,
+/// `dictionaryRepresentation()` — see it too; nothing is written. Two keys are equal when they
+/// name the same key of the same suite file.
 ///
 /// A stored value of the wrong type (or a `Codable` whose shape changed) reads as the default,
 /// with one warning per key in the log, and stays stored until the app writes a new value.
-public struct Key<Value: Sendable>: Sendable {
+public struct Key<Value: Sendable>: Sendable, Hashable, AnyPrefKey {
     /// The key's name in the suite.
     public let name: String
     /// What the key reads as when missing or unreadable.
@@ -30,16 +35,38 @@ public struct Key<Value: Sendable>: Sendable {
         self.defaultValue = defaultValue
         self.store = store
         self.codec = codec
+        registerDefault()
     }
 
-    /// A key for a natively stored type (see ``UserDefaultValue``).
+    /// A key for a natively stored type (see ``UserDefaultValue``): `Bool`, numbers, `String`,
+    /// `Data`, `Date`, `URL`, `UUID`, sets, ranges, arrays and dictionaries of these, optionals.
     public init(_ name: String, default defaultValue: Value, store: SuiteStore = .standard) where Value: UserDefaultValue {
         self.init(name: name, defaultValue: defaultValue, store: store, codec: .native())
+    }
+
+    /// A key for an enum with `String` or `Int` raw values (any `RawRepresentable` over a stored
+    /// type), with no declaration needed: stored as its raw value.
+    @_disfavoredOverload
+    public init(_ name: String, default defaultValue: Value, store: SuiteStore = .standard) where Value: RawRepresentable, Value.RawValue: UserDefaultValue {
+        self.init(name: name, defaultValue: defaultValue, store: store, codec: .rawRepresentable())
+    }
+
+    /// A key for an optional enum (see the initializer above); `nil` removes the key.
+    @_disfavoredOverload
+    public init(_ name: String, default defaultValue: Value, store: SuiteStore = .standard) where Value: OptionalEnumValue {
+        self.init(name: name, defaultValue: defaultValue, store: store, codec: PrefCodec.dynamic() ?? .refusing())
     }
 
     /// A key for any `Codable` type, stored as nested JSON.
     public init(codable name: String, default defaultValue: Value, store: SuiteStore = .standard) where Value: Codable {
         self.init(name: name, defaultValue: defaultValue, store: store, codec: .codable())
+    }
+
+    /// Makes the default what the suite's untyped readers see while nothing is stored. A default
+    /// that cannot be stored (`nil`, NaN) is not registered: those readers see nothing, as before.
+    private func registerDefault() {
+        guard let stored = try? codec.encode(defaultValue), stored.isRepresentableInJSON else { return }
+        store.backend.register([name: stored])
     }
 
     /// The value in the key's suite; setting it stores it (an `Optional` `nil` removes the key).
@@ -56,10 +83,23 @@ public struct Key<Value: Sendable>: Sendable {
     /// Every change of the key, as the value it now reads as (the default after a removal or
     /// an unreadable value), made in this process or another one.
     public var changes: AsyncStream<Value> {
+        changes(initial: false)
+    }
+
+    /// ``changes``, starting with the value the key reads as now when `initial` is `true` (as
+    /// Defaults' `updates(initial:)`): a model fed from it needs no separate first read.
+    ///
+    /// ```swift
+    /// for await streak in settings.$currentStreak.changes(initial: true) { label.text = "\(streak)" }
+    /// ```
+    public func changes(initial: Bool) -> AsyncStream<Value> {
         let key = self
         // Subscribed here, not in the task: a change made right after this returns is delivered.
         let source = key.store.changes(forKey: key.name)
         let (stream, continuation) = AsyncStream<Value>.makeStream(bufferingPolicy: .unbounded)
+        // Read after subscribing: a change made in between is yielded after this (maybe twice),
+        // never lost.
+        if initial { continuation.yield(key.value) }
         let task = Task {
             for await stored in source {
                 continuation.yield(key.interpret(stored))
@@ -101,6 +141,32 @@ public struct Key<Value: Sendable>: Sendable {
     }
 }
 
+extension Key where Value: Equatable {
+    /// Whether the key reads as its default (nothing stored, or the default stored).
+    public var isDefaultValue: Bool {
+        value == defaultValue
+    }
+}
+
+extension Key {
+    /// Equal when both name the same key of the same suite file (whatever their defaults).
+    public static func == (lhs: Key, rhs: Key) -> Bool {
+        lhs.name == rhs.name && lhs.store.location.path == rhs.store.location.path
+    }
+
+    /// Hashes the name and the suite file.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(name)
+        hasher.combine(store.location.path)
+    }
+}
+
+/// Any ``Key``, whatever its value type: for ``SuiteStore/reset(_:)-(any AnyPrefKey...)``.
+public protocol AnyPrefKey: Sendable {
+    /// The key's name in the suite.
+    var name: String { get }
+}
+
 /// The last decoded value and the stored value it came from.
 private final class DecodedCache<Value: Sendable>: Sendable {
     private let last = Mutex<(stored: PrefValue, value: Value)?>(nil)
@@ -119,5 +185,30 @@ extension SuiteStore {
     public subscript<Value>(key: Key<Value>) -> Value {
         get { key.read(from: self) }
         set { key.write(newValue, to: self) }
+    }
+
+    /// Removes the keys from this suite at once (one change for other processes), so that each
+    /// reads as its default again, as Defaults' `reset(_:)`:
+    ///
+    /// ```swift
+    /// SuiteStore.standard.reset(settings.$currentStreak, settings.$themeMode, .lastSync)
+    /// ```
+    public func reset(_ keys: any AnyPrefKey...) {
+        reset(keys)
+    }
+
+    /// Removes the keys from this suite at once.
+    public func reset(_ keys: [any AnyPrefKey]) {
+        batch { batch in
+            for key in keys { batch.removeObject(forKey: key.name) }
+        }
+    }
+
+    /// Removes every key of this suite: the app's reset of its standard suite, where on Apple
+    /// platforms it would write `removePersistentDomain(forName: Bundle.main.bundleIdentifier!)`
+    /// (on Linux an executable has no bundle identifier: that line would crash). Registered
+    /// defaults and volatile domains stay.
+    public func removeAll() {
+        removePersistentDomain(forName: suiteName)
     }
 }

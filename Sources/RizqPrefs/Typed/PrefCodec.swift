@@ -20,6 +20,27 @@ struct PrefCodec<Value: Sendable>: Sendable {
             caches: false)
     }
 
+    /// An enum (or any `RawRepresentable`) stored as its raw value, with no declaration.
+    static func rawRepresentable() -> PrefCodec where Value: RawRepresentable, Value.RawValue: UserDefaultValue {
+        PrefCodec(
+            encode: { $0.rawValue.storedValue },
+            decode: { stored in
+                guard let value = Value.RawValue.fromStored(stored).flatMap(Value.init(rawValue:)) else {
+                    throw WrongType(found: stored.kindName, expected: "\(Value.self)")
+                }
+                return value
+            },
+            caches: false)
+    }
+
+    /// For a type a suite cannot hold: every write is refused, every read is the default.
+    static func refusing() -> PrefCodec {
+        PrefCodec(
+            encode: { _ in throw WrongType(found: "\(Value.self)", expected: "a type a suite can hold") },
+            decode: { stored in throw WrongType(found: stored.kindName, expected: "\(Value.self), which a suite cannot hold") },
+            caches: false)
+    }
+
     static func codable() -> PrefCodec where Value: Codable {
         PrefCodec(
             encode: { value in

@@ -5,7 +5,8 @@ import Foundation
 /// `Bool`, every integer type, `Double`, `Float`, `String`, `Data`, `Date`, `URL`, ``PrefValue``,
 /// and arrays and string-keyed dictionaries of these conform. Conversions back are strict: a
 /// stored `"42"` is not an `Int`, and an `Int` that does not fit an `Int8` is not an `Int8`.
-public protocol PrefValueConvertible: Sendable {
+/// Every such type is also a ``UserDefaultValue``, for ``UserDefault`` and ``Key``.
+public protocol PrefValueConvertible: UserDefaultValue {
     /// The stored form of this value.
     var prefValue: PrefValue { get }
     /// The Swift value a stored value stands for, or `nil` when it is of another type.
@@ -92,11 +93,11 @@ extension URL: PrefValueConvertible {
     public var prefValue: PrefValue { .string(absoluteString) }
     /// A stored string with a scheme (`https://x`), or an absolute path or `~/…` (a file URL).
     public init?(prefValue: PrefValue) {
-        guard case .string(let text) = prefValue, let url = URL.fromStored(text) else { return nil }
+        guard case .string(let text) = prefValue, let url = URL.fromStoredText(text) else { return nil }
         self = url
     }
 
-    static func fromStored(_ text: String) -> URL? {
+    static func fromStoredText(_ text: String) -> URL? {
         if text.hasPrefix("/") { return URL(fileURLWithPath: text) }
         if text.hasPrefix("~") { return URL(fileURLWithPath: NSString(string: text).expandingTildeInPath) }
         guard let url = URL(string: text), url.scheme != nil else { return nil }

@@ -64,7 +64,7 @@ private struct NodeDecoder: Decoder {
             }
         }
         if type == URL.self {
-            guard case .string(let text) = value, let url = URL.fromStored(text) else { throw mismatch(URL.self) }
+            guard case .string(let text) = value, let url = URL.fromStoredText(text) else { throw mismatch(URL.self) }
             return url as? T
         }
         return nil

@@ -16,15 +16,6 @@ enum UserDefaultsKey: String {
     case userPreferences = "user_preferences"
 }
 
-// The seed wrote `@UserDefault(.currentStreak, …)`: these two initializers keep that shorthand.
-extension UserDefault {
-    init(_ key: UserDefaultsKey, defaultValue: Value, store: SuiteStore = .standard) {
-        self.init(key.rawValue, defaultValue: defaultValue, store: store)
-    }
-}
-
-extension CodableUserDefault {
-    init(_ key: UserDefaultsKey, defaultValue: Value, store: SuiteStore = .standard) {
-        self.init(key.rawValue, defaultValue: defaultValue, store: store)
-    }
-}
+// The seed wrote `@UserDefault(.currentStreak, …)`: this one line keeps that form for every
+// property wrapper (Swift finds `.currentStreak` only through a parameter of this enum's type).
+extension PreferenceWrapper { init(_ key: UserDefaultsKey, defaultValue: Value, store: SuiteStore = .standard) { self.init(name: key.rawValue, defaultValue: defaultValue, store: store) } }
