@@ -141,6 +141,12 @@ let package = Package(
             name: "CLITests",
             dependencies: ["RizqTestSupport", "RizqPrefs", "rizq-prefs"]
         ),
+        // Examples/SeedApp's sources, compiled as they are (SeedApp/ links to them), and checked.
+        // A target of its own: the seed's `typealias UserDefaults = SuiteStore` is module-wide.
+        .testTarget(
+            name: "SeedAppTests",
+            dependencies: ["RizqTestSupport", "RizqPrefs", "rizq-prefs"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -102,6 +102,11 @@ struct SuiteReplica: ~Copyable, Sendable {
         state.withLock { $0.registered.merge(defaults) { _, new in new } }
     }
 
+    /// Replaces every fallback value (`setVolatileDomain(_:forName:)` of the registration domain).
+    func replaceDefaults(with defaults: [String: PrefValue]) {
+        state.withLock { $0.registered = defaults }
+    }
+
     /// Calls `callback` for every change of `key` (every key for `nil`); returns the id that
     /// ``removeObserver(_:)`` takes.
     func addObserver(key: String?, _ callback: @escaping @Sendable (SuiteChange) -> Void) -> UInt64 {

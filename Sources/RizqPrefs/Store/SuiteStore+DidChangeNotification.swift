@@ -67,7 +67,7 @@ final class DidChangeRelay: Sendable {
         }
         if isNew {
             // Backends live as long as the process (the registry keeps them), and so does this.
-            _ = backend.addObserver(key: nil) { [relay] change in
+            _ = backend.replica.addObserver(key: nil) { [relay] change in
                 if change.origin == .external { relay.schedulePost() }
             }
         }

@@ -54,7 +54,7 @@ extension SuiteStore {
     /// the registered defaults.
     public func volatileDomain(forName domainName: String) -> [String: Any] {
         if domainName == Self.registrationDomain {
-            return backend.state.withLock { $0.registered }.mapValues(\.anyValue)
+            return backend.replica.valuesAndDefaults.defaults.mapValues(\.anyValue)
         }
         return VolatileDomains.domain(domainName, of: backend).mapValues(\.anyValue)
     }
@@ -77,7 +77,7 @@ extension SuiteStore {
             }
         }
         if domainName == Self.registrationDomain {
-            backend.state.withLock { $0.registered = converted }
+            backend.replica.replaceDefaults(with: converted)
         } else {
             VolatileDomains.set(converted, named: domainName, of: backend)
         }
@@ -87,7 +87,7 @@ extension SuiteStore {
     /// registered default).
     public func removeVolatileDomain(forName domainName: String) {
         if domainName == Self.registrationDomain {
-            backend.state.withLock { $0.registered = [:] }
+            backend.replica.replaceDefaults(with: [:])
         } else {
             VolatileDomains.set(nil, named: domainName, of: backend)
         }

@@ -32,7 +32,7 @@ final class PreferenceObservation: Sendable {
 
     deinit {
         if case .subscribed(let subscription, let backend) = mode.withLock({ $0 }) {
-            backend.removeObserver(subscription)
+            backend.replica.removeObserver(subscription)
         }
     }
 
@@ -81,7 +81,7 @@ final class PreferenceObservation: Sendable {
         guard needed else { return }
         let backend = key.store.backend
         let reporter: any ChangeReporter = SubjectReporter(subject, keyPath, registrar)
-        let subscription = backend.addObserver(key: key.name) { _ in
+        let subscription = backend.replica.addObserver(key: key.name) { _ in
             // Called under the suite's lock: report after it, on a thread of our own.
             Self.queue.async { reporter.report() }
         }

@@ -1,12 +1,13 @@
 import Foundation
 import RizqPrefs
 
-enum ThemeMode: String, UserDefaultValue, CaseIterable {
+enum ThemeMode: String, CaseIterable {
     case light, dark, system
 }
 
-/// The seed app's settings object, ported one-to-one: the same keys, the same defaults, the
-/// same call shapes. Only the import changed.
+/// The seed app's settings object, ported: the same keys, the same defaults, the same call
+/// shapes. Two edits: `import RizqPrefs`, and one line for the key enum (UserDefaultsKey.swift).
+/// Examples/SeedApp ports the rest of the seed (observation, the client, the widget).
 @MainActor
 final class AppSettings {
     static let shared = AppSettings()

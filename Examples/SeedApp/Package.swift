@@ -1,0 +1,12 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "SeedApp",
+    platforms: [.macOS(.v15)],
+    dependencies: [.package(name: "RizqPrefs", path: "../..")],
+    targets: [
+        .executableTarget(name: "SeedApp", dependencies: [.product(name: "RizqPrefs", package: "RizqPrefs")])
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,49 @@
+import Foundation
+import Observation
+import RizqPrefs
+
+// LINUX EDIT 6 (the entry point; on iOS the @main App): an executable has no bundle id, so the app
+// names itself; RIZQ_PREFS_APP_ID, when set, still wins.
+SuiteStore.configure(appID: "com.rizq.app")
+
+let settings = AppSettings.shared
+let client = PreferencesClient.live
+let widget = StreakWidget()
+
+print("suite file: \(UserDefaults.standard.location.path)")
+print("first run? \(!settings.hasCompletedOnboarding) — streak \(client.currentStreak()), theme \(client.themeMode())")
+
+// Observed like any @Observable property: the change below is reported before it is made.
+withObservationTracking {
+    _ = settings.currentStreak
+} onChange: {
+    print("observed: currentStreak is about to change")
+}
+
+settings.hasCompletedOnboarding = true
+client.recordActivity(50)
+client.setThemeMode(.dark)
+var preferences = client.userPreferences()
+preferences.dailyGoal = 5
+preferences.preferredTimeSlots = [.morning, .night]
+client.setUserPreferences(preferences)
+settings.cachedJourneyIds = [3, 7, 12]
+settings.lastUsedProvider = "google"
+widget.streak = settings.currentStreak
+
+do {
+    try UserDefaults.standard.flush()
+    try UserDefaults(suiteName: "group.com.rizq.app")?.flush()
+} catch {
+    print("could not save: \(error)")
+    exit(1)
+}
+
+print("after this run: streak \(settings.currentStreak), xp \(settings.totalXP), level \(settings.currentLevel), theme \(settings.themeMode)")
+print("widget (group.com.rizq.app): \(widget.text)")
+print("daily goal \(settings.userPreferences.dailyGoal), slots \(settings.userPreferences.preferredTimeSlots.map(\.rawValue))")
+
+if CommandLine.arguments.contains("--reset") {
+    client.resetAll()
+    print("reset: streak \(settings.currentStreak), theme \(settings.themeMode), onboarding done? \(settings.hasCompletedOnboarding)")
+}
