@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import Synchronization
 
 /// Foundation's domains: a suite's stored contents as a whole (its persistent domain), and

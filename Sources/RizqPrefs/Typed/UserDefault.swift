@@ -1,3 +1,5 @@
+import Logging
+
 /// A property backed by a suite key, with the shape of the property wrapper that apps written
 /// for Apple platforms use:
 ///
@@ -54,7 +56,7 @@ public struct UserDefault<Value: Sendable>: Sendable, PreferenceWrapper {
     /// an error in the log (the property then always reads as `defaultValue`).
     public init(name: String, defaultValue: Value, store: SuiteStore = .standard) {
         guard let codec = PrefCodec<Value>.dynamic() else {
-            SuiteBackend.logger.error(
+            Logger.rizqPrefs.error(
                 "@UserDefault '\(name)': a suite cannot hold a value of type \(Value.self); make it Codable, an enum with String or Int raw values, or conform it to UserDefaultValue",
                 metadata: ["suite": "\(store.suiteName)"])
             self.init(key: Key(name: name, defaultValue: defaultValue, store: store, codec: .refusing()))
