@@ -51,15 +51,19 @@ extension SuiteStore {
         }
     }
 
-    /// A stored number; a bool is 0 or 1, text is read as `NSString.doubleValue` reads it.
-    /// Missing or other: `0`.
+    /// A stored number; a bool is 0 or 1, text is read as `NSString.doubleValue` reads it
+    /// (text beyond a Double's range as 0, not an infinity). Missing or other: `0`.
     public func double(forKey key: String) -> Double {
         switch prefValue(forKey: key) {
         case .double(let number): return number
         case .int(let number): return Double(number)
         case .unsigned(let number): return Double(number)
         case .bool(let flag): return flag ? 1 : 0
-        case .string(let text): return NSString(string: text).doubleValue
+        case .string(let text):
+            // Text beyond a Double's range (kept as text when a file held such a number) reads as
+            // 0, where NSString gives an infinity that no suite could store again.
+            let number = NSString(string: text).doubleValue
+            return number.isFinite ? number : 0
         default: return 0
         }
     }
