@@ -216,6 +216,13 @@ final class PropertyListReaderTests: XCTestCase {
             XCTAssertTrue(error?.reason.contains(expected) == true, "\(text): \(error?.description ?? "no error")")
             XCTAssertEqual(error?.position?.line, 1, text)
         }
+        // An error names where and what, never the value (it might be a token).
+        let token = FakeToken.opaque()
+        for element in ["integer", "real", "date"] {
+            let error = propertyListError(Array("<plist><dict><key>a</key><\(element)>\(token)</\(element)></dict></plist>".utf8))
+            XCTAssertNotNil(error, element)
+            XCTAssertFalse(error?.description.contains(token) ?? true, "the error for <\(element)> holds its text")
+        }
         var notUTF8 = Array("<plist><dict><key>a</key><string>caf".utf8)
         notUTF8 += [0xE9] + Array("</string></dict></plist>".utf8)
         let error = propertyListError(notUTF8)

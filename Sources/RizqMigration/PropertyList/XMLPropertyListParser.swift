@@ -11,8 +11,10 @@ import RizqPrefs
 /// which a suite cannot hold), `true`, `false`, `date` (`YYYY-MM-DDTHH:MM:SSZ`, Core Foundation's
 /// only form) and `data` (base64). Text may use the five XML entities, character references and
 /// `CDATA` sections; no other entity is expanded, so a `DOCTYPE` cannot make the file grow.
-/// A character reference to half a surrogate pair is not replaced: the string becomes
-/// ``PropertyListNode/unsupported(what:)``. Errors give the line and column.
+/// Character references to the two halves of a surrogate pair make one character, as Core
+/// Foundation reads them; half a pair alone is not replaced: the string stays as stored
+/// (``PropertyListNode/undecodableString(_:)``). Errors give the line and column, and never the
+/// text of a value (it might be a token).
 struct XMLPropertyListParser {
     private let bytes: [UInt8]
     private let source: String?
@@ -388,11 +390,11 @@ struct XMLPropertyListParser {
             digits = digits.dropFirst(2)
         }
         guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isHexDigit }), let magnitude = UInt64(digits, radix: radix) else {
-            throw error(.malformed, at: tag.start, text.isEmpty ? "an empty <integer>" : "<integer> holds '\(text)', not an integer from -2^63 to 2^64 − 1")
+            throw error(.malformed, at: tag.start, text.isEmpty ? "an empty <integer>" : "<integer> holds \(text.count) character(s) that are not an integer from -2^63 to 2^64 − 1")
         }
         if negative {
             guard magnitude <= UInt64(Int64.max) + 1 else {
-                throw error(.malformed, at: tag.start, "<integer> holds '\(text)', below -2^63")
+                throw error(.malformed, at: tag.start, "<integer> holds a number below -2^63")
             }
             return .integer(magnitude == UInt64(Int64.max) + 1 ? Int64.min : -Int64(magnitude))
         }
@@ -402,7 +404,7 @@ struct XMLPropertyListParser {
     private mutating func real(_ tag: Tag) throws(PropertyListError) -> PropertyListNode {
         let text = try trimmedText(of: tag)
         guard !text.isEmpty, let value = Double(text) else {
-            throw error(.malformed, at: tag.start, text.isEmpty ? "an empty <real>" : "<real> holds '\(text)', not a number")
+            throw error(.malformed, at: tag.start, text.isEmpty ? "an empty <real>" : "<real> holds \(text.count) character(s) that are not a number")
         }
         return .real(value)
     }
@@ -412,7 +414,7 @@ struct XMLPropertyListParser {
     private mutating func date(_ tag: Tag) throws(PropertyListError) -> PropertyListNode {
         let text = try trimmedText(of: tag)
         guard let date = Self.parseDate(text) else {
-            throw error(.malformed, at: tag.start, "<date> holds '\(text)', not a date of the form 2026-11-22T13:47:00Z")
+            throw error(.malformed, at: tag.start, "<date> holds \(text.count) character(s) that are not a date of the form 2026-11-22T13:47:00Z")
         }
         return .date(date)
     }
