@@ -1,3 +1,4 @@
+import CSQLite
 import Foundation
 import XCTest
 @testable import RizqMigration
@@ -135,6 +136,28 @@ final class FirefoxStorageTests: XCTestCase {
         XCTAssertEqual(storage.origins.first { $0.origin == app }?["theme"], "light")
         XCTAssertEqual(storage.origins.first { $0.origin == app }?["stale"], "yes")
         XCTAssertEqual(storage.kind, .firefoxProfile)
+    }
+
+    /// Firefox keeps webappsstore.sqlite in WAL mode: a row that is only in the `-wal` of a
+    /// database still held open is read, from the copy, and the profile does not change.
+    func testWebappsstoreHeldOpenInWALModeIsReadWithItsLog() throws {
+        let profile = TemporaryFolder("rizq-firefox")
+        let path = profile.path + "/webappsstore.sqlite"
+        var handle: OpaquePointer?
+        XCTAssertEqual(sqlite3_open(path, &handle), SQLITE_OK)
+        defer { sqlite3_close(handle) }
+        let setup = """
+            PRAGMA journal_mode = WAL; PRAGMA wal_autocheckpoint = 0; PRAGMA user_version = 2;
+            CREATE TABLE webappsstore2 (originAttributes TEXT, originKey TEXT, scope TEXT, key TEXT, value TEXT);
+            INSERT INTO webappsstore2 VALUES ('', 'oi.qzir.ppa.:https:443', ':oi.qzir.ppa.:https:443', 'theme', 'dark');
+            """
+        XCTAssertEqual(sqlite3_exec(handle, setup, nil, nil, nil), SQLITE_OK)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: path + "-wal"), "the row is only in the log")
+        let before = fingerprint(profile.path)
+        let storage = try readStorage(profile.path)
+        XCTAssertEqual(storage.origins.map(\.origin), [app])
+        XCTAssertEqual(storage.origins.first?["theme"], "dark")
+        XCTAssertEqual(fingerprint(profile.path), before, "reading changed the profile")
     }
 
     func testSchema0ScopesAndOriginKeysOfEveryShape() throws {

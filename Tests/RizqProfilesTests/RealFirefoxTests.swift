@@ -121,7 +121,9 @@ final class RealFirefoxTests: XCTestCase {
         try "<!doctype html><meta charset=\"utf-8\"><script>localStorage.setItem(\"theme\", \"dark\");</script>\n".write(toFile: page, atomically: true, encoding: .utf8)
         try storeWithFirefox(page: page, home: home.path, profile: nil)
 
-        let folder = home.path + "/.config/mozilla/firefox"
+        // ~/.config/mozilla/firefox for a new user of a recent Firefox, ~/.mozilla/firefox before.
+        let folder = try XCTUnwrap(FirefoxProfiles.dataFolders(home: home.path, environment: browserEnvironment(home: home.path))
+            .first { FileManager.default.fileExists(atPath: $0 + "/profiles.ini") })
         let list = try FirefoxProfiles(folder: folder)
         XCTAssertEqual(list.profiles.count, 2, "Firefox makes 'default' and its own 'default-esr'")
         let own = try XCTUnwrap(list.profiles.first { $0.name == "default-esr" })

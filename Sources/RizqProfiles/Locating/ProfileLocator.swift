@@ -20,7 +20,8 @@ import Foundation
 public struct ProfileLocator: Sendable {
     /// The home folder (`~`).
     public var home: String
-    /// The environment (`XDG_CONFIG_HOME`, `CHROME_CONFIG_HOME`, `CHROME_USER_DATA_DIR`).
+    /// The environment (`XDG_CONFIG_HOME`, `CHROME_CONFIG_HOME`, `CHROME_USER_DATA_DIR`; for
+    /// Firefox `MOZ_LEGACY_HOME`, and `PATH` to find the installed Firefox).
     public var environment: [String: String]
 
     /// A locator for `home` (default: `$HOME`) and `environment` (default: the process's).
