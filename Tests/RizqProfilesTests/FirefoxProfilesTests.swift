@@ -72,7 +72,8 @@ final class FirefoxProfilesTests: XCTestCase {
     }
 
     func testSeveralInstallationsAreToldApartByTheOneOnThisMachine() throws {
-        let folder = TemporaryFolder("rizq-firefox").path
+        let temporary = TemporaryFolder("rizq-firefox")
+        let folder = temporary.path
         let ini = twoProfiles + """
             [Install4F96D1932A9F858E]
             Default=2pvjnlf3.default
@@ -101,7 +102,8 @@ final class FirefoxProfilesTests: XCTestCase {
     }
 
     func testOlderProfilesINIAndInstallsINI() throws {
-        let folder = TemporaryFolder("rizq-firefox").path
+        let temporary = TemporaryFolder("rizq-firefox")
+        let folder = temporary.path
         // No [General] Version: Firefox takes the installations from installs.ini.
         let old = """
             [General]
