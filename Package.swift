@@ -8,6 +8,7 @@ import PackageDescription
 // browser-profile readers, in a product of their own so that an app that imports no profile
 // links neither LevelDB nor SQLite.
 // RizqConfiguration → RizqPrefs, RizqSecretsCore, swift-configuration (no libsecret either).
+// RizqSchemaSecrets → RizqPrefs, RizqSecretsCore: a schema stage's move into any SecretStore.
 let package = Package(
     name: "RizqPrefs",
     platforms: [.macOS(.v15)],
@@ -15,6 +16,8 @@ let package = Package(
         .library(name: "RizqPrefs", targets: ["RizqPrefs"]),
         .library(name: "RizqSecretsCore", targets: ["RizqSecretsCore"]),
         .library(name: "RizqSecrets", targets: ["RizqSecrets"]),
+        // A schema migration's move into a keyring, for any SecretStore (no libsecret).
+        .library(name: "RizqSchemaSecrets", targets: ["RizqSchemaSecrets"]),
         .library(name: "RizqMigration", targets: ["RizqMigration"]),
         .library(name: "RizqProfiles", targets: ["RizqProfiles"]),
         // swift-configuration providers over suites and secrets: a product of its own, so that
@@ -45,6 +48,9 @@ let package = Package(
         ),
         // SecretStore, InMemorySecretStore and SecretError: what an app's tests need, without libsecret.
         .target(name: "RizqSecretsCore"),
+        // The seam between the two: a SecretStore as the keyring a schema stage moves a key
+        // into (RizqPrefs' SchemaSecretStore). RizqPrefs itself knows nothing of secrets.
+        .target(name: "RizqSchemaSecrets", dependencies: ["RizqPrefs", "RizqSecretsCore"]),
         .target(
             name: "RizqSecrets",
             dependencies: ["RizqSecretsCore", "CSecretShim", .product(name: "Logging", package: "swift-log")]
@@ -84,6 +90,13 @@ let package = Package(
             dependencies: ["RizqPrefs"],
             path: "Tests/Support/PrefsChild"
         ),
+        // A child process for the schema migration tests: opens a suite with a schema, so that
+        // the tests can migrate from two processes at once and kill a migration half-way.
+        .executableTarget(
+            name: "rizq-schema-test-child",
+            dependencies: ["RizqPrefs"],
+            path: "Tests/Support/SchemaChild"
+        ),
         // A child process for the secret tests that need another environment (no session bus).
         .executableTarget(
             name: "rizq-secrets-test-child",
@@ -115,6 +128,10 @@ let package = Package(
         .testTarget(
             name: "RizqSecretsTests",
             dependencies: ["RizqTestSupport", "RizqSecrets", .product(name: "Logging", package: "swift-log")]
+        ),
+        .testTarget(
+            name: "RizqSchemaSecretsTests",
+            dependencies: ["RizqTestSupport", "RizqSchemaSecrets", "RizqPrefs", "RizqSecrets"]
         ),
         .testTarget(
             name: "RizqMigrationTests",

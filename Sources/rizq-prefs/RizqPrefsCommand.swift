@@ -44,11 +44,12 @@ struct RizqPrefsCommand: AsyncParsableCommand {
               rizq-prefs watch --suite group.com.rizq.app --json
               printf '%s' "$TOKEN" | rizq-prefs secret set --app com.rizq.app auth_token
               rizq-prefs doctor
+              rizq-prefs schema --app com.rizq.app
             """,
         version: "0.1.0",
         subcommands: [
             GetCommand.self, SetCommand.self, DeleteCommand.self, ListCommand.self, SuitesCommand.self,
             ExportCommand.self, ImportCommand.self, WatchCommand.self, SecretCommand.self, DoctorCommand.self,
-            MigrateCommand.self,
+            MigrateCommand.self, SchemaCommand.self,
         ])
 }

@@ -7,8 +7,9 @@
 /// changed values in a 100,000-key suite are 10,000 values to encode and one copy of the rest,
 /// not 100,000 values to look up and encode. The bytes are exactly what a whole encoding gives.
 struct EncodedSuite: Sendable {
-    /// The file's bytes: `{`, one `"key": value` member per line in key order, `}` and a line
-    /// break (`{}` and a line break for no keys).
+    /// The file's bytes: `{`, the schema version member if the file has one, one
+    /// `"key": value` member per line in key order, `}` and a line break (`{}` and a line break
+    /// for no keys and no version). An update copies the version member with the other text.
     let bytes: [UInt8]
     /// The table's file order; its layout is the one these bytes were encoded from.
     let order: SuiteTable.Order
@@ -20,24 +21,26 @@ struct EncodedSuite: Sendable {
     let changeLogID: UInt64
     let changeLogEnd: Int
 
-    /// Encodes `table` whole, in `order` (its file order).
-    init(encoding table: SuiteTable, order: SuiteTable.Order) throws(JSONWriter.Unrepresentable) {
+    /// Encodes `table` whole, in `order` (its file order), with the schema version member first
+    /// when `schemaVersion` is given (``SchemaVersionMember``).
+    init(encoding table: SuiteTable, order: SuiteTable.Order, schemaVersion: Int? = nil) throws(JSONWriter.Unrepresentable) {
         var output: [UInt8] = []
         var starts: [Int] = []
         var ends: [Int] = []
-        output.reserveCapacity(table.count * 32 + 4)
+        output.reserveCapacity(table.count * 32 + 24)
         starts.reserveCapacity(table.count)
         ends.reserveCapacity(table.count)
         output.append(UInt8(ascii: "{"))
+        if let schemaVersion { SchemaVersionMember.append(schemaVersion, to: &output) }
         for slot in order.slots {
             guard let entry = table.entry(atSlot: slot) else { continue }
-            if !starts.isEmpty { output.append(UInt8(ascii: ",")) }
+            if !starts.isEmpty || schemaVersion != nil { output.append(UInt8(ascii: ",")) }
             JSONWriter.appendSuiteKey(entry.key, to: &output)
             starts.append(output.count)
             try JSONWriter.appendSuiteValue(entry.value, forKey: entry.key, to: &output)
             ends.append(output.count)
         }
-        if !starts.isEmpty { output.append(0x0A) }
+        if !starts.isEmpty || schemaVersion != nil { output.append(0x0A) }
         output.append(contentsOf: [UInt8(ascii: "}"), 0x0A])
         self.init(bytes: output, order: order, valueStarts: starts, valueEnds: ends, table: table)
     }
@@ -105,10 +108,11 @@ struct EncodedSuite: Sendable {
 }
 
 extension EncodedSuite {
-    /// `table` encoded whole, in its file order (`order` when it is still the table's).
-    init(suite table: SuiteTable, reusing order: SuiteTable.Order?) throws(SuiteStoreError) {
+    /// `table` encoded whole, in its file order (`order` when it is still the table's), with
+    /// the schema version member when `schemaVersion` is given.
+    init(suite table: SuiteTable, reusing order: SuiteTable.Order?, schemaVersion: Int?) throws(SuiteStoreError) {
         do {
-            try self.init(encoding: table, order: table.order(reusing: order))
+            try self.init(encoding: table, order: table.order(reusing: order), schemaVersion: schemaVersion)
         } catch {
             throw .invalid(error)
         }

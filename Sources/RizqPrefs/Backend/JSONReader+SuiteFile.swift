@@ -2,8 +2,9 @@ extension JSONReader {
     /// What a suite file's text holds.
     enum SuiteFileContents {
         /// The top-level object, read straight into the store's table (the last of a repeated
-        /// key wins).
-        case object(SuiteTable)
+        /// key wins), and the schema version the file records (``SchemaVersionMember``: taken
+        /// out of the table; `nil` when there is none).
+        case object(SuiteTable, schemaVersion: Int?)
         /// Another kind of value (``PrefValue/kindName``): the file is damaged.
         case notAnObject(kindName: String)
     }
@@ -30,6 +31,7 @@ extension JSONReader {
         }
         var table = SuiteTable()
         _ = try readMembers(PrefValueBuilder.self) { key, _, value in table.updateValue(value, forKey: key) }
-        return .object(table)
+        let version = SchemaVersionMember.take(from: &table)
+        return .object(table, schemaVersion: version)
     }
 }

@@ -11,8 +11,9 @@ struct CommittedChange: Sendable {
 struct CommittedWrite: Sendable {
     /// The keys whose values the commit changed, in the order they were staged.
     var changes: [CommittedChange]
-    /// The file before the commit, its bytes and what they hold; `nil` when there was no file.
-    var originalFile: (bytes: [UInt8], entries: SuiteTable)?
+    /// The file before the commit, its bytes, what they hold and the schema version they record;
+    /// `nil` when there was no file.
+    var originalFile: (bytes: [UInt8], entries: SuiteTable, schemaVersion: Int?)?
     /// The file the commit wrote; `nil` when nothing needed writing.
     var writtenStamp: FileStamp?
 }
@@ -27,8 +28,8 @@ extension SuiteBackend {
             try writePending()
             return try file.withLock { lock throws(SuiteStoreError) -> CommittedWrite in
                 let disk = try file.load(lock)
-                let original = disk.bytes.map { (bytes: $0, entries: disk.entries) }
-                let commit = replica.stageCommit(staged, replacingAll: replacingAll, over: disk.entries, stamp: disk.stamp)
+                let original = disk.bytes.map { (bytes: $0, entries: disk.entries, schemaVersion: disk.schemaVersion) }
+                let commit = replica.stageCommit(staged, replacingAll: replacingAll, over: disk.entries, stamp: disk.stamp, schemaVersion: disk.schemaVersion)
                 guard !commit.changes.isEmpty else {
                     return CommittedWrite(changes: [], originalFile: original, writtenStamp: nil)
                 }
@@ -54,15 +55,15 @@ extension SuiteBackend {
                 if try file.stamp() == written {
                     if let original = commit.originalFile {
                         let stamp = try file.replace(bytes: original.bytes)
-                        replica.fileRewritten(to: original.entries, encoded: nil, stamp: stamp)
+                        replica.fileRewritten(to: original.entries, encoded: nil, stamp: stamp, schemaVersion: original.schemaVersion)
                     } else {
                         try file.remove()
-                        replica.fileRewritten(to: SuiteTable(), encoded: nil, stamp: nil)
+                        replica.fileRewritten(to: SuiteTable(), encoded: nil, stamp: nil, schemaVersion: nil)
                     }
                     return
                 }
                 let disk = try file.load(lock).parsed
-                replica.stageRevert(commit.changes, over: disk.entries, stamp: disk.stamp)
+                replica.stageRevert(commit.changes, over: disk.entries, stamp: disk.stamp, schemaVersion: disk.schemaVersion)
                 try write(lock)
             }
         }

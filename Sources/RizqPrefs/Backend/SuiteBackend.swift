@@ -72,7 +72,7 @@ final class SuiteBackend: Sendable {
             do throws(SuiteStoreError) {
                 file.removeStaleTemporaries()
                 let loaded = try file.loadRepairing()
-                replica.start(with: loaded.entries, stamp: loaded.stamp)
+                replica.start(with: loaded.entries, stamp: loaded.stamp, schemaVersion: loaded.schemaVersion)
                 opening = .open(movedAside: loaded.movedAside)
             } catch {
                 opening = .failed(error)
@@ -143,14 +143,16 @@ final class SuiteBackend: Sendable {
             switch write.plan {
             case .encoded(let encoded):
                 replica.writeDone(encoded: encoded, stamp: try file.replace(bytes: encoded.bytes))
-            case .encodeWhole(let table, let order):
-                let encoded = try EncodedSuite(suite: table, reusing: order)
+            case .encodeWhole(let table, let order, let schemaVersion):
+                let encoded = try EncodedSuite(suite: table, reusing: order, schemaVersion: schemaVersion)
                 replica.writeDone(encoded: encoded, stamp: try file.replace(bytes: encoded.bytes))
             case .merge:
                 let other = try file.load(lock).parsed
                 let merged = write.merged(into: other.entries, writtenAt: other.stamp?.modifiedTime ?? PendingChange.now())
-                let encoded = try EncodedSuite(suite: merged, reusing: nil)
-                replica.fileRewritten(to: merged, encoded: encoded, stamp: try file.replace(bytes: encoded.bytes))
+                // The other process's file decides the schema version: a write never changes it.
+                let encoded = try EncodedSuite(suite: merged, reusing: nil, schemaVersion: other.schemaVersion)
+                replica.fileRewritten(
+                    to: merged, encoded: encoded, stamp: try file.replace(bytes: encoded.bytes), schemaVersion: other.schemaVersion)
             }
         } catch {
             replica.writeFailed(write)
@@ -193,7 +195,7 @@ final class SuiteBackend: Sendable {
         do {
             guard try file.stamp() != replica.stamp else { return }
             let other = try file.loadRepairing().parsed
-            replica.absorb(other.entries, stamp: other.stamp)
+            replica.absorb(other.entries, stamp: other.stamp, schemaVersion: other.schemaVersion)
         } catch {
             Self.logger.error("\(error)", metadata: ["suite": "\(location.suiteName)"])
         }

@@ -11,12 +11,15 @@ extension SuiteFile {
         var stamp: FileStamp?
         /// The bytes `entries` were parsed from, exactly; `nil` when there is no file.
         var bytes: [UInt8]?
+        /// The schema version the file records (``SchemaVersionMember``); `nil` when it
+        /// records none, or there is no file.
+        var schemaVersion: Int?
         /// Where a damaged file was moved aside, and why it was judged damaged.
         var movedAside: (path: String, reason: String)?
 
         /// The entries and their version, without the bytes (a temporary: the bytes are freed
         /// at once, not held through the caller's work).
-        var parsed: (entries: SuiteTable, stamp: FileStamp?) { (entries, stamp) }
+        var parsed: (entries: SuiteTable, stamp: FileStamp?, schemaVersion: Int?) { (entries, stamp, schemaVersion) }
     }
 
     /// Reads the file, which the caller holds the lock of; a damaged one is moved aside and
@@ -25,8 +28,8 @@ extension SuiteFile {
         switch try read() {
         case .missing:
             return Loaded()
-        case .entries(let entries, let stamp, let bytes):
-            return Loaded(entries: entries, stamp: stamp, bytes: bytes)
+        case .entries(let entries, let stamp, let bytes, let version):
+            return Loaded(entries: entries, stamp: stamp, bytes: bytes, schemaVersion: version)
         case .damaged(let reason, let stamp):
             return try repair(reason, stamp, lock)
         }
@@ -37,8 +40,8 @@ extension SuiteFile {
         switch try read() {
         case .missing:
             return Loaded()
-        case .entries(let entries, let stamp, let bytes):
-            return Loaded(entries: entries, stamp: stamp, bytes: bytes)
+        case .entries(let entries, let stamp, let bytes, let version):
+            return Loaded(entries: entries, stamp: stamp, bytes: bytes, schemaVersion: version)
         case .damaged(let reason, let stamp):
             return try withLock { lock throws(SuiteStoreError) in try repair(reason, stamp, lock) }
         }
@@ -61,7 +64,8 @@ extension SuiteFile {
             }
             switch try read() {
             case .missing: return Loaded()
-            case .entries(let entries, let newStamp, let bytes): return Loaded(entries: entries, stamp: newStamp, bytes: bytes)
+            case .entries(let entries, let newStamp, let bytes, let version):
+                return Loaded(entries: entries, stamp: newStamp, bytes: bytes, schemaVersion: version)
             case .damaged(let newReason, let newStamp): (reason, stamp) = (newReason, newStamp)
             }
         }

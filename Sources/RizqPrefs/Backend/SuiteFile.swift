@@ -38,8 +38,9 @@ struct SuiteFile: Sendable {
     enum Contents {
         /// No file yet: an empty suite.
         case missing
-        /// The file's parsed top-level object, and the bytes it was parsed from.
-        case entries(SuiteTable, FileStamp, bytes: [UInt8])
+        /// The file's parsed top-level object, the bytes it was parsed from, and the schema
+        /// version it records (``SchemaVersionMember``; `nil`: none).
+        case entries(SuiteTable, FileStamp, bytes: [UInt8], schemaVersion: Int?)
         /// The file is not JSON, or its root is not an object.
         case damaged(reason: String, FileStamp)
     }
@@ -85,8 +86,8 @@ struct SuiteFile: Sendable {
         }
         do {
             switch try JSONReader.parseSuiteFile(bytes) {
-            case .object(let entries):
-                return .entries(entries, stamp, bytes: bytes)
+            case .object(let entries, let schemaVersion):
+                return .entries(entries, stamp, bytes: bytes, schemaVersion: schemaVersion)
             case .notAnObject(let kind):
                 return .damaged(reason: "its top level is \(kind == "array" ? "an array" : "a \(kind)"), not an object", stamp)
             }

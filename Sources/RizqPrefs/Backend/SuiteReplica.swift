@@ -4,8 +4,10 @@ import Synchronization
 ///
 /// It holds what readers see (``values``: the file as last read or written, with this process's
 /// unwritten changes on top), those changes (``PendingChanges``), which version of the file they
-/// sit on (``stamp``), the encoding of the last write (so that the next one re-encodes only the
-/// values changed since), registered defaults, and the observers of changes.
+/// sit on (``stamp``) and the schema version that file records (``schemaVersion``: never one of
+/// the values; every write carries it over unchanged), the encoding of the last write (so that
+/// the next one re-encodes only the values changed since), registered defaults, and the
+/// observers of changes.
 ///
 /// Its state moves only through the transitions below, each one step under its own lock:
 ///
@@ -14,9 +16,9 @@ import Synchronization
 /// | ``change(_:to:)``, ``apply(_:replacingAll:)`` | the façade (`set`, `batch`) | `values` at once; the change is pending |
 /// | ``beginWrite(ifFileIs:)`` | the write path | pending changes taken into a ``SuiteWrite``; its plan decided |
 /// | ``writeDone(encoded:stamp:)`` | the write path | the file holds what memory held when the write was taken |
-/// | ``fileRewritten(to:encoded:stamp:)`` | a merging write, a revert | the file holds a table of its own; changes made since sit on top |
+/// | ``fileRewritten(to:encoded:stamp:schemaVersion:)`` | a merging write, a revert, a schema migration | the file holds a table of its own; changes made since sit on top |
 /// | ``writeFailed(_:)`` | the write path | the write's changes are pending again |
-/// | ``absorb(_:stamp:)`` | a reload (another process wrote) | the other file's values, with the pending changes rebased on it |
+/// | ``absorb(_:stamp:schemaVersion:)`` | a reload (another process wrote) | the other file's values, with the pending changes rebased on it |
 ///
 /// Nothing outside reaches its lock: the façade reads through ``value(forKey:)`` and
 /// ``values``; ``SuiteBackend`` sequences file I/O around the transitions and never edits the
@@ -57,6 +59,11 @@ struct SuiteReplica: ~Copyable, Sendable {
         state.withLock { $0.stamp }
     }
 
+    /// The schema version recorded by the file ``values`` were built from (`nil`: none).
+    var schemaVersion: Int? {
+        state.withLock { $0.schemaVersion }
+    }
+
     /// Whether some change is not written yet.
     var hasPendingChanges: Bool {
         state.withLock { !$0.pending.isEmpty }
@@ -65,10 +72,11 @@ struct SuiteReplica: ~Copyable, Sendable {
     // MARK: Opening
 
     /// The file as opened: what readers see first.
-    func start(with values: SuiteTable, stamp: FileStamp?) {
+    func start(with values: SuiteTable, stamp: FileStamp?, schemaVersion: Int?) {
         state.withLock { state in
             state.values = values
             state.stamp = stamp
+            state.schemaVersion = schemaVersion
         }
     }
 
@@ -148,7 +156,7 @@ struct SuiteReplica: ~Copyable, Sendable {
             } else if let updated = try state.updatedEncoding() {
                 plan = .encoded(updated)
             } else {
-                plan = .encodeWhole(state.values, order: state.encoded?.order)
+                plan = .encodeWhole(state.values, order: state.encoded?.order, schemaVersion: state.schemaVersion)
             }
             let write = SuiteWrite(changes: state.pending, plan: plan)
             // Room for as many changes as this write took (up to a point): the next burst of sets
@@ -170,12 +178,14 @@ struct SuiteReplica: ~Copyable, Sendable {
         }
     }
 
-    /// The file holds `table` now, at `stamp` (`nil`: no file), written by this process: a merge
-    /// with another process's file (`encoded`: its bytes), or a revert. Changes made since the
-    /// write was taken sit on top of it; readers are told what differs.
-    func fileRewritten(to table: SuiteTable, encoded: EncodedSuite?, stamp: FileStamp?) {
+    /// The file holds `table` now, at `stamp` (`nil`: no file) and `schemaVersion`, written by
+    /// this process: a merge with another process's file (`encoded`: its bytes), a revert, or a
+    /// schema migration. Changes made since the write was taken sit on top of it; readers are
+    /// told what differs.
+    func fileRewritten(to table: SuiteTable, encoded: EncodedSuite?, stamp: FileStamp?, schemaVersion: Int?) {
         state.withLock { state in
             state.stamp = stamp
+            state.schemaVersion = schemaVersion
             state.pending.rebase(ontoWritten: table)
             state.replaceValues(with: state.pending.applied(to: table), origin: .external)
             // Changes made meanwhile were applied to a copy of `table`, which keeps its layout
@@ -191,10 +201,11 @@ struct SuiteReplica: ~Copyable, Sendable {
 
     // MARK: Other processes
 
-    /// Another process's file (`stamp`: its version), seen by a reload or read before a commit:
-    /// it becomes what readers see, with the pending changes rebased on it.
-    func absorb(_ file: SuiteTable, stamp: FileStamp?) {
-        state.withLock { $0.absorb(file, stamp: stamp) }
+    /// Another process's file (`stamp`: its version; `schemaVersion`: the schema version it
+    /// records), seen by a reload or read before a commit: it becomes what readers see, with the
+    /// pending changes rebased on it.
+    func absorb(_ file: SuiteTable, stamp: FileStamp?, schemaVersion: Int?) {
+        state.withLock { $0.absorb(file, stamp: stamp, schemaVersion: schemaVersion) }
     }
 
     /// Asks for a reload; `false` when one is already scheduled.
@@ -225,10 +236,11 @@ struct SuiteReplica: ~Copyable, Sendable {
     /// where it was first staged, with the value it was last staged with; keys that already
     /// hold that value are left out.
     func stageCommit(
-        _ staged: [(key: String, value: PrefValue?)], replacingAll: Bool, over file: SuiteTable, stamp: FileStamp?
+        _ staged: [(key: String, value: PrefValue?)], replacingAll: Bool, over file: SuiteTable, stamp: FileStamp?,
+        schemaVersion: Int?
     ) -> StagedCommit {
         state.withLock { state in
-            if state.stamp != stamp { state.absorb(file, stamp: stamp) }
+            if state.stamp != stamp { state.absorb(file, stamp: stamp, schemaVersion: schemaVersion) }
             var changes = staged
             if replacingAll {
                 let kept = Set(staged.map(\.key))
@@ -265,9 +277,9 @@ struct SuiteReplica: ~Copyable, Sendable {
 
     /// Stages the undoing of a commit over `file` (at `stamp`, read under the file lock): each
     /// key that still holds what the commit wrote gets its old value back.
-    func stageRevert(_ changes: [CommittedChange], over file: SuiteTable, stamp: FileStamp?) {
+    func stageRevert(_ changes: [CommittedChange], over file: SuiteTable, stamp: FileStamp?, schemaVersion: Int?) {
         state.withLock { state in
-            if state.stamp != stamp { state.absorb(file, stamp: stamp) }
+            if state.stamp != stamp { state.absorb(file, stamp: stamp, schemaVersion: schemaVersion) }
             let now = PendingChange.now()
             for change in changes where state.values[change.key] == change.after {
                 state.change(change.key, to: change.before, at: now)
@@ -284,6 +296,8 @@ extension SuiteReplica {
         var pending = PendingChanges()
         /// The file version `values` were built from (`nil`: no file).
         var stamp: FileStamp?
+        /// The schema version that file records (``SchemaVersionMember``; `nil`: none).
+        var schemaVersion: Int?
         var registered: [String: PrefValue] = [:]
         /// The file as this process last wrote it from `values`: the next write of the same
         /// keys encodes only the values changed since, and needs no sorting.
@@ -349,9 +363,10 @@ extension SuiteReplica {
             replaceValues(with: after, origin: .local)
         }
 
-        mutating func absorb(_ file: SuiteTable, stamp newStamp: FileStamp?) {
+        mutating func absorb(_ file: SuiteTable, stamp newStamp: FileStamp?, schemaVersion newVersion: Int?) {
             pending.rebase(onto: file, writtenAt: newStamp?.modifiedTime ?? PendingChange.now())
             stamp = newStamp
+            schemaVersion = newVersion
             replaceValues(with: pending.applied(to: file), origin: .external)
         }
 

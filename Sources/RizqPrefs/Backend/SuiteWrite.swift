@@ -13,10 +13,12 @@ struct SuiteWrite: Sendable {
         /// (the changed values encoded, the rest copied).
         case encoded(EncodedSuite)
         /// Nobody else wrote, but keys came or went (or nothing was written yet): encode this
-        /// table whole, reusing the key order of the last write while it is still the table's.
-        case encodeWhole(SuiteTable, order: SuiteTable.Order?)
+        /// table whole, reusing the key order of the last write while it is still the table's,
+        /// with the schema version the file records (kept as it is).
+        case encodeWhole(SuiteTable, order: SuiteTable.Order?, schemaVersion: Int?)
         /// Another process replaced the file: read it, merge these changes into it key by key
-        /// (``merged(into:writtenAt:)``), encode the result.
+        /// (``merged(into:writtenAt:)``), encode the result with the schema version that file
+        /// records.
         case merge
     }
 

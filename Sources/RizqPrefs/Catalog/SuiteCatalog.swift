@@ -195,19 +195,28 @@ public struct SuiteCatalog: Sendable {
             return Finding(severity: .problem, path: suite.path, message: "the file cannot be read (mode \(String(mode, radix: 8)))", fix: "chmod 600 '\(suite.path)'")
         }
         let count: Int
+        let version: Int?
         do {
             // The same judgment as an open's (SuiteFile.read).
-            guard case .object(let entries) = try JSONReader.parseSuiteFile(Array(data)) else {
+            guard case .object(let entries, let schemaVersion) = try JSONReader.parseSuiteFile(Array(data)) else {
                 return Finding(severity: .problem, path: suite.path, message: "the top level is not a JSON object; the next open moves the file aside", fix: "repair it by hand (jq . '\(suite.path)'), or let the next open quarantine it")
             }
             count = entries.count
+            version = schemaVersion
+            if let value = entries[SchemaVersionMember.key] {
+                return Finding(
+                    severity: .warning, path: suite.path,
+                    message: "holds \"\(SchemaVersionMember.key)\": \(value.description), which is not a schema version (a whole number from 0): it is read as an ordinary key, and an app that opens the suite with a schema refuses to migrate it",
+                    fix: "give it the suite's schema version, or remove it: rizq-prefs delete \(SchemaVersionMember.key) (with the suite's --app/--suite)")
+            }
         } catch {
             return Finding(severity: .problem, path: suite.path, message: "not valid JSON: \(error); the next open moves the file aside", fix: "repair it by hand (jq . '\(suite.path)'), or let the next open quarantine it")
         }
         if mode & 0o077 != 0 {
             return Finding(severity: .problem, path: suite.path, message: "mode \(String(mode, radix: 8)): other users can read your preferences", fix: "chmod 600 '\(suite.path)'")
         }
-        return Finding(severity: .ok, path: suite.path, message: "\(count) key\(count == 1 ? "" : "s"), valid JSON, mode \(String(mode, radix: 8))", fix: "")
+        let schema = version.map { ", schema version \($0)" } ?? ""
+        return Finding(severity: .ok, path: suite.path, message: "\(count) key\(count == 1 ? "" : "s")\(schema), valid JSON, mode \(String(mode, radix: 8))", fix: "")
     }
 
     // MARK: Listing

@@ -187,6 +187,11 @@ public final class SuiteStore: Sendable {
     }
 
     static func validate(_ value: PrefValue, forKey key: String) throws(SuiteStoreError) {
+        if SchemaVersionMember.isReserved(key) {
+            throw .invalidValue(
+                key: key,
+                reason: "the name is reserved for the suite's schema version, which a schema migration sets (read it with SuiteStore.schemaVersion or 'rizq-prefs schema'); give the key another name")
+        }
         switch value {
         case .double, .date, .array, .dictionary: break
         default: return  // only doubles, dates, and what can hold them, can be refused

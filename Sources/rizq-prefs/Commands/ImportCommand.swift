@@ -11,7 +11,7 @@ struct ImportCommand: ParsableCommand {
             FILE (or - for stdin) holds one JSON object, as 'rizq-prefs export' writes it: its keys \
             are set in one batch, all or none, durably; a key whose value is null is removed. \
             --replace makes the suite exactly the object. Input that is missing, not JSON, or not \
-            an object is an error (exit 2) and the suite is left untouched.
+            an object is an error (exit 2) and the suite is left untouched. The suite's schema             version is kept; a "$schemaVersion" member (a whole suite file given as input) is             accepted when it is the suite's version, else refused (exit 2).
 
             Examples:
               rizq-prefs import --app com.rizq.app backup.json
@@ -31,7 +31,7 @@ struct ImportCommand: ParsableCommand {
 
     func run() throws {
         let bytes = try readInput()
-        let entries: [String: PrefValue]
+        var entries: [String: PrefValue]
         do {
             let (value, duplicates) = try JSONReader.parseSuiteDocument(bytes)
             guard case .dictionary(let object) = value else {
@@ -45,6 +45,13 @@ struct ImportCommand: ParsableCommand {
             throw CLIError(.usage, "\(displayName) is not valid JSON: \(error); nothing was imported")
         }
         let suite = try store.openStore()
+        if let member = entries[SuiteSchema.versionKey], case .int(let version) = member, version >= 0 {
+            // A suite file's schema version, not a key: the keys have that version's shape.
+            guard version == suite.schemaVersion else {
+                throw CLIError(.usage, "\(displayName) records schema version \(version) (its \"\(SuiteSchema.versionKey)\" member) and suite \(suite.suiteName) is at version \(suite.schemaVersion): its keys have another shape; import it into a suite of version \(version), or remove the member (jq 'del(.\"\(SuiteSchema.versionKey)\")') to import the keys as they are; nothing was imported")
+            }
+            entries.removeValue(forKey: SuiteSchema.versionKey)
+        }
         do {
             try suite.commit { batch in
                 if replace { batch.removeAll() }

@@ -1,0 +1,272 @@
+import Foundation
+import Logging
+import Synchronization
+
+/// Runs a ``SuiteSchema`` on one suite: the stages in memory, then what they moved out (the
+/// keyring first, then other suites, each one commit), then the suite itself — its migrated
+/// table and the new version in one atomic replace — all under the suite's file lock
+/// (``SuiteBackend/migrate(_:)``). A failure anywhere undoes what was written.
+struct SchemaMigrator {
+    let schema: SuiteSchema
+    /// The suite being migrated.
+    let suiteName: String
+
+    /// What the stages made of the suite, in memory.
+    struct Outcome {
+        /// The suite after the last stage.
+        var table: SuiteTable
+        /// What each stage changed.
+        var stages: [StageRecord] = []
+        /// Every value moved out of the suite, in order.
+        var moves: [SchemaMove] { stages.flatMap(\.moves) }
+    }
+
+    /// One stage's changes: each key's value before the stage, its value after, and the moves.
+    struct StageRecord {
+        var fromVersion: Int
+        var toVersion: Int
+        var changes: [(key: String, before: PrefValue?, after: PrefValue?)]
+        var moves: [SchemaMove]
+    }
+
+    /// Files newer than the app's schema, already reported by this process.
+    private static let reportedNewer = Mutex<Set<String>>([])
+
+    // MARK: Running the stages
+
+    /// Runs the stages that bring `table`, at `storedVersion`, up to the schema's version. Nothing
+    /// outside memory is touched.
+    func runStages(on table: SuiteTable, from storedVersion: Int) throws(SchemaMigrationError) -> Outcome {
+        var outcome = Outcome(table: table)
+        for stage in schema.stages(from: storedVersion) {
+            var batch = SchemaBatch(fromVersion: stage.fromVersion, toVersion: stage.toVersion, suiteName: suiteName, table: outcome.table)
+            // The batch is the only copy: changes made through it do not copy the table.
+            outcome.table = SuiteTable()
+            do {
+                switch stage.work {
+                case .lightweight(let changes):
+                    for change in changes { try batch.apply(change) }
+                case .custom(let migrate):
+                    try migrate(&batch)
+                }
+            } catch let error as SchemaMigrationError {
+                throw error
+            } catch {
+                throw .stageFailed(
+                    suite: suiteName, fromVersion: stage.fromVersion, toVersion: stage.toVersion,
+                    reason: "the stage threw \(error)", underlying: error)
+            }
+            let changes = batch.original.compactMap { key, before -> (key: String, before: PrefValue?, after: PrefValue?)? in
+                let after = batch.table[key]
+                return after == before ? nil : (key, before, after)
+            }
+            outcome.stages.append(StageRecord(fromVersion: stage.fromVersion, toVersion: stage.toVersion, changes: changes, moves: batch.moves))
+            outcome.table = batch.table
+        }
+        return outcome
+    }
+
+    // MARK: Migrating
+
+    /// Brings `store`'s file up to the schema's version, if it is older; see
+    /// ``SuiteStore/init(suite:appID:root:schema:)``.
+    static func migrate(_ store: SuiteStore, to schema: SuiteSchema) throws(SchemaMigrationError) {
+        try SchemaMigrator(schema: schema, suiteName: store.suiteName).migrate(store)
+    }
+
+    private func migrate(_ store: SuiteStore) throws(SchemaMigrationError) {
+        // Already there (the usual case, once migrated): no lock, no second read.
+        if let known = store.backend.replica.schemaVersion, known >= schema.version, store.backend.openError == nil {
+            if known > schema.version { reportNewer(known, store) }
+            return
+        }
+        let outcome: Result<Void, SchemaMigrationError>
+        do {
+            outcome = try store.backend.migrate { input, write in
+                Result { () throws(SchemaMigrationError) in try migrate(store, input, write) }
+            }
+        } catch {
+            throw .cannotOpen(error)
+        }
+        try outcome.get()
+    }
+
+    /// Under the file lock: decides, runs the stages, writes.
+    private func migrate(_ store: SuiteStore, _ input: SuiteBackend.MigrationInput, _ write: SuiteBackend.MigrationWriter) throws(SchemaMigrationError) {
+        guard input.exists else {
+            // A fresh suite starts at the schema's version: no stage runs, and the file records
+            // the version at once, so that a write by an older app cannot make it version 0.
+            do {
+                try write(input.entries, schema.version)
+            } catch {
+                throw .cannotOpen(error)
+            }
+            return
+        }
+        let stored = input.schemaVersion ?? 0
+        if stored > schema.version { return reportNewer(stored, store) }
+        guard stored < schema.version else { return }
+        if let member = input.entries[SchemaVersionMember.key] {
+            throw .invalidStoredVersion(path: store.location.path, found: member.kindName)
+        }
+        let outcome = try runStages(on: input.entries, from: stored)
+        var written = WrittenParts()
+        do {
+            try written.moveSecrets(outcome.moves)
+            try written.moveToSuites(outcome.moves, from: store)
+            try write(outcome.table, schema.version)
+        } catch {
+            throw .writeFailed(
+                suite: store.suiteName, fromVersion: stored, toVersion: schema.version, underlying: error,
+                rollbackProblems: written.undo())
+        }
+        Logger.rizqPrefs.info(
+            "migrated suite from schema version \(stored) to \(schema.version)",
+            metadata: ["suite": "\(store.suiteName)", "path": "\(store.location.path)"])
+    }
+
+    /// Logs, once per file and version in this process, that the file is newer than the schema.
+    private func reportNewer(_ stored: Int, _ store: SuiteStore) {
+        let id = "\(store.location.path)\u{0}\(stored)\u{0}\(schema.version)"
+        guard Self.reportedNewer.withLock({ $0.insert(id).inserted }) else { return }
+        Logger.rizqPrefs.warning(
+            "suite file has schema version \(stored), newer than this app's schema (version \(schema.version)): it is read as it is and never migrated down; this app's writes merge into it key by key and keep version \(stored)",
+            metadata: ["suite": "\(store.suiteName)", "path": "\(store.location.path)"])
+    }
+
+    // MARK: Previewing
+
+    /// What ``migrate()`` would do, from the file as it is now; writes nothing, opens no suite.
+    static func preview(location: SuiteLocation, schema: SuiteSchema, suiteName: String) throws(SchemaMigrationError) -> SchemaMigrationPreview {
+        let contents: SuiteFile.Contents
+        do {
+            contents = try SuiteFile(location: location).read()
+        } catch {
+            throw .cannotOpen(error)
+        }
+        func preview(stored: Int, _ outcome: SchemaMigrationPreview.Outcome, _ stages: [SchemaMigrationPreview.Stage] = []) -> SchemaMigrationPreview {
+            SchemaMigrationPreview(
+                suiteName: location.suiteName, path: location.path, storedVersion: stored, schemaVersion: schema.version,
+                outcome: outcome, stages: stages)
+        }
+        switch contents {
+        case .missing:
+            return preview(stored: 0, .startsFresh)
+        case .damaged(let reason, _):
+            throw .cannotOpen(.unreadable(path: location.path, reason: "it is damaged (\(reason)); opening the suite would move it aside and start it empty"))
+        case .entries(let entries, _, _, let version):
+            let stored = version ?? 0
+            if stored > schema.version { return preview(stored: stored, .newerThanSchema) }
+            if stored == schema.version { return preview(stored: stored, .upToDate) }
+            if let member = entries[SchemaVersionMember.key] {
+                throw .invalidStoredVersion(path: location.path, found: member.kindName)
+            }
+            let outcome = try SchemaMigrator(schema: schema, suiteName: suiteName).runStages(on: entries, from: stored)
+            return preview(stored: stored, .migrates, previewStages(outcome))
+        }
+    }
+
+    /// The outcome's stages as a preview shows them: values moved into a secret store, in any
+    /// stage, are never shown.
+    private static func previewStages(_ outcome: Outcome) -> [SchemaMigrationPreview.Stage] {
+        var secrets: Set<PrefValue> = []
+        for move in outcome.moves {
+            if case .secretStore = move.destination { secrets.insert(move.value) }
+        }
+        func shown(_ value: PrefValue?) -> SchemaMigrationPreview.Value {
+            guard let value else { return .absent }
+            return secrets.contains(value) ? .secret : .value(value)
+        }
+        return outcome.stages.map { stage in
+            var movedTo: [String: SchemaMigrationPreview.Destination] = [:]
+            for move in stage.moves {
+                switch move.destination {
+                case .suite(let name, let key): movedTo[move.sourceKey] = .suite(name: name, key: key)
+                case .secretStore(let store, let account, _): movedTo[move.sourceKey] = .secretStore(service: store.service, account: account)
+                }
+            }
+            let changes = stage.changes.map { change in
+                SchemaMigrationPreview.Change(
+                    key: change.key, before: shown(change.before), after: shown(change.after),
+                    movedTo: change.after == nil ? movedTo[change.key] : nil)
+            }
+            return SchemaMigrationPreview.Stage(fromVersion: stage.fromVersion, toVersion: stage.toVersion, changes: changes)
+        }
+    }
+}
+
+/// What a migration wrote outside its own suite, so that a failure can undo it.
+private struct WrittenParts {
+    struct Secret {
+        var store: any SchemaSecretStore
+        var account: String
+        /// What the account held before (`nil`: nothing).
+        var previous: Data?
+    }
+
+    var secrets: [Secret] = []
+    var commits: [SuiteCommit] = []
+
+    /// Stores the values moved into secret stores, in order.
+    mutating func moveSecrets(_ moves: [SchemaMove]) throws {
+        for move in moves {
+            guard case .secretStore(let store, let account, let label) = move.destination else { continue }
+            let previous = try store.secretBytes(forAccount: account)
+            if previous != nil, move.conflict == .keepExisting { continue }
+            switch move.value {
+            case .string(let text): try store.storeSecret(Data(text.utf8), isText: true, forAccount: account, label: label)
+            case .data(let bytes): try store.storeSecret(bytes, isText: false, forAccount: account, label: label)
+            default: continue  // refused when the stage ran
+            }
+            secrets.append(Secret(store: store, account: account, previous: previous))
+        }
+    }
+
+    /// Writes the values moved to other suites: one commit per suite, in the order the suites
+    /// were first named.
+    mutating func moveToSuites(_ moves: [SchemaMove], from store: SuiteStore) throws {
+        var order: [String] = []
+        var bySuite: [String: [(key: String, move: SchemaMove)]] = [:]
+        for move in moves {
+            guard case .suite(let name, let key) = move.destination else { continue }
+            if bySuite[name] == nil { order.append(name) }
+            bySuite[name, default: []].append((key, move))
+        }
+        for name in order {
+            let target = try store.sibling(named: name)
+            let commit = try target.commit { batch in
+                for (key, move) in bySuite[name] ?? [] {
+                    if move.conflict == .keepExisting, batch.value(forKey: key) != nil { continue }
+                    try batch.set(move.value, forKey: key)
+                }
+            }
+            commits.append(commit)
+        }
+    }
+
+    /// Undoes everything written, last first; returns what could not be undone.
+    func undo() -> [String] {
+        var problems: [String] = []
+        for commit in commits.reversed() {
+            do {
+                try commit.revert()
+            } catch {
+                problems.append("suite \(commit.suiteName) could not be reverted (\(error))")
+            }
+        }
+        for secret in secrets.reversed() {
+            do {
+                if let previous = secret.previous {
+                    let isText = String(data: previous, encoding: .utf8) != nil
+                    try secret.store.storeSecret(previous, isText: isText, forAccount: secret.account, label: nil)
+                } else {
+                    _ = try secret.store.deleteSecret(forAccount: secret.account)
+                }
+            } catch {
+                let what = secret.previous == nil ? "deleted" : "put back"
+                problems.append("secret store \(secret.store.service), account \(secret.account) could not be \(what) (\(error))")
+            }
+        }
+        return problems
+    }
+}
