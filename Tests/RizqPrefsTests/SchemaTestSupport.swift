@@ -10,12 +10,9 @@ enum SchemaChild {
 
     /// Starts the child with its stdin, stdout and stderr on pipes (not yet running).
     static func start(_ root: TemporaryRoot, _ suite: String, _ arguments: [String]) -> Process {
-        let process = Process()
+        let process = Child.start(root, suite, arguments)
         process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = [root.path, suite] + arguments
         process.standardInput = Pipe()
-        process.standardOutput = Pipe()
-        process.standardError = Pipe()
         return process
     }
 
