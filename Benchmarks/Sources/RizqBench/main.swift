@@ -81,6 +81,10 @@ do {
             progress("open, \(size) keys")
             results.append(try OpenWorkload.run(home: home, size: size, options: options))
         }
+        if options.runs("migrate") {
+            progress("migrate, \(size) keys")
+            results.append(try MigrateWorkload.run(home: home, size: size, options: options))
+        }
     }
     if options.runs("bulk") {
         progress("bulk")

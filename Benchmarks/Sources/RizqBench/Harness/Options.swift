@@ -5,7 +5,7 @@ import Foundation
 /// `--quick` keeps the harness working in seconds (CI); it measures nothing worth reading.
 /// `--only` runs some workloads (see `workloads`): for profiling one of them under callgrind.
 struct Options {
-    static let workloads = ["get", "set", "set-memory", "set-durable", "flush", "open", "bulk", "codable", "cross-process", "secret-get", "memory"]
+    static let workloads = ["get", "set", "set-memory", "set-durable", "flush", "open", "migrate", "bulk", "codable", "cross-process", "secret-get", "memory"]
     /// The workloads with a GSettings peer (they need the schemas and dconf).
     static let gsettingsWorkloads: Set<String> = ["get", "set", "set-memory", "set-durable", "bulk", "cross-process"]
 
