@@ -36,7 +36,15 @@ extension SuiteBackend {
             if let openError { throw openError }
             try writePending()
             return try file.withLock { lock throws(SuiteStoreError) -> Result<Void, Failure> in
-                let disk = try file.load(lock)
+                // The file as this process already holds it, when it has not changed since:
+                // a large suite is not parsed a second time.
+                let disk: SuiteFile.Loaded
+                let current = try file.stamp()
+                if let known = replica.unchangedFile, known.stamp == current {
+                    disk = SuiteFile.Loaded(entries: known.entries, stamp: known.stamp, schemaVersion: known.schemaVersion)
+                } else {
+                    disk = try file.load(lock)
+                }
                 var written = false
                 let writer: MigrationWriter = { [self] (entries, version) throws(SuiteStoreError) in
                     let encoded = try EncodedSuite(suite: entries, reusing: nil, schemaVersion: version)

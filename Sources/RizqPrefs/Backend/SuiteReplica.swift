@@ -64,6 +64,12 @@ struct SuiteReplica: ~Copyable, Sendable {
         state.withLock { $0.schemaVersion }
     }
 
+    /// The file as ``values`` hold it — its entries, its version and its schema version — when
+    /// nothing is pending (``values`` are then exactly the file's); `nil` otherwise.
+    var unchangedFile: (entries: SuiteTable, stamp: FileStamp?, schemaVersion: Int?)? {
+        state.withLock { $0.pending.isEmpty ? ($0.values, $0.stamp, $0.schemaVersion) : nil }
+    }
+
     /// Whether some change is not written yet.
     var hasPendingChanges: Bool {
         state.withLock { !$0.pending.isEmpty }

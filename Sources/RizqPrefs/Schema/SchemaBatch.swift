@@ -31,12 +31,15 @@ public struct SchemaBatch {
     private var originalIndex: [String: Int] = [:]
     /// Values this stage moved out of the suite, in order.
     private(set) var moves: [SchemaMove] = []
+    /// Whether ``original`` is kept (for a preview; a migration needs only the result).
+    private let recordsChanges: Bool
 
-    init(fromVersion: Int, toVersion: Int, suiteName: String, table: SuiteTable) {
+    init(fromVersion: Int, toVersion: Int, suiteName: String, table: SuiteTable, recordsChanges: Bool) {
         self.fromVersion = fromVersion
         self.toVersion = toVersion
         self.suiteName = suiteName
         self.table = table
+        self.recordsChanges = recordsChanges
     }
 
     // MARK: Reading
@@ -140,7 +143,7 @@ public struct SchemaBatch {
     }
 
     private mutating func change(_ key: String, to value: PrefValue?) {
-        if originalIndex[key] == nil {
+        if recordsChanges, originalIndex[key] == nil {
             originalIndex[key] = original.count
             original.append((key, table[key]))
         }

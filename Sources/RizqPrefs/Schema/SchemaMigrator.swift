@@ -21,7 +21,8 @@ struct SchemaMigrator {
         var moves: [SchemaMove] { stages.flatMap(\.moves) }
     }
 
-    /// One stage's changes: each key's value before the stage, its value after, and the moves.
+    /// One stage's changes: each key's value before the stage and after it (when recorded), and
+    /// the moves.
     struct StageRecord {
         var fromVersion: Int
         var toVersion: Int
@@ -34,12 +35,15 @@ struct SchemaMigrator {
 
     // MARK: Running the stages
 
-    /// Runs the stages that bring `table`, at `storedVersion`, up to the schema's version. Nothing
-    /// outside memory is touched.
-    func runStages(on table: SuiteTable, from storedVersion: Int) throws(SchemaMigrationError) -> Outcome {
+    /// Runs the stages that bring `table`, at `storedVersion`, up to the schema's version; with
+    /// `recording`, each stage's record lists what it changed (for a preview). Nothing outside
+    /// memory is touched.
+    func runStages(on table: SuiteTable, from storedVersion: Int, recording: Bool) throws(SchemaMigrationError) -> Outcome {
         var outcome = Outcome(table: table)
         for stage in schema.stages(from: storedVersion) {
-            var batch = SchemaBatch(fromVersion: stage.fromVersion, toVersion: stage.toVersion, suiteName: suiteName, table: outcome.table)
+            var batch = SchemaBatch(
+                fromVersion: stage.fromVersion, toVersion: stage.toVersion, suiteName: suiteName, table: outcome.table,
+                recordsChanges: recording)
             // The batch is the only copy: changes made through it do not copy the table.
             outcome.table = SuiteTable()
             do {
@@ -109,7 +113,7 @@ struct SchemaMigrator {
         if let member = input.entries[SchemaVersionMember.key] {
             throw .invalidStoredVersion(path: store.location.path, found: member.kindName)
         }
-        let outcome = try runStages(on: input.entries, from: stored)
+        let outcome = try runStages(on: input.entries, from: stored, recording: false)
         var written = WrittenParts()
         do {
             try written.moveSecrets(outcome.moves)
@@ -120,7 +124,7 @@ struct SchemaMigrator {
                 suite: store.suiteName, fromVersion: stored, toVersion: schema.version, underlying: error,
                 rollbackProblems: written.undo())
         }
-        Logger.rizqPrefs.info(
+        Logger.rizqPrefs.debug(
             "migrated suite from schema version \(stored) to \(schema.version)",
             metadata: ["suite": "\(store.suiteName)", "path": "\(store.location.path)"])
     }
@@ -161,7 +165,7 @@ struct SchemaMigrator {
             if let member = entries[SchemaVersionMember.key] {
                 throw .invalidStoredVersion(path: location.path, found: member.kindName)
             }
-            let outcome = try SchemaMigrator(schema: schema, suiteName: suiteName).runStages(on: entries, from: stored)
+            let outcome = try SchemaMigrator(schema: schema, suiteName: suiteName).runStages(on: entries, from: stored, recording: true)
             return preview(stored: stored, .migrates, previewStages(outcome))
         }
     }
