@@ -11,7 +11,9 @@ struct ImportCommand: ParsableCommand {
             FILE (or - for stdin) holds one JSON object, as 'rizq-prefs export' writes it: its keys \
             are set in one batch, all or none, durably; a key whose value is null is removed. \
             --replace makes the suite exactly the object. Input that is missing, not JSON, or not \
-            an object is an error (exit 2) and the suite is left untouched. The suite's schema             version is kept; a "$schemaVersion" member (a whole suite file given as input) is             accepted when it is the suite's version, else refused (exit 2).
+            an object is an error (exit 2) and the suite is left untouched. The suite's schema \
+            version is kept; a "$schemaVersion" member (a whole suite file given as input) is \
+            accepted when it is the suite's version, else refused (exit 2).
 
             Examples:
               rizq-prefs import --app com.rizq.app backup.json
