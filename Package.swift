@@ -162,7 +162,7 @@ let package = Package(
         // A target of its own: the seed's `typealias UserDefaults = SuiteStore` is module-wide.
         .testTarget(
             name: "SeedAppTests",
-            dependencies: ["RizqTestSupport", "RizqPrefs", "rizq-prefs"]
+            dependencies: ["RizqTestSupport", "RizqPrefs", "RizqSchemaSecrets", "RizqSecretsCore", "rizq-prefs"]
         ),
     ],
     swiftLanguageModes: [.v6]

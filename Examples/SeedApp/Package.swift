@@ -6,7 +6,11 @@ let package = Package(
     platforms: [.macOS(.v15)],
     dependencies: [.package(name: "RizqPrefs", path: "../..")],
     targets: [
-        .executableTarget(name: "SeedApp", dependencies: [.product(name: "RizqPrefs", package: "RizqPrefs")])
+        .executableTarget(name: "SeedApp", dependencies: [
+            .product(name: "RizqPrefs", package: "RizqPrefs"),
+            .product(name: "RizqSecrets", package: "RizqPrefs"),
+            .product(name: "RizqSchemaSecrets", package: "RizqPrefs"),
+        ])
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,10 +1,26 @@
 import Foundation
 import Observation
 import RizqPrefs
+import RizqSecrets  // SecretServiceStore: where SettingsSchema moves the auth token
 
 // LINUX EDIT 6 (the entry point; on iOS the @main App): an executable has no bundle id, so the app
 // names itself; RIZQ_PREFS_APP_ID, when set, still wins.
 SuiteStore.configure(appID: "com.rizq.app")
+
+// The settings' schema (SettingsSchema.swift): a file written by an older version of the app is
+// brought to this version's shape before the first read. --migration-preview prints what that
+// would change, stage by stage, and writes nothing.
+do {
+    let schema = try SettingsSchema.current(keyring: SecretServiceStore(service: "com.rizq.app"))
+    if CommandLine.arguments.contains("--migration-preview") {
+        print(try SuiteStore.previewMigration(suite: UserDefaults.standard.suiteName, schema: schema))
+        exit(0)
+    }
+    print("schema version \(try UserDefaults.standard(schema: schema).schemaVersion)")
+} catch {
+    print("could not bring the settings up to date: \(error)")
+    exit(1)
+}
 
 let settings = AppSettings.shared
 let client = PreferencesClient.live

@@ -1,0 +1,1 @@
+../../../Examples/SeedApp/Sources/SeedApp/SettingsSchema.swift
