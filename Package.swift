@@ -94,7 +94,7 @@ let package = Package(
         // the tests can migrate from two processes at once and kill a migration half-way.
         .executableTarget(
             name: "rizq-schema-test-child",
-            dependencies: ["RizqPrefs"],
+            dependencies: ["RizqPrefs", "RizqSecrets", "RizqSchemaSecrets", .product(name: "Logging", package: "swift-log")],
             path: "Tests/Support/SchemaChild"
         ),
         // A child process for the secret tests that need another environment (no session bus).

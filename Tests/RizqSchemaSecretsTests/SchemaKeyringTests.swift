@@ -59,6 +59,23 @@ final class SchemaKeyringTests: XCTestCase {
         XCTAssertTrue(lookup.stdout == token, "secret-tool reads the moved token")
     }
 
+    /// Every log line of every level (RizqPrefs' and RizqSecrets') of a process that moves a
+    /// token into the Secret Service: the migration is logged, the token never.
+    func testATokenMovedInAnotherProcessNeverAppearsInItsLog() throws {
+        let token = FakeToken.jwt()
+        try writeSuite(["auth_token": token, "theme_mode": "dark"])
+        // The schema test child, built beside this test bundle.
+        let testBinary = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        let child = URL(fileURLWithPath: testBinary).deletingLastPathComponent().appendingPathComponent("rizq-schema-test-child").path
+        let result = try runCommand(child, [root, suite, "secret", service])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(result.stdout, "version 1\n")
+        XCTAssertTrue(result.stderr.contains("migrated suite from schema version 0 to 1"), "the log was on: \(result.stderr)")
+        XCTAssertFalse(result.stderr.contains(token), "the token is in the log")
+        XCTAssertFalse(result.stdout.contains(token))
+        XCTAssertTrue(try keyring.secret(forAccount: "auth_token") == token, "the token is in the keyring")
+    }
+
     func testAFailingCustomStageLeavesTheKeyringAndTheSuitesAsTheyWere() throws {
         let token = FakeToken.jwt()
         try writeSuite(["auth_token": token, "refresh_token": FakeToken.randomText(40), "streak": "4"])

@@ -5,7 +5,10 @@
 // Every line it prints is a signal the test waits for. Errors go to stderr, exit 1; RizqPrefs'
 // log (swift-log's default handler) goes to stderr too.
 import Foundation
+import Logging
 import RizqPrefs
+import RizqSchemaSecrets
+import RizqSecrets
 
 /// Unbuffered, so that a parent that kills this process has seen every line it printed.
 @Sendable func say(_ line: String) {
@@ -103,6 +106,19 @@ case "older":
     _ = open(olderSchema)
     store.set(rest[1], forKey: rest[0])
     do { try store.flush() } catch { fail("flush: \(error)") }
+    say("version \(store.schemaVersion)")
+case "secret":
+    // secret SERVICE: with every log line of every level on stderr, opens the suite with a
+    // version-1 schema that moves auth_token into the Secret Service under SERVICE; prints
+    // "version V".
+    guard let service = rest.first else { fail("secret SERVICE") }
+    LoggingSystem.bootstrap { label in
+        var handler = StreamLogHandler.standardError(label: label)
+        handler.logLevel = .trace
+        return handler
+    }
+    let keyring = SecretServiceStore(service: service)
+    let store = open(schema(1, [.lightweight(from: 0, to: 1, [.moveToSecretStore("auth_token", keyring)])]))
     say("version \(store.schemaVersion)")
 default:
     fail("unknown command \(command)")
