@@ -59,6 +59,52 @@ final class CredentialDetectorTests: XCTestCase {
         }
     }
 
+    /// Issue 18, failure 3: the shapes inference missed, and their families.
+    func testCredentialShapesAndTheirFamiliesAreRecognised() {
+        let shapes: [(String, String)] = [
+            ("bearer", FakeToken.bearer()), ("bearer jwt", "Bearer " + FakeToken.jwt()), ("lowercase bearer", "bearer " + FakeToken.opaque()),
+            ("token scheme", "Token " + FakeToken.opaque()), ("basic", FakeToken.basic()),
+            ("stripe live", FakeToken.stripe()), ("stripe test", FakeToken.stripeTest()), ("stripe restricted", FakeToken.stripeRestricted()),
+            ("openai", FakeToken.openAIProject()), ("anthropic", FakeToken.anthropic()), ("plain sk-", "sk-" + FakeToken.opaque()),
+            ("google api key", FakeToken.googleAPIKey()), ("npm", FakeToken.npm()),
+            ("slack xoxa", FakeToken.slack("xoxa")), ("slack xoxb", FakeToken.slack("xoxb")), ("slack xoxp", FakeToken.slack("xoxp")),
+            ("slack xoxr", FakeToken.slack("xoxr")), ("github", FakeToken.github()), ("gitlab", FakeToken.gitlab()),
+            ("hugging face", FakeToken.huggingFace()), ("sendgrid", FakeToken.sendGrid()), ("aws", FakeToken.awsKeyID()),
+            ("express cookie", FakeToken.expressSessionCookie()), ("php cookie", FakeToken.phpSessionCookie()),
+            ("pem", FakeToken.pemPrivateKey()),
+        ]
+        for (name, value) in shapes {
+            XCTAssertEqual(evidence("a", value), .valueShape, name)
+            XCTAssertEqual(evidence("a", jsonString(value)), .valueShape, "\(name) in a JSON string literal")
+            XCTAssertNotNil(CredentialDetector.strongValueShape(#"{"cfg":{"v":\#(jsonString(value))}}"#), "\(name) inside a JSON value")
+        }
+        for key in ["jwt", "pwd", "passwd", "user_pwd", "adminPasswd", "JWT_cache", "pin", "sid", "otp", "pass", "passphrase", "aws_access_key", "privateKey"] {
+            XCTAssertEqual(evidence(key, "opaque-value"), .keyName, key)
+        }
+        XCTAssertEqual(evidence("state", #"{"pwd":"opaque"}"#), .jsonFields)
+    }
+
+    /// The other side of failure 3: ordinary settings that resemble credentials stay settings.
+    func testOrdinarySettingsAreNotTakenForCredentials() {
+        let ordinary: [(String, String)] = [
+            ("locale", "sk-SK"), ("plan", "Basic"), ("plan_name", "Basic plan"), ("tier", "Basic subscription yearly"),
+            ("greeting", "Bearer of good news"), ("scheme", "Bearer"), ("author_name", "Ada Lovelace"), ("authorId", "12"),
+            ("spinner_style", "dots"), ("inside_tip", "x"), ("pinned_tabs", "[1,2]"), ("shipping_zone", "EU"),
+            ("cookie_consent", "theme=dark; lang=en"), ("prefs_cookie", "theme=dark; sessionTimeout=30"), ("tags", "npm_modules"),
+            ("accent", "#aabbcc"), ("device", "123e4567-e89b-12d3-a456-426614174000"), ("link", "https://example.com/?a=1&b=2;c=3"),
+            ("avatar", "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk"),
+            ("keymap", "key-binding-ctrl-shift-alt-something-long-enough-here"), ("sort", "AIza"), ("layout", "sk-grid"),
+            ("version", "1.2.3"), ("since", "2026-11-22T13:47:00Z"), ("count", "42"), ("flags", #"{"darkMode":true,"sidebar":"left"}"#),
+            ("shortcut", "Basic Token Bearer"), ("css", "display=block; width=100%"), ("email", "a@example.com"),
+            ("phone", "+1 555 0100"), ("message", "Token Ring networks, 1985"), ("path", "/home/user/.config"), ("mode", "Basic dGVzdA=="),
+            ("query", "q=hello world; page=2"), ("unicode", "résumé; naïve=ok"), ("telegram_handle", "12345678:short"),
+            ("build", "dapi-release-2026"), ("greeting_key", "key-value"), ("chat", "xoxo, see you"), ("tone", "hf_light"),
+        ]
+        for (key, value) in ordinary {
+            XCTAssertNil(CredentialDetector.inspect(key: key, value: value), "\(key) = \(value)")
+        }
+    }
+
     func testTransientLoginState() {
         XCTAssertNotNil(TransientLoginState.reason(forKey: "kc-callback-1f6a"))
         XCTAssertNotNil(TransientLoginState.reason(forKey: "oidc.8d1f3c"))

@@ -76,6 +76,37 @@ final class CredentialRoutingTests: XCTestCase {
         XCTAssertEqual(root.filesContaining(jwt), [])
     }
 
+    /// Issue 18, failure 3: the ten shapes that went to suite files and dry runs in plain text,
+    /// under harmless key names, go to the real Secret Service and appear in no dry run or file.
+    func testTheShapesInferenceMissedGoToTheSecretServiceAndNeverToAFileOrADryRun() throws {
+        let root = MigrationRoot()
+        let service = TestService()
+        let entries: [(key: String, value: String)] = [
+            ("header", FakeToken.bearer()), ("proxy_header", FakeToken.basic()), ("payments", FakeToken.stripeTest()),
+            ("llm", FakeToken.openAIProject()), ("maps", FakeToken.googleAPIKey()), ("registry", FakeToken.npm()),
+            ("chat_bot", FakeToken.slack("xoxa")), ("cookies", FakeToken.expressSessionCookie()),
+            ("jwt", "opaque-" + FakeToken.opaque()), ("pwd", "opaque-" + FakeToken.opaque()), ("passwd", "opaque-" + FakeToken.opaque()),
+        ]
+        let plain: [(String, String)] = [("locale", "sk-SK"), ("plan", "Basic plan"), ("author", "Ada")]
+        let dump = LocalStorageDump(pairs: entries.map { ($0.key, $0.value) } + plain)
+
+        let dryRun = try LocalStorageImporter(options: root.options(dryRun: true, service: service.name)).run(dump)
+        for entry in entries {
+            XCTAssertEqual(dryRun.items.first { $0.sourceKey == entry.key }?.action, .secret, entry.key)
+            XCTAssertFalse(dryRun.text.contains(entry.value) || dryRun.json.contains(entry.value), "the dry run shows \(entry.key)'s value")
+        }
+        XCTAssertEqual(root.snapshot(), [:])
+
+        let report = try LocalStorageImporter(options: root.options(service: service.name)).run(dump)
+        for entry in entries {
+            XCTAssertEqual(report.items.first { $0.sourceKey == entry.key }?.action, .secret, entry.key)
+            XCTAssertTrue(try service.secret(entry.key) == entry.value, "the Secret Service does not hold \(entry.key)'s value")
+            XCTAssertEqual(root.filesContaining(entry.value), [], "a file holds \(entry.key)'s value")
+            XCTAssertFalse(report.text.contains(entry.value) || report.json.contains(entry.value), "the report holds \(entry.key)'s value")
+        }
+        XCTAssertEqual(Set(try root.store(root.appID).keys), ["locale", "plan", "author"], "ordinary settings stay in the suite")
+    }
+
     func testEmptyCredentialsAreSkippedNotStored() throws {
         let root = MigrationRoot()
         let service = TestService()

@@ -10,15 +10,19 @@ import RizqPrefs
 ///    MSAL (`msal.*`, `*-login.windows.net-*`, `*-login.microsoftonline.com-*`), Supabase
 ///    `sb-*-auth-token`, Amplify/Cognito `CognitoIdentityServiceProvider.*`, Okta
 ///    `okta-token-storage`, Meteor `Meteor.loginToken*`.
-/// 2. **The value's shape** (also inside a JSON string literal, and anywhere inside a JSON value):
-///    a JWT (three base64url parts whose header is JSON), a five-part JWE, a `base64-` session blob
-///    (Supabase SSR), a well-known token prefix (`ya29.`, `ghp_`/`gho_`/`ghu_`/`ghs_`/`ghr_`/
-///    `github_pat_`, `AKIA`/`ASIA`, `sk_live_`/`rk_live_`, `xoxb-`/`xoxp-`, `glpat-`).
+/// 2. **The value's shape** (also inside a JSON string literal, and anywhere inside a JSON value),
+///    see ``TokenShape``: a JWT (three base64url parts whose header is JSON), a five-part JWE, a
+///    `base64-` session blob (Supabase SSR), an HTTP authorization value (`Bearer …`, `Token …`,
+///    `Basic` with a user and password), a well-known token prefix (Google `ya29.` and `AIza`,
+///    GitHub, GitLab, AWS, Stripe `sk_live_`/`sk_test_`/`rk_…`/`whsec_`, `sk-` keys of OpenAI,
+///    Anthropic and others, npm, Slack `xox?-`, Hugging Face, and more), a PEM private key, or a
+///    cookie string holding a session cookie (`connect.sid=…`, `PHPSESSID=…`).
 /// 3. **A JSON value with credential fields**: a field named `access_token`, `refresh_token`,
 ///    `idToken`, `secret`, `password`, `apiKey`, … (any case, `_` or `-`; any name ending in
 ///    `token` or `secret`) holding a non-empty string, at any depth.
-/// 4. **The key's name** contains `token`, `auth`, `session`, `secret`, `password`,
-///    `credential`, `api_key`, `api-key` or `apikey` (any case) — unless the value is a
+/// 4. **The key's name** contains `token`, `auth` (not as in `author`), `session`, `secret`,
+///    `password`, `passwd`, `pwd`, `jwt`, `credential`, `api_key`, `apikey`, … (any case, see
+///    ``keyNameMarkers``), or is `pin`, `sid`, `otp` or `pass` — unless the value is a
 ///    property-list boolean or date, which cannot hold a credential (`hasSession`, `tokenExpiry`).
 public enum CredentialDetector {
     /// Why an entry is a credential.
@@ -41,8 +45,16 @@ public enum CredentialDetector {
         public var reason: String
     }
 
-    /// Substrings of key names that mark a credential (compared lowercased).
-    public static let keyNameMarkers = ["token", "auth", "session", "secret", "password", "credential", "api_key", "api-key", "apikey"]
+    /// Substrings of key names that mark a credential (compared lowercased; `auth` not inside
+    /// `author`).
+    public static let keyNameMarkers = [
+        "token", "auth", "session", "secret", "password", "passwd", "passphrase", "passcode", "pwd", "jwt", "credential",
+        "api_key", "api-key", "apikey", "private_key", "privatekey", "access_key", "accesskey", "bearer",
+    ]
+
+    /// Whole key names that mark a credential (compared lowercased): too short to look for inside
+    /// other names (`pin` is in `spinner`, `sid` in `inside`).
+    public static let credentialKeyNames: Set<String> = ["pin", "sid", "otp", "pass"]
 
     /// Why the entry `key` = `value` is a credential, or `nil` when it does not look like one.
     public static func inspect(key: String, value: String) -> Finding? {
@@ -65,8 +77,11 @@ public enum CredentialDetector {
         default: break
         }
         let lowered = key.lowercased()
-        if let marker = keyNameMarkers.first(where: { lowered.contains(ascii: $0) }) {
+        if let marker = keyNameMarkers.first(where: { lowered.contains(ascii: $0) && !($0 == "auth" && isOnlyAuthor(lowered)) }) {
             return Finding(evidence: .keyName, reason: "key name contains '\(marker)'")
+        }
+        if credentialKeyNames.contains(lowered) {
+            return Finding(evidence: .keyName, reason: "key name is '\(lowered)'")
         }
         return nil
     }
@@ -93,6 +108,11 @@ public enum CredentialDetector {
         return found
     }
 
+    /// Whether every `auth` in the (lowercased) key is the start of `author` (`author_name`).
+    private static func isOnlyAuthor(_ lowered: String) -> Bool {
+        lowered.contains(ascii: "author") && !lowered.replacingOccurrences(of: "author", with: "").contains(ascii: "auth")
+    }
+
     // MARK: Auth libraries
 
     static func authLibrary(forKey key: String) -> String? {
@@ -113,35 +133,9 @@ public enum CredentialDetector {
 
     // MARK: Value shapes
 
-    /// The prefixes of well-known provider tokens, with what they are.
-    static let tokenPrefixes: [(prefix: String, name: String)] = [
-        ("ya29.", "Google OAuth access token (ya29.)"),
-        ("ghp_", "GitHub token (ghp_)"), ("gho_", "GitHub token (gho_)"), ("ghu_", "GitHub token (ghu_)"),
-        ("ghs_", "GitHub token (ghs_)"), ("ghr_", "GitHub token (ghr_)"), ("github_pat_", "GitHub token (github_pat_)"),
-        ("AKIA", "AWS access key id (AKIA)"), ("ASIA", "AWS temporary access key id (ASIA)"),
-        ("sk_live_", "Stripe secret key (sk_live_)"), ("rk_live_", "Stripe restricted key (rk_live_)"),
-        ("xoxb-", "Slack token (xoxb-)"), ("xoxp-", "Slack token (xoxp-)"), ("glpat-", "GitLab token (glpat-)"),
-    ]
-
-    /// The token kind of a whole string value, or `nil`.
+    /// The token kind of a whole string value, or `nil` (see ``TokenShape``).
     static func tokenShape(_ raw: String) -> String? {
-        let text = raw.trimmingWhiteSpace
-        let unprefixed = text.hasPrefix("Bearer ") ? String(text.dropFirst(7)) : text
-        if isCompactJOSE(unprefixed, parts: 3) { return "JWT" }
-        if isCompactJOSE(unprefixed, parts: 5) { return "JWE (encrypted token)" }
-        if unprefixed.hasPrefix("base64-") {
-            let body = unprefixed.dropFirst(7)
-            if body.count >= 16, body.allSatisfy(isBase64Character) { return "base64- session blob" }
-        }
-        for (prefix, name) in tokenPrefixes where unprefixed.hasPrefix(prefix) {
-            let rest = unprefixed.dropFirst(prefix.count)
-            let minimum = prefix.hasPrefix("A") ? 16 : 10
-            if rest.count >= minimum, rest.allSatisfy({ isBase64Character($0) || $0 == "-" || $0 == "." }) {
-                if prefix.hasPrefix("A"), !rest.allSatisfy({ $0.isASCII && ($0.isUppercase || $0.isNumber) }) { continue }
-                return name
-            }
-        }
-        return nil
+        TokenShape.kind(of: raw)
     }
 
     /// A JWS (3 parts) or JWE (5 parts) in compact form: base64url parts joined by dots, the
@@ -167,15 +161,11 @@ public enum CredentialDetector {
         character.isASCII && (character.isLetter || character.isNumber || character == "-" || character == "_")
     }
 
-    private static func isBase64Character(_ character: Character) -> Bool {
-        character.isASCII && (character.isLetter || character.isNumber || character == "+" || character == "/" || character == "=" || character == "-" || character == "_")
-    }
-
     // MARK: JSON values
 
     /// Normalised field names (lowercase, without `_` and `-`) that hold credentials.
     static let credentialFieldNames: Set<String> = [
-        "token", "secret", "password", "passwd", "apikey", "privatekey", "jwt", "credential", "credentials",
+        "token", "secret", "password", "passwd", "pwd", "passphrase", "passcode", "apikey", "privatekey", "jwt", "credential", "credentials",
         "clientsecret", "sessionid", "sessionkey",
     ]
 
