@@ -100,7 +100,7 @@ let package = Package(
         // A child process for the secret tests that need another environment (no session bus).
         .executableTarget(
             name: "rizq-secrets-test-child",
-            dependencies: ["RizqSecrets"],
+            dependencies: ["RizqSecrets", "RizqMigration", "RizqPrefs", .product(name: "Logging", package: "swift-log")],
             path: "Tests/Support/SecretsChild"
         ),
         // A child process for the profile tests: holds a LevelDB open (its LOCK taken), as a

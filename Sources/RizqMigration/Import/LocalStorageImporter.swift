@@ -265,6 +265,9 @@ public struct LocalStorageImporter: Sendable {
         var store: any SecretStore
         var account: String
         var previous: Data?
+        /// The write timed out: the Secret Service may still have stored it (a time-out is only
+        /// the caller giving up), so the rollback undoes it like one that succeeded.
+        var timedOut = false
     }
 
     private func write(_ report: inout MigrationReport, decisions: [ImportDecision], dump: LocalStorageDump, setup: Setup, current: CurrentState) throws(MigrationError) {
@@ -278,7 +281,12 @@ public struct LocalStorageImporter: Sendable {
                 let store = makeSecretStore(service)
                 let previous = current.secrets[SecretAddress(service: service, account: account)]
                 let from = dump.format == .plist ? "a property list" : "localStorage"
-                try store.storeSecret(value, isText: isText, forAccount: account, label: "\(account) (\(service)), imported from \(from)")
+                do {
+                    try store.storeSecret(value, isText: isText, forAccount: account, label: "\(account) (\(service)), imported from \(from)")
+                } catch {
+                    if case .timedOut = error { written.append(WrittenSecret(store: store, account: account, previous: previous, timedOut: true)) }
+                    throw error
+                }
                 written.append(WrittenSecret(store: store, account: account, previous: previous))
                 recordedSecrets.append((service, account))
             }
@@ -325,7 +333,9 @@ public struct LocalStorageImporter: Sendable {
         }
     }
 
-    /// Undoes what an import wrote: suites in reverse order, then secrets.
+    /// Undoes what an import wrote: suites in reverse order, then secrets — a secret whose write
+    /// timed out included, since it may have been stored after the caller gave up. (Calls to the
+    /// Secret Service run in order on one worker: the delete follows the write it undoes.)
     private static func rollBack(commits: [SuiteCommit], secrets: [WrittenSecret]) -> MigrationRollback {
         var rollback = MigrationRollback()
         for commit in commits.reversed() {
@@ -347,7 +357,11 @@ public struct LocalStorageImporter: Sendable {
                 }
             } catch {
                 let what = secret.previous == nil ? "removed" : "put back"
-                rollback.problems.append("secret service \(secret.store.service), account \(secret.account) could not be \(what) (\(error))")
+                let written = secret.timedOut ? "its write timed out, so it may have been stored, and it" : "it"
+                let cause: String
+                if case .timedOut(let seconds) = error { cause = "no answer within \(seconds) s" } else { cause = "\(error)" }
+                rollback.problems.append("secret service \(secret.store.service), account \(secret.account): \(written) could not be \(what) (\(cause))")
+                rollback.unknownSecrets.append(MigrationRollback.SecretAccount(service: secret.store.service, account: secret.account))
             }
         }
         return rollback

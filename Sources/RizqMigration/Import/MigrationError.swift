@@ -12,6 +12,26 @@ public struct MigrationRollback: Sendable, Equatable {
     /// What could not be undone, one line each (never a secret value). Empty when the rollback
     /// is complete.
     public var problems: [String] = []
+    /// The secrets whose state is unknown: written, or perhaps written (the write timed out), and
+    /// then not removed or put back. Check them by hand.
+    public var unknownSecrets: [SecretAccount] = []
+
+    /// A Secret Service item: its `service` and `account` attributes.
+    public struct SecretAccount: Sendable, Equatable, CustomStringConvertible {
+        /// The `service` attribute.
+        public var service: String
+        /// The `account` attribute.
+        public var account: String
+
+        /// Creates the address of an item.
+        public init(service: String, account: String) {
+            self.service = service
+            self.account = account
+        }
+
+        /// "account (service S)".
+        public var description: String { "\(account) (service \(service))" }
+    }
 
     /// Whether everything was undone.
     public var isComplete: Bool { problems.isEmpty }
@@ -23,7 +43,14 @@ public struct MigrationRollback: Sendable, Equatable {
         if restoredSecrets > 0 { parts.append("the \(restoredSecrets) secret(s) replaced were put back") }
         var text = parts.joined(separator: " and ")
         if !problems.isEmpty {
-            text = "the rollback is INCOMPLETE: " + problems.joined(separator: "; ") + "; fix that by hand (`rizq-prefs secret delete`, or restore the suite file)"
+            text = "the rollback is INCOMPLETE: " + problems.joined(separator: "; ")
+            if !unknownSecrets.isEmpty {
+                let services = Array(Set(unknownSecrets.map(\.service))).sorted()
+                let commands = services.map { "`rizq-prefs secret list --service \($0)`" }.joined(separator: ", ")
+                text += "; the state of \(unknownSecrets.map(\.description).joined(separator: ", ")) is unknown: once the Secret Service answers, check with \(commands) and remove them with `rizq-prefs secret delete`"
+            } else {
+                text += "; fix that by hand (`rizq-prefs secret delete`, or restore the suite file)"
+            }
         }
         return text
     }

@@ -29,6 +29,11 @@ public struct SecretServiceStore: SecretStore {
         case session
     }
 
+    /// The largest secret a store takes (32 MiB): a larger one is refused with
+    /// ``SecretError/invalidInput(reason:)`` before anything is sent. D-Bus carries at most 64 MiB
+    /// in one array, and near that size the daemon, or the connection, fails.
+    public static let maximumSecretSize = SecretInput.maximumSecretSize
+
     /// The libsecret schema name of the items this store creates.
     public static let schemaName = "org.rizq.Prefs.Secret"
 
@@ -67,7 +72,7 @@ public struct SecretServiceStore: SecretStore {
 
     /// Stores the secret, replacing the item's secret if one exists (whoever created it).
     public func storeSecret(_ bytes: Data, isText: Bool, forAccount account: String, label: String?) throws(SecretError) {
-        try SecretInput.validate(service: service, account: account, label: label)
+        try SecretInput.validate(service: service, account: account, label: label, secretSize: bytes.count)
         try SecretWorker.shared.run(timeout: timeout, storeOperation(bytes, isText, account, label))
     }
 
@@ -93,7 +98,7 @@ public struct SecretServiceStore: SecretStore {
 
     /// Stores the secret; the calling task is suspended, not blocked.
     public func storeSecret(_ bytes: Data, isText: Bool, forAccount account: String, label: String?) async throws(SecretError) {
-        try SecretInput.validate(service: service, account: account, label: label)
+        try SecretInput.validate(service: service, account: account, label: label, secretSize: bytes.count)
         try await SecretWorker.shared.run(timeout: timeout, storeOperation(bytes, isText, account, label))
     }
 
