@@ -57,6 +57,7 @@ func typedRead(_ key: String, _ type: String) -> String {
     case "string": return store.value(forKey: key, as: String.self).map { Data($0.utf8).base64EncodedString() } ?? "nil"
     case "data": return store.value(forKey: key, as: Data.self).map { $0.base64EncodedString() } ?? "nil"
     case "date": return store.value(forKey: key, as: Date.self).map { "\($0.timeIntervalSince1970)" } ?? "nil"
+    case "ends": return store.value(forKey: key, as: String.self).map { "\($0.utf8.count) \($0.prefix(16)) \($0.suffix(16))" } ?? "nil"
     case "datebits": return store.value(forKey: key, as: Date.self).map { "\($0.timeIntervalSinceReferenceDate.bitPattern)" } ?? "nil"
     case "url": return store.url(forKey: key)?.absoluteString ?? "nil"
     case "integer": return "\(store.integer(forKey: key))"
