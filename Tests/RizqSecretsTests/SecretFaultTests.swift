@@ -22,14 +22,17 @@ final class SecretFaultTests: XCTestCase {
         XCTAssertEqual(stepLine("frozen-store", in: output), "frozen-store " + timedOut)
         XCTAssertEqual(stepLine("argv-leaks", in: output), "argv-leaks 0", "no process holds the secret in its arguments or environment")
         XCTAssertEqual(stepLine("frozen-read", in: output), "frozen-read " + timedOut)
-        // A write that timed out was not undone by the time-out: it lands once the daemon answers.
-        XCTAssertEqual(stepLine("resumed-read", in: output), "resumed-read ok the secret")
-        XCTAssertEqual(stepLine("locked-store", in: output), "locked-store error " + SecretError.locked(detail: "the collection is locked").description)
+        // Once the daemon answers, calls work again; the write that timed out may or may not have landed.
+        XCTAssertTrue(["resumed-read ok the secret", "resumed-read ok nothing"].contains(stepLine("resumed-read", in: output)), stepLine("resumed-read", in: output))
+        XCTAssertTrue(stepLine("locked-store", in: output).hasPrefix("locked-store error the keyring is locked"), stepLine("locked-store", in: output))
         XCTAssertTrue(stepLine("locked-read", in: output).hasPrefix("locked-read error the keyring is locked"), stepLine("locked-read", in: output))
         XCTAssertEqual(stepLine("killed-timeout", in: output), "killed-timeout " + timedOut)
-        // After the kill D-Bus starts a new daemon, whose keyring nobody unlocked: a typed error, not a hang.
+        // After the kill D-Bus starts a new daemon, whose keyring nobody unlocked: typed errors, no
+        // hang. (The first call may still get the dead daemon's "no reply", reported as a time-out.)
         let next = stepLine("killed-next", in: output)
-        XCTAssertTrue(next.hasPrefix("killed-next error the keyring is locked") || next.hasPrefix("killed-next error no Secret Service"), next)
+        XCTAssertTrue(["the keyring is locked", "no Secret Service", "the Secret Service did not answer"].contains { next.hasPrefix("killed-next error " + $0) }, next)
+        let again = stepLine("killed-again", in: output)
+        XCTAssertTrue(["the keyring is locked", "no Secret Service"].contains { again.hasPrefix("killed-again error " + $0) }, again)
         XCTAssertEqual(output.status, 0, output.stderr)
 
         // Trace-level log lines were written (the test would prove nothing otherwise), none with the secret.
