@@ -19,8 +19,7 @@ struct ExportCommand: ParsableCommand {
     func run() throws {
         let suite = try store.openStore()
         do {
-            let bytes = try JSONWriter.bytes(.dictionary(suite.entries), pretty: true)
-            Output.raw(String(decoding: bytes, as: UTF8.self))
+            Output.bytes(try suite.exportJSON())
         } catch {
             throw CLIError(.storage, "cannot export suite \(suite.suiteName): \(error)")
         }

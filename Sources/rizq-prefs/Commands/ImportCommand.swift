@@ -33,42 +33,20 @@ struct ImportCommand: ParsableCommand {
 
     func run() throws {
         let bytes = try readInput()
-        var entries: [String: PrefValue]
-        do {
-            let (value, duplicates) = try JSONReader.parseSuiteDocument(bytes)
-            guard case .dictionary(let object) = value else {
-                throw CLIError(.usage, "\(displayName) holds a JSON \(value.kindName), not an object; import takes an object of keys and values, as 'rizq-prefs export' writes")
-            }
-            for key in duplicates {
-                Output.error("warning: key '\(key)' appears more than once in \(displayName); the last value wins")
-            }
-            entries = object
-        } catch let error as JSONReader.Failure {
-            throw CLIError(.usage, "\(displayName) is not valid JSON: \(error); nothing was imported")
-        }
         let suite = try store.openStore()
-        if let member = entries[SuiteSchema.versionKey], case .int(let version) = member, version >= 0 {
-            // A suite file's schema version, not a key: the keys have that version's shape.
-            guard version == suite.schemaVersion else {
-                throw CLIError(.usage, "\(displayName) records schema version \(version) (its \"\(SuiteSchema.versionKey)\" member) and suite \(suite.suiteName) is at version \(suite.schemaVersion): its keys have another shape; import it into a suite of version \(version), or remove the member (jq 'del(.\"\(SuiteSchema.versionKey)\")') to import the keys as they are; nothing was imported")
-            }
-            entries.removeValue(forKey: SuiteSchema.versionKey)
-        }
+        let result: SuiteImportResult
         do {
-            try suite.commit { batch in
-                if replace { batch.removeAll() }
-                for (key, value) in entries {
-                    if value == .null {
-                        batch.removeObject(forKey: key)
-                    } else {
-                        try batch.set(value, forKey: key)
-                    }
-                }
+            result = try suite.importJSON(bytes, replacing: replace)
+        } catch {
+            switch error {
+            case .store(let cause): throw CLIError(cause)
+            case .notJSON, .notAnObject, .otherSchemaVersion: throw CLIError(.usage, "\(displayName): \(error)")
             }
-        } catch let error as SuiteStoreError {
-            throw CLIError(error)
         }
-        let count = entries.count
+        for key in result.repeatedKeys {
+            Output.error("warning: key '\(key)' appears more than once in \(displayName); the last value wins")
+        }
+        let count = result.keyCount
         Output.line("imported \(count) key\(count == 1 ? "" : "s") into suite \(suite.suiteName) (\(suite.location.path))\(replace ? ", replacing it" : "")")
     }
 

@@ -1,0 +1,95 @@
+import Foundation
+
+/// Why ``SuiteStore/importJSON(_:replacing:)`` imported nothing.
+public enum SuiteImportError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The text is not JSON: what is wrong, and where (one-based line and column).
+    case notJSON(reason: String, line: Int, column: Int)
+    /// The text is JSON, but not an object of keys and values (`kindName`: `array`, `string`, …).
+    case notAnObject(kindName: String)
+    /// The object records a schema version (its ``SuiteSchema/versionKey`` member, as in a whole
+    /// suite file) other than the suite's: its keys have that version's shape.
+    case otherSchemaVersion(recorded: Int, suite: Int)
+    /// The suite refused a value or could not be written (nothing was changed).
+    case store(SuiteStoreError)
+
+    /// One line: the cause and the fix.
+    public var description: String {
+        switch self {
+        case .notJSON(let reason, let line, let column):
+            return "not valid JSON: line \(line), column \(column): \(reason); nothing was imported: repair the text there"
+        case .notAnObject(let kindName):
+            return "the JSON is \(kindName == "array" ? "an" : "a") \(kindName), not an object; an import takes an object of keys and values, as an export writes"
+        case .otherSchemaVersion(let recorded, let suite):
+            return "the JSON records schema version \(recorded) (its \"\(SuiteSchema.versionKey)\" member) and the suite is at version \(suite): its keys have another shape; import it into a suite of version \(recorded), or remove the member (jq 'del(.\"\(SuiteSchema.versionKey)\")') to import the keys as they are; nothing was imported"
+        case .store(let error):
+            return error.description
+        }
+    }
+}
+
+/// What ``SuiteStore/importJSON(_:replacing:)`` did.
+public struct SuiteImportResult: Sendable, Equatable {
+    /// The keys set (or, for `null`, removed).
+    public var keyCount: Int
+    /// Keys the text held more than once (the last value won), in order.
+    public var repeatedKeys: [String]
+}
+
+extension SuiteStore {
+    /// Imports a JSON object in the suite file format — what ``exportJSON()`` and `rizq-prefs
+    /// export` write — in one durable commit: all keys or none. A key whose value is `null` is
+    /// removed; with `replacing`, every key the object does not name is removed too. The
+    /// object's keys are the suite's keys, so `{"$date": "…"}` imports one key named `$date`.
+    /// A ``SuiteSchema/versionKey`` member (a whole suite file given as input) is not a key: it
+    /// is accepted when it is the suite's ``schemaVersion`` and refused otherwise.
+    ///
+    /// ```swift
+    /// let backup = try store.exportJSON()
+    /// // …later, or in another suite:
+    /// try store.importJSON(backup, replacing: true)
+    /// ```
+    /// - Throws: ``SuiteImportError``; nothing is changed.
+    @discardableResult
+    public func importJSON(_ data: Data, replacing: Bool = false) throws(SuiteImportError) -> SuiteImportResult {
+        let parsed: (value: PrefValue, duplicateKeys: [String])
+        do {
+            parsed = try JSONReader.parseSuiteDocument(data)
+        } catch {
+            throw .notJSON(reason: error.reason, line: error.line, column: error.column)
+        }
+        guard case .dictionary(var entries) = parsed.value else { throw .notAnObject(kindName: parsed.value.kindName) }
+        if case .int(let version)? = entries[SuiteSchema.versionKey], version >= 0 {
+            guard version == schemaVersion else { throw .otherSchemaVersion(recorded: version, suite: schemaVersion) }
+            entries.removeValue(forKey: SuiteSchema.versionKey)
+        }
+        do {
+            try commit { batch in
+                if replacing { batch.removeAll() }
+                for (key, value) in entries {
+                    if value == .null {
+                        batch.removeObject(forKey: key)
+                    } else {
+                        try batch.set(value, forKey: key)
+                    }
+                }
+            }
+        } catch let error as SuiteStoreError {
+            throw .store(error)
+        } catch {
+            throw .store(.writeFailed(path: location.path, reason: "\(error)"))
+        }
+        return SuiteImportResult(keyCount: entries.count, repeatedKeys: parsed.duplicateKeys)
+    }
+
+    /// The suite as one JSON object in the file format: keys sorted, two-space indented, dates
+    /// and data in their tagged forms — what ``importJSON(_:replacing:)`` reads back.
+    /// - Throws: ``SuiteStoreError/invalidValue(key:reason:)`` for a value JSON cannot hold
+    ///   (none can be stored).
+    public func exportJSON() throws(SuiteStoreError) -> Data {
+        do {
+            return Data(try JSONWriter.bytes(.dictionary(entries), pretty: true))
+        } catch {
+            throw .invalid(error)
+        }
+    }
+}
