@@ -103,16 +103,14 @@ final class RunningCLI: @unchecked Sendable {
     var stdout: String { output.withLock { $0.stdout } }
     var stderr: String { output.withLock { $0.stderr } }
 
-    /// Waits until `condition` holds for the output so far, or `seconds` pass.
+    /// Waits until `condition` holds for the output so far (``eventually``); `false` if it does
+    /// not within `seconds`, a bound against a hang.
     @discardableResult
-    func wait(seconds: Double = 10, until condition: (_ stdout: String, _ stderr: String) -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
+    func wait(seconds: Double = 30, until condition: (_ stdout: String, _ stderr: String) -> Bool) -> Bool {
+        eventually(timeout: seconds) {
             let (out, err) = output.withLock { ($0.stdout, $0.stderr) }
-            if condition(out, err) { return true }
-            usleep(10_000)
+            return condition(out, err)
         }
-        return false
     }
 
     /// Sends `signal` and waits for the exit status.

@@ -67,15 +67,18 @@ final class ChangeStreamTests: XCTestCase {
         let streaks = Collector(store.changes(forKey: "current_streak", as: Int.self))
         let all = Collector(store.changes())
         XCTAssertEqual(try Child.run(root, "group.com.rizq.app", ["set-json", "current_streak", "12"]).status, 0)
-        XCTAssertTrue(eventually(timeout: 3) { streaks.collected == [12] }, "\(streaks.collected)")
+        XCTAssertTrue(eventually { streaks.collected == [12] }, "\(streaks.collected)")
         XCTAssertEqual(try Child.run(root, "group.com.rizq.app", ["set-json", "current_streak", "13"]).status, 0)
-        XCTAssertTrue(eventually(timeout: 3) { streaks.collected == [12, 13] }, "\(streaks.collected)")
-        // Our own later write does not echo back the child's values.
+        XCTAssertTrue(eventually { streaks.collected == [12, 13] }, "\(streaks.collected)")
+        // Our own later write does not echo back the child's values, nor itself.
         store.set(14, forKey: "current_streak")
         try store.flush()
-        usleep(300_000)
+        // A change the child makes after our write arrives after every file event before it
+        // (one watcher thread, one queue per suite): once it is here, an echo would be too.
+        XCTAssertEqual(try Child.run(root, "group.com.rizq.app", ["set-json", "after", "true"]).status, 0)
+        XCTAssertTrue(eventually { all.collected.contains { $0.key == "after" } }, "\(all.collected)")
         XCTAssertEqual(streaks.collected, [12, 13, 14])
-        XCTAssertEqual(all.collected.map(\.origin), [.external, .external, .local])
+        XCTAssertEqual(all.collected.map(\.origin), [.external, .external, .local, .external])
         streaks.cancel()
         all.cancel()
     }
@@ -86,23 +89,19 @@ final class ChangeStreamTests: XCTestCase {
         let watcher = Child.start(root, "group.com.rizq.app", ["watch", "current_streak", "3"])
         let out = watcher.standardOutput as! Pipe
         try watcher.run()
-        // Wait for "ready" before writing.
-        var buffer = Data()
-        while !String(decoding: buffer, as: UTF8.self).contains("ready\n") {
-            let chunk = out.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            buffer += chunk
-        }
+        // Each write waits until the child printed the value before it: the child sees every
+        // value, none coalesced with the next.
+        var printed = Child.read(watcher, until: "ready")
         for value in [1, 2] {
             store.set(value, forKey: "current_streak")
             try store.flush()
-            usleep(100_000)
+            printed = Child.read(watcher, until: "\(value)", after: printed)
         }
         store.removeObject(forKey: "current_streak")
         try store.flush()
         watcher.waitUntilExit()
-        buffer += out.fileHandleForReading.readDataToEndOfFile()
-        XCTAssertEqual(String(decoding: buffer, as: UTF8.self), "ready\n1\n2\nnil\n")
+        printed += String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        XCTAssertEqual(printed, "ready\n1\n2\nnil\n")
     }
 
     func testProjectedValueChangesYieldTheDefaultAfterRemoval() throws {
@@ -124,7 +123,7 @@ final class ChangeStreamTests: XCTestCase {
             let stream = $theme.changes
             theme = "round-\(round)"
             let changes = Collector(stream)
-            XCTAssertTrue(eventually(timeout: 2) { changes.collected == ["round-\(round)"] }, "round \(round): \(changes.collected)")
+            XCTAssertTrue(eventually { changes.collected == ["round-\(round)"] }, "round \(round): \(changes.collected)")
             changes.cancel()
         }
     }

@@ -25,7 +25,9 @@ final class MultiProcessTests: XCTestCase {
             }
         }
         reader.start()
-        let writers = (0..<4).map { Child.start(root, suite, ["write-flushed", "writer\($0)", "500"]) }
+        // Four writers at once, each flushing every ten keys: 200 durable writes that take turns
+        // under the file lock and merge each other's keys.
+        let writers = (0..<4).map { Child.start(root, suite, ["write-flushed", "writer\($0)", "500", "10"]) }
         for writer in writers { try writer.run() }
         for writer in writers {
             writer.waitUntilExit()
@@ -81,15 +83,14 @@ final class MultiProcessTests: XCTestCase {
         XCTAssertEqual(object["untouched"] as? String, "mine", "our other pending change is kept")
     }
 
-    func testAnotherProcessesChangeIsVisibleWithoutRestartWithin100ms() throws {
+    func testAnotherProcessesChangeIsVisibleWithoutRestart() throws {
         let root = TemporaryRoot()
         let store = try root.store()
         XCTAssertNil(store.object(forKey: "streak"))
         XCTAssertEqual(try Child.run(root, "group.com.rizq.test", ["set-json", "streak", "42"]).status, 0)
-        // The child's flush() has returned; inotify should bring it in well within 100 ms.
-        let seenAt = Date()
-        XCTAssertTrue(eventually(timeout: 2) { store.integer(forKey: "streak") == 42 })
-        XCTAssertLessThan(Date().timeIntervalSince(seenAt), 1.0, "generous bound: this is not a benchmark")
+        // The child's flush() has returned; inotify brings the change in, with no call of ours.
+        // (How fast: Benchmarks' cross-process workload.)
+        XCTAssertTrue(eventually { store.integer(forKey: "streak") == 42 })
     }
 
     func testPendingChangesAreWrittenAtNormalExit() throws {

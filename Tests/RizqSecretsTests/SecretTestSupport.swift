@@ -62,7 +62,7 @@ func runInPrivateKeyring(
     environment["RIZQ_CHILD"] = productsFolder + "/rizq-secrets-test-child"
     let start = """
         printf 'keyring-test' | gnome-keyring-daemon --unlock --components=secrets >/dev/null
-        for _ in $(seq 1 100); do
+        for _ in $(seq 1 600); do   # until the daemon owns the name: at most 30 s, against a hang
             dbus-send --session --print-reply --dest=org.freedesktop.DBus /org/freedesktop/DBus \
                 org.freedesktop.DBus.NameHasOwner string:org.freedesktop.secrets 2>/dev/null | grep -q true && break
             sleep 0.05

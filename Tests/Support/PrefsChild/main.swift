@@ -68,12 +68,18 @@ func typedRead(_ key: String, _ type: String) -> String {
 
 switch command {
 case "write-flushed":
-    // write-flushed PREFIX COUNT: sets PREFIX-i = i and flushes after each; prints "ok i".
-    guard rest.count == 2, let count = Int(rest[1]) else { fail("write-flushed PREFIX COUNT") }
+    // write-flushed PREFIX COUNT [PER_FLUSH]: sets PREFIX-i = i, flushing after every PER_FLUSH
+    // keys (default 1) and at the end; prints "ok i" for each key a flush made durable.
+    guard rest.count == 2 || rest.count == 3, let count = Int(rest[1]), let perFlush = Int(rest.count == 3 ? rest[2] : "1"), perFlush > 0
+    else { fail("write-flushed PREFIX COUNT [PER_FLUSH]") }
+    var unflushed: [Int] = []
     for index in 0..<count {
         store.set(index, forKey: "\(rest[0])-\(index)")
+        unflushed.append(index)
+        guard unflushed.count == perFlush || index == count - 1 else { continue }
         do { try store.flush() } catch { fail("flush: \(error)") }
-        say("ok \(index)")
+        for flushed in unflushed { say("ok \(flushed)") }
+        unflushed = []
     }
 case "set-json":
     // set-json KEY JSON [--no-flush]: stores the parsed value; flushes unless told not to.

@@ -1,8 +1,7 @@
 // A second process for the secret tests that need another environment.
 //
 //   rizq-secrets-test-child SERVICE ACCOUNT
-//       reads one secret; prints "value <secret>", "missing" or "error <description>", then
-//       "seconds <elapsed>"; exits 0.
+//       reads one secret; prints "value <secret>", "missing" or "error <description>"; exits 0.
 //   rizq-secrets-test-child locked SERVICE
 //       (inside a throw-away keyring session) stores an item, locks the default keyring, then
 //       tries to store the secret given on stdin and to read the item back; prints one line per
@@ -138,7 +137,6 @@ guard arguments.count == 2 else {
     exit(2)
 }
 let store = SecretServiceStore(service: arguments[0], timeout: 5)
-let started = Date()
 let line: String
 do {
     if let value = try store.secret(forAccount: arguments[1]) {
@@ -150,4 +148,3 @@ do {
     line = "error \(error)"
 }
 print(line)
-print(String(format: "seconds %.3f", Date().timeIntervalSince(started)))

@@ -55,9 +55,9 @@ struct SecretSetCommand: ParsableCommand {
         secret.resetBytes(in: 0..<secret.count)
     }
 
-    /// Reads one line from the terminal with echo off.
+    /// Reads one line from the terminal with echo off. The prompt shows once echo is off (and
+    /// typeahead discarded), so that what is typed after it is never echoed.
     private static func prompt(_ text: String) -> Data {
-        Output.prompt(text)
         var saved = termios()
         let haveTerminal = tcgetattr(STDIN_FILENO, &saved) == 0
         if haveTerminal {
@@ -65,6 +65,7 @@ struct SecretSetCommand: ParsableCommand {
             quiet.c_lflag &= ~tcflag_t(ECHO)
             tcsetattr(STDIN_FILENO, TCSAFLUSH, &quiet)
         }
+        Output.prompt(text)
         defer {
             if haveTerminal { tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved) }
             Output.prompt("\n")
