@@ -111,7 +111,7 @@ final class SuiteTableTests: XCTestCase {
         var random = Random(state: 42)
         var table = SuiteTable()
         for index in 0..<500 { table.updateValue(.int(index), forKey: "key-\(index)") }
-        var image = try EncodedSuite(encoding: table, order: table.order(reusing: nil))
+        var encoded = try EncodedSuite(encoding: table, order: table.order(reusing: nil))
         var incremental = 0
         for round in 0..<200 {
             for _ in 0..<(1 + random.next(40)) {
@@ -125,24 +125,24 @@ final class SuiteTableTests: XCTestCase {
                     if table[key] != nil { table.updateValue(.int(random.next(1_000_000) - 500_000), forKey: key) }
                 }
             }
-            if let updated = try image.updated(to: table) {
+            if let updated = try encoded.updated(to: table) {
                 incremental += 1
-                image = updated
+                encoded = updated
             } else {
-                image = try EncodedSuite(encoding: table, order: table.order(reusing: image.order))
+                encoded = try EncodedSuite(encoding: table, order: table.order(reusing: encoded.order))
             }
             let whole = try EncodedSuite(encoding: table, order: table.order(reusing: nil))
-            XCTAssertEqual(String(decoding: image.bytes, as: UTF8.self), String(decoding: whole.bytes, as: UTF8.self), "round \(round)")
-            XCTAssertEqual(try JSONReader.parse(image.bytes), .dictionary(table.dictionary), "round \(round)")
+            XCTAssertEqual(String(decoding: encoded.bytes, as: UTF8.self), String(decoding: whole.bytes, as: UTF8.self), "round \(round)")
+            XCTAssertEqual(try JSONReader.parse(encoded.bytes), .dictionary(table.dictionary), "round \(round)")
         }
         XCTAssertGreaterThan(incremental, 20, "most rounds change values only and should be incremental")
     }
 
     func testAnEncodingOfAnotherTableIsNotReused() throws {
         let first = SuiteTable(["a": 1])
-        let image = try EncodedSuite(encoding: first, order: first.order(reusing: nil))
+        let encoded = try EncodedSuite(encoding: first, order: first.order(reusing: nil))
         let second = SuiteTable(["a": 2])
-        XCTAssertNil(try image.updated(to: second))
+        XCTAssertNil(try encoded.updated(to: second))
         XCTAssertEqual(String(decoding: try EncodedSuite(encoding: SuiteTable(), order: SuiteTable().order(reusing: nil)).bytes, as: UTF8.self), "{}\n")
     }
 
