@@ -33,7 +33,7 @@ extension SecretError: CustomStringConvertible, CustomDebugStringConvertible {
         case .serviceUnavailable(let detail):
             return "no Secret Service on the session bus (\(detail)); start one, e.g. `gnome-keyring-daemon --start --components=secrets`, or install gnome-keyring, KeePassXC or KWallet"
         case .locked(let detail):
-            return "the keyring is locked (\(detail)); unlock it (log in to the desktop, or `printf 'PASSWORD' | gnome-keyring-daemon --unlock --components=secrets` on a headless machine), or allow prompting"
+            return "the keyring is locked (\(detail)); unlock it (log in to the desktop, or `printf 'PASSWORD' | gnome-keyring-daemon --unlock --components=secrets` on a headless machine), or create the store with allowsPrompt: true to let the keyring ask for its password"
         case .promptDismissed:
             return "the unlock prompt was dismissed or could not be shown; unlock the keyring and try again"
         case .timedOut(let seconds):

@@ -9,7 +9,9 @@ enum Main {
     static func main() async {
         LoggingSystem.bootstrap { _ in StderrLogHandler() }
         do {
-            var command = try RizqPrefsCommand.parseAsRoot(NegativeNumbers.mark(Array(CommandLine.arguments.dropFirst())))
+            let arguments = Array(CommandLine.arguments.dropFirst())
+            if let unknownCommand = CommandNames.check(arguments) { throw unknownCommand }
+            var command = try RizqPrefsCommand.parseAsRoot(NegativeNumbers.mark(arguments))
             if var asyncCommand = command as? AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {
@@ -26,7 +28,7 @@ enum Main {
                 // --help, --version, --generate-completion-script: argument-parser prints them.
                 RizqPrefsCommand.exit(withError: error)
             }
-            Output.error(usageLine(for: error))
+            Output.error(usageLine(for: error, arguments: Array(CommandLine.arguments.dropFirst())))
             exitWithoutFlushing(.usage)
         }
     }
@@ -40,8 +42,17 @@ enum Main {
     }
 
     /// argument-parser's message, with where to find help, on one line.
-    private static func usageLine(for error: any Error) -> String {
-        let message = RizqPrefsCommand.message(for: error).split(separator: "\n").first.map(String.init) ?? "invalid command line"
+    private static func usageLine(for error: any Error, arguments: [String]) -> String {
+        var message = RizqPrefsCommand.message(for: error).split(separator: "\n").first.map(String.init) ?? "invalid command line"
+        // argument-parser's own guess ("Unknown option '--typ'. Did you mean '--type'?") in our form.
+        if let guess = message.range(of: ". Did you mean ") {
+            message.replaceSubrange(guess, with: " (did you mean ")
+            message += ")"
+        } else if let quoted = message.firstRange(of: "Unknown option '"), let end = message[quoted.upperBound...].firstIndex(of: "'"),
+            let hint = CommandNames.hint(forUnknownOption: String(message[quoted.upperBound..<end]), in: arguments) {
+            // "Unknown option '--float'": name the option meant (--double), as for an unknown command.
+            message += " (\(hint))"
+        }
         let full = RizqPrefsCommand.fullMessage(for: error)
         let hint = full.split(separator: "\n").first { $0.hasPrefix("  See '") }?.trimmingCharacters(in: .whitespaces)
         let line = message.replacingOccurrences(of: "Error: ", with: "") + "; " + (hint.map { $0.prefix(1).lowercased() + $0.dropFirst() } ?? "see 'rizq-prefs --help'")

@@ -8,7 +8,8 @@ struct ListCommand: ParsableCommand {
         abstract: "Print every key and value of a suite.",
         discussion: """
             An aligned table of key, type and value (values as JSON), sorted by key; --json prints \
-            one JSON object of all keys instead. An empty suite prints nothing (or {}).
+            one JSON object of all keys instead. An empty suite prints nothing on stdout (with \
+            --json, {}) and says so on stderr; the exit status is 0.
             """)
 
     @OptionGroup var store: StoreOptions
@@ -24,6 +25,10 @@ struct ListCommand: ParsableCommand {
             return
         }
         let keys = suite.keys
+        guard !keys.isEmpty else {
+            Output.note("suite \(store.suiteDescription) is empty: it has no keys (\(suite.location.path))")
+            return
+        }
         let rows = keys.map { key in [key, entries[key]?.kindName ?? "", entries[key]?.json ?? ""] }
         Output.raw(Table(header: ["KEY", "TYPE", "VALUE"], rows: rows).text)
     }

@@ -33,8 +33,17 @@ struct SetCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("The value, as text; see the types above.", valueName: "value"), transform: NegativeNumbers.unmarked)
     var value: String
 
-    @Option(name: .customLong("type"), help: ArgumentHelp("The value's type: bool, int, double, string, date, data or json.", valueName: "type"))
+    @Option(name: .customLong("type"), help: ArgumentHelp("The value's type: bool, int, double, string, date, data or json.", valueName: "type"),
+            transform: SetCommand.parseType)
     var typeOption: PrefValueType?
+
+    /// A type's name; an unknown one is refused with the list and the nearest name.
+    static func parseType(_ text: String) throws -> PrefValueType {
+        if let type = PrefValueType(rawValue: text) { return type }
+        let names = PrefValueType.allCases.map(\.rawValue)
+        let guess = Suggestion.nearest(text, among: names).map { " (did you mean '\($0)'?)" } ?? ""
+        throw ValidationError("the types are \(names.joined(separator: ", "))\(guess)")
+    }
 
     @Flag(exclusivity: .exclusive)
     var typeFlag: ValueTypeFlag?

@@ -37,6 +37,10 @@ struct StoreOptions: ParsableArguments {
         do {
             store = try SuiteStore(suite: name, appID: appID ?? "rizq-prefs")
         } catch {
+            // The standard suite is named after the app: what is wrong is the app id the user gave.
+            if suite == nil, case .invalidSuiteName(let badName, let reason) = error, badName == appID {
+                throw CLIError(.usage, "invalid app id '\(badName)' (from --app or RIZQ_PREFS_APP_ID): \(reason); give an app id such as 'com.example.app'")
+            }
             throw CLIError(error)
         }
         if let moved = store.damagedFileMovedAside {

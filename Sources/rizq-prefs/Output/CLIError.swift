@@ -31,7 +31,13 @@ struct CLIError: Error {
         case .notText: status = .storage
         default: status = .secretService
         }
-        message = error.description
+        switch error {
+        case .locked(let detail):
+            // The library's message names its API (allowsPrompt); here the option is --prompt.
+            message = "the keyring is locked (\(detail)); unlock it (log in to the desktop, or `printf 'PASSWORD' | gnome-keyring-daemon --unlock --components=secrets` on a headless machine), or run the command again with --prompt to be asked for the keyring's password"
+        default:
+            message = error.description
+        }
     }
 
     init(_ error: PrefValueParseError) {

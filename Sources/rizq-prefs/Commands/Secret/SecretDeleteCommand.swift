@@ -10,6 +10,11 @@ struct SecretDeleteCommand: ParsableCommand {
 
     @OptionGroup var options: SecretOptions
 
+    /// Accepted as before, with nothing to do: a read, a delete and a list find items in every
+    /// keyring, the session keyring included.
+    @Flag(help: .private)
+    var session = false
+
     @Argument(help: "The account: the secret's name.", transform: NegativeNumbers.unmarked)
     var key: String
 

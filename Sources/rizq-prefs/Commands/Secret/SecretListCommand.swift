@@ -11,6 +11,11 @@ struct SecretListCommand: ParsableCommand {
 
     @OptionGroup var options: SecretOptions
 
+    /// Accepted as before, with nothing to do: a read, a delete and a list find items in every
+    /// keyring, the session keyring included.
+    @Flag(help: .private)
+    var session = false
+
     @Flag(help: "Print a JSON array.")
     var json = false
 

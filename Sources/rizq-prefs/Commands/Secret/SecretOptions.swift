@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import RizqSecrets
 
-/// `--service` and `--app`, shared by the `secret` commands.
+/// `--service`, `--app`, `--timeout` and `--prompt`, shared by the `secret` commands.
 struct SecretOptions: ParsableArguments {
     // Unconditional: a service name may start with '-' (`--service -x`, or `--service=-x`).
     @Option(parsing: .unconditional, help: ArgumentHelp("The service attribute of the items (default: the app id).", valueName: "name"),
@@ -13,8 +13,8 @@ struct SecretOptions: ParsableArguments {
             transform: NegativeNumbers.unmarked)
     var app: String?
 
-    @Flag(help: "Store in the session keyring, forgotten when the keyring daemon stops.")
-    var session = false
+    @Flag(help: "Let a locked keyring ask for its password (a desktop prompt); without it, a locked keyring is an error (exit 4).")
+    var prompt = false
 
     @Option(help: ArgumentHelp("Seconds to wait for the Secret Service, more than 0 and at most \(Self.longestTimeout) (default: 5).", valueName: "seconds"),
             transform: SecretOptions.parseTimeout)
@@ -31,15 +31,15 @@ struct SecretOptions: ParsableArguments {
         return seconds
     }
 
-    /// The store these options name.
-    func openStore() throws(CLIError) -> SecretServiceStore {
+    /// The store these options name; new items go to `collection`.
+    func openStore(collection: SecretServiceStore.Collection = .default) throws(CLIError) -> SecretServiceStore {
         if service?.isEmpty == true {
             throw CLIError(.usage, "--service is empty; give the service name (for example the app id), or leave --service out to use the app id")
         }
         guard let name = service ?? AppID.resolve(app) else {
             throw CLIError(.usage, "no service given: pass --service NAME or --app ID, or set RIZQ_PREFS_APP_ID")
         }
-        return SecretServiceStore(service: name, collection: session ? .session : .default, timeout: timeout)
+        return SecretServiceStore(service: name, collection: collection, timeout: timeout, allowsPrompt: prompt)
     }
 }
 

@@ -35,6 +35,9 @@ struct SecretSetCommand: ParsableCommand {
     @Flag(help: "Store stdin exactly, without dropping a trailing newline.")
     var raw = false
 
+    @Flag(help: "Store in the session keyring, forgotten when the keyring daemon stops (reads find items in every keyring).")
+    var session = false
+
     // Whatever else was typed, options included, so that a secret given as an argument is
     // refused without argument-parser repeating it in its error.
     @Argument(parsing: .allUnrecognized, help: .private)
@@ -44,7 +47,7 @@ struct SecretSetCommand: ParsableCommand {
         guard unexpected.isEmpty else {
             throw CLIError(.usage, "secret set takes one argument, the key, and reads the secret from stdin, never from the command line (where 'ps' and the shell's history would show it); \(unexpected.count == 1 ? "the extra argument was" : "\(unexpected.count) extra arguments were") not shown (a mistyped option counts too: see 'rizq-prefs secret set --help'); pipe the secret in: printf '%s' \"$TOKEN\" | rizq-prefs secret set KEY")
         }
-        let store = try options.openStore()
+        let store = try options.openStore(collection: session ? .session : .default)
         var secret = isatty(STDIN_FILENO) != 0 ? Self.prompt("Secret for '\(key)': ") : FileHandle.standardInput.readDataToEndOfFile()
         // Exactly one "\n", as documented: a lone "\r" (or the "\r" of "\r\n") may belong to the secret.
         if !raw, secret.last == 0x0A { secret.removeLast() }

@@ -1,0 +1,102 @@
+import ArgumentParser
+
+/// Checks the command words of a command line before argument-parser sees them: it takes an
+/// unknown command for a stray argument (`lsit`: "Unexpected argument") and answers `help
+/// nosuch` with the general help and success. Here both are an unknown command, with the
+/// nearest real one, exit 2.
+enum CommandNames {
+    /// The error for the first word that names no command, or `nil` when every command word is known.
+    static func check(_ arguments: [String]) -> CLIError? {
+        var command: any ParsableCommand.Type = RizqPrefsCommand.self
+        var path: [String] = []
+        var askedForHelp = false
+        for word in arguments {
+            let subcommands = command.configuration.subcommands
+            // Options, `--`, and the arguments of a command that has no subcommands end the check.
+            if word.hasPrefix("-") || subcommands.isEmpty { return nil }
+            if path.isEmpty, word == "help" {
+                // `help help` is argument-parser's help of `help`.
+                if askedForHelp { return nil }
+                askedForHelp = true
+                continue
+            }
+            guard let next = subcommands.first(where: { name(of: $0) == word }) else {
+                return unknown(word, under: path, among: subcommands.map(name(of:)))
+            }
+            command = next
+            path.append(word)
+        }
+        return nil
+    }
+
+    private static func name(of command: any ParsableCommand.Type) -> String {
+        command.configuration.commandName ?? String(describing: command).lowercased()
+    }
+
+    private static func unknown(_ word: String, under path: [String], among names: [String]) -> CLIError {
+        let prefix = (["rizq-prefs"] + path).joined(separator: " ")
+        let guess = Suggestion.nearest(word, among: names).map { " (did you mean '\(prefix) \($0)'?)" } ?? ""
+        return CLIError(.usage, "unknown command '\(word)'\(guess); the commands of '\(prefix)' are \(names.joined(separator: ", ")); see '\(prefix) --help'")
+    }
+
+    /// The command the command words name (the root when there are none), and those words.
+    static func command(for arguments: [String]) -> (command: any ParsableCommand.Type, words: [String]) {
+        var command: any ParsableCommand.Type = RizqPrefsCommand.self
+        var words: [String] = []
+        for word in arguments where !word.hasPrefix("-") {
+            guard let next = command.configuration.subcommands.first(where: { name(of: $0) == word }) else { break }
+            command = next
+            words.append(word)
+        }
+        return (command, words)
+    }
+
+    /// What to add to argument-parser's "Unknown option '--x'": the option meant (`--float` →
+    /// `--double`), or, for an option of a command typed before the command's name (`rizq-prefs
+    /// --suite S list`), where it goes.
+    static func hint(forUnknownOption option: String, in arguments: [String]) -> String? {
+        let (command, words) = command(for: arguments)
+        let bare = String(option.drop { $0 == "-" })
+        let options = longOptions(of: command)
+        if let meant = Suggestion.nearest(bare, among: options.sorted()), meant != bare {
+            return "did you mean '--\(meant)'?"
+        }
+        // Typed before the name of the command it belongs to (`secret --raw set`).
+        let owner = options.contains(bare) ? words : firstCommand(under: command, path: words, withOption: bare)
+        if let owner, !owner.isEmpty {
+            return "'--\(bare)' is an option of a command: put it after the command's name, as in 'rizq-prefs \(owner.joined(separator: " ")) --\(bare) …'"
+        }
+        return nil
+    }
+
+    /// The long options (without their dashes) in the OPTIONS section of a command's help.
+    private static func longOptions(of command: any ParsableCommand.Type) -> Set<String> {
+        let help = RizqPrefsCommand.helpMessage(for: command)
+        guard let section = help.range(of: "\nOPTIONS:\n") else { return [] }
+        var options: Set<String> = []
+        for line in help[section.upperBound...].split(separator: "\n") {
+            // A row starts with its names ("  -h, --help", "  --type <type>"), then two spaces and the text.
+            let row = line.drop { $0 == " " }
+            guard row.hasPrefix("-") else { continue }
+            let names = row.range(of: "  ").map { row[..<$0.lowerBound] } ?? row
+            for word in names.split(whereSeparator: { $0 == " " || $0 == "," }) where word.hasPrefix("--") {
+                let name = word.dropFirst(2).prefix { $0.isLetter || $0.isNumber || $0 == "-" }
+                if name.first?.isLetter == true { options.insert(String(name)) }
+            }
+        }
+        return options
+    }
+
+    /// The words of the first command below `command` that has the long option `option`.
+    private static func firstCommand(under command: any ParsableCommand.Type, path: [String], withOption option: String) -> [String]? {
+        for subcommand in command.configuration.subcommands {
+            let words = path + [name(of: subcommand)]
+            if subcommand.configuration.subcommands.isEmpty {
+                if longOptions(of: subcommand).contains(option) { return words }
+            } else if let found = firstCommand(under: subcommand, path: words, withOption: option) {
+                return found
+            }
+        }
+        return nil
+    }
+}
