@@ -34,7 +34,7 @@ struct SetCommand: ParsableCommand {
     var value: String
 
     @Option(name: .customLong("type"), help: ArgumentHelp("The value's type: bool, int, double, string, date, data or json.", valueName: "type"),
-            transform: SetCommand.parseType)
+            completion: .list(PrefValueType.allCases.map(\.rawValue)), transform: SetCommand.parseType)
     var typeOption: PrefValueType?
 
     /// A type's name; an unknown one is refused with the list and the nearest name.
