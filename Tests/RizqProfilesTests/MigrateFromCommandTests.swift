@@ -5,15 +5,6 @@ import XCTest
 /// `rizq-prefs migrate --from`, run as the built binary with a temporary home and root.
 final class MigrateFromCommandTests: XCTestCase {
 
-    private func run(_ arguments: [String], home: String, root: String) throws -> (status: Int32, stdout: String, stderr: String) {
-        var environment = ProcessInfo.processInfo.environment
-        environment["HOME"] = home
-        environment["XDG_CONFIG_HOME"] = home + "/.config"
-        environment["RIZQ_PREFS_HOME"] = root
-        environment["RIZQ_PREFS_APP_ID"] = nil
-        return try runCommand(builtProduct("rizq-prefs"), ["migrate"] + arguments, environment: environment)
-    }
-
     /// A Chromium user-data folder in `home` with two origins in its Default profile.
     private func makeChromium(_ home: TemporaryFolder, token: String) throws -> String {
         let leveldb = home.folder(".config/chromium/Default/Local Storage/leveldb")
@@ -37,19 +28,19 @@ final class MigrateFromCommandTests: XCTestCase {
         let leveldb = try makeChromium(home, token: token)
         let before = fingerprint(home.path)
 
-        let list = try run(["--from", "chromium", "--list"], home: home.path, root: root.path)
+        let list = try migrate(["--from", "chromium", "--list"], home: home.path, root: root.path)
         XCTAssertEqual(list.status, 0, list.stderr)
         XCTAssertTrue(list.stdout.hasPrefix("Chromium profile 'Default' (Person 1): \(leveldb) (chromium-leveldb)\n"), list.stdout)
         let rows = list.stdout.split(separator: "\n").map { $0.split(separator: " ", omittingEmptySubsequences: true).map(String.init) }
         XCTAssertTrue(rows.contains(["https://app.rizq.io", "5", String(5 + 4 + 4 + 2 + 4 + 5 + 10 + token.utf8.count + 5 + 4), "1"]), list.stdout)
         XCTAssertTrue(rows.contains(["https://other.example", "1", "2"]), list.stdout)
         XCTAssertFalse(list.stdout.contains(token) || list.stdout.contains("dark"), "--list shows no values")
-        let json = try run(["--from", "chromium", "--list", "--json"], home: home.path, root: root.path)
+        let json = try migrate(["--from", "chromium", "--list", "--json"], home: home.path, root: root.path)
         let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
         XCTAssertEqual((object["origins"] as? [[String: Any]])?.map { $0["origin"] as? String }, ["https://app.rizq.io", "https://other.example"])
 
         // Several origins and no --origin: the error lists them; nothing is written.
-        let ambiguous = try run(["--from", "chromium", "--app", "com.rizq.cli"], home: home.path, root: root.path)
+        let ambiguous = try migrate(["--from", "chromium", "--app", "com.rizq.cli"], home: home.path, root: root.path)
         XCTAssertEqual(ambiguous.status, 2)
         XCTAssertTrue(ambiguous.stderr.contains("holds localStorage for 2 origins (https://app.rizq.io, https://other.example); choose one with --origin"), ambiguous.stderr)
         XCTAssertEqual(fileSnapshot(under: root.path), [:])
@@ -58,7 +49,7 @@ final class MigrateFromCommandTests: XCTestCase {
         let secrets = SecretServiceStore(service: service)
         defer { _ = try? secrets.deleteSecret(forAccount: "auth_token") }
         let common = ["--from", home.path + "/.config/chromium", "--profile", "Person 1", "--origin", "https://app.rizq.io", "--app", "com.rizq.cli", "--service", service]
-        let dry = try run(common + ["--dry-run", "--json"], home: home.path, root: root.path)
+        let dry = try migrate(common + ["--dry-run", "--json"], home: home.path, root: root.path)
         XCTAssertEqual(dry.status, 0, dry.stderr)
         XCTAssertEqual(fileSnapshot(under: root.path), [:], "a dry run writes nothing")
         let report = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(dry.stdout.utf8)) as? [String: Any])
@@ -69,7 +60,7 @@ final class MigrateFromCommandTests: XCTestCase {
         XCTAssertEqual(actions, ["theme": "inferred", "goal": "inferred", "café": "inferred", "auth_token": "secret", "draft": "skipped"])
         XCTAssertFalse(dry.stdout.contains(token))
 
-        let real = try run(common, home: home.path, root: root.path)
+        let real = try migrate(common, home: home.path, root: root.path)
         XCTAssertEqual(real.status, 0, real.stderr)
         XCTAssertTrue(real.stdout.contains("draft"), "the skipped key is named in the report")
         XCTAssertTrue(real.stdout.contains("a lone UTF-16 surrogate (0xD83D) at code unit 1"))
@@ -83,7 +74,7 @@ final class MigrateFromCommandTests: XCTestCase {
         XCTAssertNil(suite.object(forKey: "draft"))
 
         // Once: the same unchanged profile is recognised.
-        let again = try run(common, home: home.path, root: root.path)
+        let again = try migrate(common, home: home.path, root: root.path)
         XCTAssertEqual(again.status, 0)
         XCTAssertTrue(again.stdout.contains("already imported"), again.stdout)
         XCTAssertEqual(fingerprint(home.path), before, "the profile did not change")
@@ -105,7 +96,7 @@ final class MigrateFromCommandTests: XCTestCase {
             (["--from", "chromium", "--format", "object"], "--format is for dump files"),
         ]
         for (arguments, message) in cases {
-            let result = try run(arguments, home: home.path, root: root.path)
+            let result = try migrate(arguments, home: home.path, root: root.path)
             XCTAssertEqual(result.status, 2, arguments.joined(separator: " "))
             XCTAssertTrue(result.stderr.contains(message), "\(arguments): \(result.stderr)")
         }
