@@ -206,3 +206,55 @@ func sqlite(_ path: String, _ statements: String) throws {
 func readStorage(_ path: String, profile: String? = nil, locator: ProfileLocator = ProfileLocator()) throws -> ProfileStorage {
     try ProfileStorage.read(try locator.locate(.path(path), profile: profile))
 }
+
+/// Reads `path` while a running browser may write to `watched` (the storage it holds open), and
+/// checks that the read itself changes nothing there: the fingerprint of `watched` is taken
+/// before and after each read, and a read during which the browser wrote (a delayed commit) is
+/// done again. A reader that changed the profile changes it in every round, and fails.
+func readLeavingUnchanged(_ path: String, watched: String, rounds: Int = 10, file: StaticString = #filePath, line: UInt = #line) throws -> ProfileStorage {
+    var changed: [String] = []
+    for _ in 0..<rounds {
+        let before = fingerprint(watched)
+        let storage = try readStorage(path)
+        let after = fingerprint(watched)
+        if after == before { return storage }
+        changed = Set(before.keys).union(after.keys).filter { before[$0] != after[$0] }.sorted()
+    }
+    XCTFail("\(watched) changed during each of \(rounds) reads (last: \(changed.joined(separator: ", "))): the read changes the profile", file: file, line: line)
+    throw CocoaError(.fileWriteUnknown)
+}
+
+/// Reads `path` again after each change inotify reports in `watched`, until `done` holds for
+/// what was read, and returns that: for a running browser that writes its storage when it
+/// chooses (Chromium commits `localStorage` after a delay, and a browser that quits at once may
+/// not have written it). Synchronised on the change stream; the only time limit is
+/// ``BrowserProcess/hangLimit``, against a browser that never writes.
+func readOnceStored(_ path: String, watched: String, file: StaticString = #filePath, line: UInt = #line, until done: (ProfileStorage) -> Bool) throws -> ProfileStorage {
+    let events = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
+    guard events >= 0 else { throw CocoaError(.fileReadUnknown) }
+    defer { close(events) }
+    guard inotify_add_watch(events, watched, UInt32(IN_MODIFY | IN_CLOSE_WRITE | IN_CREATE | IN_MOVED_TO | IN_DELETE)) >= 0 else {
+        XCTFail("cannot watch \(watched): \(String(cString: strerror(errno)))", file: file, line: line)
+        throw CocoaError(.fileReadUnknown)
+    }
+    let deadline = Date(timeIntervalSinceNow: BrowserProcess.hangLimit)
+    var last = "nothing read yet"
+    while true {
+        // Every change from here on is queued, so none between this read and the wait is lost.
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        while read(events, &buffer, buffer.count) > 0 {}
+        do {
+            let storage = try readStorage(path)
+            if done(storage) { return storage }
+            last = "origins \(storage.origins.map { "\($0.origin) (\($0.keyCount) keys)" })"
+        } catch {
+            last = "\(error)"
+        }
+        var descriptor = pollfd(fd: events, events: Int16(POLLIN), revents: 0)
+        let remaining = Int32(max(0, deadline.timeIntervalSinceNow) * 1000)
+        if poll(&descriptor, 1, remaining) == 0 {
+            XCTFail("\(watched) never held what the browser stored (\(Int(BrowserProcess.hangLimit)) s); last read: \(last)", file: file, line: line)
+            throw CocoaError(.fileReadUnknown)
+        }
+    }
+}

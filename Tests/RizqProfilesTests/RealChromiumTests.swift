@@ -5,9 +5,9 @@ import XCTest
 
 /// Debian's real `chromium`, headless, writes `localStorage` on a local page; the profile is then
 /// read back with the LevelDB reader and imported, dry run and real, through `rizq-prefs`.
-/// The browser is synchronised on, never slept for: `--dump-dom` returns when the page has
-/// loaded and the browser has shut down (flushing its storage); a running browser says it holds
-/// the storage open with a console line.
+/// The browser is synchronised on, never slept for: the page says on the console that it has
+/// stored (``BrowserProcess``), and the profile is read again at each change inotify reports
+/// until it holds what was stored (``readOnceStored(_:watched:file:line:until:)``).
 final class RealChromiumTests: XCTestCase {
     static let chromium = "/usr/bin/chromium"
 
@@ -19,36 +19,45 @@ final class RealChromiumTests: XCTestCase {
     }
 
     /// Starts chromium headless on `page` with its own user-data folder and home.
-    private func launch(_ arguments: [String], page: String, home: String) throws -> (Process, Pipe, Pipe) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.chromium)
-        process.arguments = [
-            "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-            "--user-data-dir=" + home + "/chromium", "--no-first-run", "--no-default-browser-check",
-            // Nothing of the test's keyring or network: passwords in a file, no background fetches.
-            "--password-store=basic", "--disable-background-networking", "--disable-component-update", "--disable-sync",
-        ] + arguments + ["file://" + page]
+    private func launch(_ arguments: [String], page: String, home: String) throws -> BrowserProcess {
         var environment = ProcessInfo.processInfo.environment
         environment["HOME"] = home
         environment["XDG_CONFIG_HOME"] = home + "/.config"
         environment["XDG_CACHE_HOME"] = home + "/.cache"
         environment["DBUS_SESSION_BUS_ADDRESS"] = nil
-        process.environment = environment
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        return (process, output, errors)
+        return try BrowserProcess(Self.chromium, [
+            "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+            "--user-data-dir=" + home + "/chromium", "--no-first-run", "--no-default-browser-check",
+            // Nothing of the test's keyring or network: passwords in a file, no background fetches.
+            "--password-store=basic", "--disable-background-networking", "--disable-component-update", "--disable-sync",
+            // localStorage commits within a second, without the rate limits that can hold a
+            // megabyte of writes back for minutes.
+            "--enable-aggressive-domstorage-flushing",
+        ] + arguments + ["file://" + page], environment: environment)
     }
 
-    /// Ends `process` if it is still running after `seconds`: a guard against a hung browser,
-    /// not a way to wait for it.
-    private func guardAgainstHang(_ process: Process, seconds: Double = 180) {
-        DispatchQueue.global().asyncAfter(deadline: .now() + seconds) {
-            if process.isRunning { process.terminate() }
+    /// Starts chromium on `page`, which stores what it stores and then logs `rizq-stored N` on
+    /// the console; waits for that line, then until the profile on disk holds `count` keys of
+    /// `file://` (Chromium commits `localStorage` after a delay, and one that quits at once may
+    /// not commit it at all), reading it while Chromium runs. Returns the running browser.
+    private func storeWithChromium(page: String, home: String, count: Int, file: StaticString = #filePath, line: UInt = #line) throws -> BrowserProcess {
+        let browser = try launch(["--enable-logging=stderr", "--log-level=0"], page: page, home: home)
+        guard let stored = browser.waitForLine(containing: "rizq-stored ", on: .stderr, file: file, line: line) else {
+            browser.stop()
+            throw CocoaError(.fileReadUnknown)
         }
+        XCTAssertTrue(stored.contains("rizq-stored \(count)"), "the page did not store everything: \(stored)", file: file, line: line)
+        let leveldb = home + "/chromium/Default/Local Storage/leveldb"
+        XCTAssertTrue(FileManager.default.fileExists(atPath: leveldb + "/LOCK"), "chromium has not opened its storage", file: file, line: line)
+        do {
+            _ = try readOnceStored(home + "/chromium", watched: leveldb, file: file, line: line) { storage in
+                storage.origins.first { $0.origin == "file://" }?.keyCount == count
+            }
+        } catch {
+            browser.stop()
+            throw error
+        }
+        return browser
     }
 
     func testChromiumWritesLocalStorageAndTheProfileReadsItBackExactly() throws {
@@ -57,17 +66,11 @@ final class RealChromiumTests: XCTestCase {
         let home = TemporaryFolder("rizq-chromium")
         let page = BrowserTestPage()
         let pagePath = home.path + "/page.html"
-        try page.html(after: "document.write('<p id=\"stored\">' + localStorage.length + ' items</p>');")
-            .write(toFile: pagePath, atomically: true, encoding: .utf8)
+        try page.html(after: "console.log('rizq-stored ' + localStorage.length);").write(toFile: pagePath, atomically: true, encoding: .utf8)
 
-        // The page stores, the DOM is printed after load, the browser shuts down: then the
-        // storage is on disk.
-        let (browser, output, _) = try launch(["--dump-dom"], page: pagePath, home: home.path)
-        guardAgainstHang(browser)
-        let dom = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        browser.waitUntilExit()
-        XCTAssertEqual(browser.terminationStatus, 0)
-        XCTAssertTrue(dom.contains("<p id=\"stored\">\(page.items.count) items</p>"), "the page did not store everything")
+        // The page stores, Chromium commits it to disk, then quits.
+        let browser = try storeWithChromium(page: pagePath, home: home.path, count: page.items.count)
+        browser.stop()
         try FileManager.default.removeItem(atPath: pagePath)
 
         let userData = home.path + "/chromium"
@@ -96,7 +99,6 @@ final class RealChromiumTests: XCTestCase {
         try requireChromium()
         let home = TemporaryFolder("rizq-chromium")
         let page = home.path + "/page.html"
-        // The page stores a value, then says so on the console, and the browser stays open.
         try """
             <!doctype html><meta charset="utf-8"><script>
             localStorage.setItem("theme", "dark");
@@ -104,35 +106,15 @@ final class RealChromiumTests: XCTestCase {
             console.log("rizq-stored " + localStorage.length);
             </script>
             """.write(toFile: page, atomically: true, encoding: .utf8)
-        let (first, output, _) = try launch(["--dump-dom"], page: page, home: home.path)
-        guardAgainstHang(first)
-        _ = output.fileHandleForReading.readDataToEndOfFile()
-        first.waitUntilExit()
+        // Chromium stays open, holding the storage (its LOCK taken), once the values are on disk.
+        let browser = try storeWithChromium(page: page, home: home.path, count: 2)
+        defer { browser.stop() }
 
-        try """
-            <!doctype html><meta charset="utf-8"><script>
-            localStorage.setItem("open", "yes");
-            console.log("rizq-holding " + localStorage.length);
-            </script>
-            """.write(toFile: page, atomically: true, encoding: .utf8)
-        let (browser, _, errors) = try launch(["--enable-logging=stderr", "--log-level=0"], page: page, home: home.path)
-        guardAgainstHang(browser)
-        defer {
-            browser.terminate()
-            browser.waitUntilExit()
-        }
-        var log = ""
-        while !log.contains("rizq-holding 3") {
-            let chunk = errors.fileHandleForReading.availableData
-            guard !chunk.isEmpty else { return XCTFail("chromium ended before the page ran") }
-            log += String(decoding: chunk, as: UTF8.self)
-        }
-        // The browser holds the storage open (its LOCK taken): the read works from the copy.
-        let storage = try readStorage(home.path + "/chromium")
+        // The read works from the copy, and leaves the storage as the browser has it.
+        let storage = try readLeavingUnchanged(home.path + "/chromium", watched: home.path + "/chromium/Default/Local Storage")
         let origin = try XCTUnwrap(storage.origins.first)
         XCTAssertEqual(origin.origin, "file://")
         XCTAssertEqual(origin["theme"], "dark")
         XCTAssertEqual(origin["café"], "crème")
     }
-
 }

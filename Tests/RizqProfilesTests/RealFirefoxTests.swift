@@ -7,7 +7,7 @@ import XCTest
 /// Debian's real `firefox-esr`, headless, writes `localStorage` on a local page; the profile is
 /// then read back with the Firefox reader and imported, dry run and real, through `rizq-prefs`.
 ///
-/// The browser is synchronised on, never slept for: with `-screenshot` Firefox loads the page
+/// The browser is synchronised on, never slept for (``BrowserProcess``): with `-screenshot` Firefox loads the page
 /// (whose inline script stores everything before the load ends), takes the screenshot and quits
 /// cleanly, and LSNG writes its databases at that shutdown; a running Firefox says that the page
 /// ran with a console line on stdout (`devtools.console.stdout.content`).
@@ -34,30 +34,15 @@ final class RealFirefoxTests: XCTestCase {
     }
 
     /// Starts firefox-esr headless with `arguments`.
-    private func launch(_ arguments: [String], home: String) throws -> (Process, Pipe) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.firefox)
-        process.arguments = ["-headless", "-no-remote"] + arguments
-        process.environment = browserEnvironment(home: home)
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        // A guard against a hung browser, not a way to wait for it.
-        DispatchQueue.global().asyncAfter(deadline: .now() + 180) {
-            if process.isRunning { process.terminate() }
-        }
-        return (process, output)
+    private func launch(_ arguments: [String], home: String) throws -> BrowserProcess {
+        try BrowserProcess(Self.firefox, ["-headless", "-no-remote"] + arguments, environment: browserEnvironment(home: home))
     }
 
     /// Runs Firefox on `page` until it has taken its screenshot and quit.
-    private func storeWithFirefox(page: String, home: String, profile: String?) throws {
+    private func storeWithFirefox(page: String, home: String, profile: String?, file: StaticString = #filePath, line: UInt = #line) throws {
         let profileArguments = profile.map { ["-profile", $0] } ?? []
-        let (browser, output) = try launch(profileArguments + ["-screenshot", home + "/screenshot.png", "file://" + page], home: home)
-        _ = output.fileHandleForReading.readDataToEndOfFile()
-        browser.waitUntilExit()
-        XCTAssertEqual(browser.terminationStatus, 0, "firefox-esr failed")
+        let browser = try launch(profileArguments + ["-screenshot", home + "/screenshot.png", "file://" + page], home: home)
+        XCTAssertEqual(browser.waitUntilExit(file: file, line: line), 0, "firefox-esr failed: \(browser.text(.stderr).suffix(2000))", file: file, line: line)
     }
 
     /// A fresh profile folder whose `user.js` keeps LSNG on (Firefox's default) and start-up quiet.
@@ -168,19 +153,13 @@ final class RealFirefoxTests: XCTestCase {
 
         try "<!doctype html><meta charset=\"utf-8\"><script>localStorage.setItem(\"open\", \"yes\"); console.log(\"rizq-holding \" + localStorage.length);</script>\n"
             .write(toFile: page, atomically: true, encoding: .utf8)
-        let (browser, output) = try launch(["-profile", profile, "file://" + page], home: home.path)
-        defer {
-            browser.terminate()
-            browser.waitUntilExit()
-        }
-        var log = ""
-        while !log.contains("rizq-holding 3") {
-            let chunk = output.fileHandleForReading.availableData
-            guard !chunk.isEmpty else { return XCTFail("firefox-esr ended before the page ran") }
-            log += String(decoding: chunk, as: UTF8.self)
-        }
+        let browser = try launch(["-profile", profile, "file://" + page], home: home.path)
+        defer { browser.stop() }
+        guard let ran = browser.waitForLine(containing: "rizq-holding ", on: .stdout) else { return }
+        XCTAssertTrue(ran.contains("rizq-holding 3"), "the page saw other storage than the first run left: \(ran)")
         XCTAssertTrue(FileManager.default.fileExists(atPath: profile + "/lock") || FileManager.default.fileExists(atPath: profile + "/.parentlock"), "Firefox holds the profile")
-        let storage = try readStorage(profile)
+        // The read works from the copy, and leaves the storage as the browser has it.
+        let storage = try readLeavingUnchanged(profile, watched: profile + "/storage/default")
         let origin = try XCTUnwrap(storage.origins.first { $0.origin == "file://" + page })
         XCTAssertEqual(origin["theme"], "dark")
         XCTAssertEqual(origin["café"], "crème")
