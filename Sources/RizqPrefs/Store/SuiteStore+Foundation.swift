@@ -46,7 +46,7 @@ extension SuiteStore {
         case .unsigned(let number): return Int(exactly: number) ?? 0
         case .double(let number): return Int(exactly: number.rounded(.towardZero)) ?? 0
         case .bool(let flag): return flag ? 1 : 0
-        case .string(let text): return NSString(string: text).integerValue
+        case .string(let text): return NSString(string: scannable(text)).integerValue
         default: return 0
         }
     }
@@ -62,10 +62,23 @@ extension SuiteStore {
         case .string(let text):
             // Text beyond a Double's range (kept as text when a file held such a number) reads as
             // 0, where NSString gives an infinity that no suite could store again.
-            let number = NSString(string: text).doubleValue
+            let number = NSString(string: scannable(text)).doubleValue
             return number.isFinite ? number : 0
         default: return 0
         }
+    }
+
+    /// `text` for `NSString`'s number readers. Foundation's scanner on Linux traps when the
+    /// number would start at a character outside the Basic Multilingual Plane (`"😀"`,
+    /// `" 😀x"`: fuzz-suite-file's first crash); no such character is part of a number, so each
+    /// becomes U+FFFD, at which the readers stop just the same.
+    private func scannable(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: { $0.value > 0xFFFF }) else { return text }
+        var scalars = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            scalars.append(scalar.value > 0xFFFF ? "\u{FFFD}" : scalar)
+        }
+        return String(scalars)
     }
 
     /// ``double(forKey:)`` as a `Float`.
