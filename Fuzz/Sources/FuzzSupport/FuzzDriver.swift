@@ -1,0 +1,35 @@
+import Foundation
+
+/// libFuzzer's entry point for programs that have a `main` of their own.
+@_silgen_name("LLVMFuzzerRunDriver")
+private func LLVMFuzzerRunDriver(
+    _ argc: UnsafeMutablePointer<CInt>,
+    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+    _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
+) -> CInt
+
+/// The body of the running target (one per process).
+nonisolated(unsafe) private var currentBody: ((UnsafeRawBufferPointer) -> Void)?
+
+/// Runs libFuzzer with this process's arguments, calling `body` with each input; returns
+/// libFuzzer's exit status. SwiftPM gives an executable target its own `main` (from
+/// `main.swift`), so a target calls this from there rather than exporting
+/// `LLVMFuzzerTestOneInput`.
+public func runFuzzer(_ body: @escaping (UnsafeRawBufferPointer) -> Void) -> Never {
+    currentBody = body
+    var argc = CommandLine.argc
+    var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = CommandLine.unsafeArgv
+    let status = LLVMFuzzerRunDriver(&argc, &argv) { data, size in
+        currentBody?(UnsafeRawBufferPointer(start: data, count: size))
+        return 0
+    }
+    exit(status)
+}
+
+/// Stops the run as a finding when `condition` is false: libFuzzer saves the input that did it.
+public func require(_ condition: @autoclosure () -> Bool, _ message: @autoclosure () -> String, file: StaticString = #fileID, line: UInt = #line) {
+    guard condition() else {
+        FileHandle.standardError.write(Data("fuzz property violated at \(file):\(line): \(message())\n".utf8))
+        abort()
+    }
+}

@@ -1,0 +1,40 @@
+// `rizq-prefs import` (SuiteStore.importJSON): the input is imported into a new suite; what was
+// imported exports, imports into another suite, and reads back the same.
+import Foundation
+import FuzzSupport
+import RizqPrefs
+
+let scratch = Scratch()
+
+runFuzzer { input in
+    defer { scratch.clean() }
+    let store = scratch.open(scratch.nextSuite())
+    do {
+        try store.importJSON(Data(input), replacing: input.first.map { $0 & 1 == 1 } ?? false)
+    } catch let error as SuiteImportError {
+        switch error {
+        case .notJSON, .notAnObject, .otherSchemaVersion: return
+        case .store(.invalidValue(let key, _)) where key == SuiteSchema.versionKey:
+            // A "$schemaVersion" member that is no version number: the name is reserved.
+            return
+        case .store(let cause): require(false, "parsed JSON that a suite refused: \(cause)")
+        }
+    } catch {
+        require(false, "importJSON threw \(error)")
+    }
+    let exported: Data
+    do {
+        exported = try store.exportJSON()
+    } catch {
+        require(false, "an imported suite does not export: \(error)")
+        return
+    }
+    let copy = scratch.open(scratch.nextSuite())
+    do {
+        try copy.importJSON(exported)
+    } catch {
+        require(false, "an export does not import: \(error)")
+    }
+    require(identical(.dictionary(copy.entries), .dictionary(store.entries)), "export then import changed the suite")
+    require((try? copy.exportJSON()) == exported, "the export is not stable")
+}
