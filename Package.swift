@@ -167,3 +167,9 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// The DocC plugin, only for scripts/docs (RIZQ_PREFS_DOCS=1): apps that depend on this package
+// never resolve it.
+if Context.environment["RIZQ_PREFS_DOCS"] != nil {
+    package.dependencies.append(.package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"))
+}

@@ -29,7 +29,7 @@ public final class InMemorySecretStore: SecretStore {
         self.service = service
     }
 
-    /// Stores the secret, after the same input checks as ``SecretServiceStore``.
+    /// Stores the secret, after the same input checks as `SecretServiceStore` (in `RizqSecrets`).
     public func storeSecret(_ bytes: Data, isText: Bool, forAccount account: String, label: String?) throws(SecretError) {
         try SecretInput.validate(service: service, account: account, label: label, secretSize: bytes.count)
         let item = Item(bytes: bytes, isText: isText, label: label ?? SecretInput.defaultLabel(service: service, account: account))

@@ -3,7 +3,7 @@ import Foundation
 /// Where an app keeps its secrets: auth tokens, API keys, passwords.
 ///
 /// Items are addressed by `service` (the store's, usually the app id) and `account` (the key).
-/// Implementations: ``SecretServiceStore`` (the desktop's Secret Service, through libsecret)
+/// Implementations: `SecretServiceStore` (the desktop's Secret Service, through libsecret)
 /// and ``InMemorySecretStore`` (for the unit tests of apps that use this package), in the
 /// manner of swift-log's handlers.
 ///

@@ -7,9 +7,10 @@ import Logging
 @main
 enum Main {
     static func main() async {
-        LoggingSystem.bootstrap { _ in StderrLogHandler() }
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        let verbose = Verbosity.isRequested(in: arguments)
+        LoggingSystem.bootstrap { label in StderrLogHandler(label: label, verbose: verbose) }
         do {
-            let arguments = Array(CommandLine.arguments.dropFirst())
             if let unknownCommand = CommandNames.check(arguments) { throw unknownCommand }
             var command = try RizqPrefsCommand.parseAsRoot(NegativeNumbers.mark(arguments))
             if var asyncCommand = command as? AsyncParsableCommand {

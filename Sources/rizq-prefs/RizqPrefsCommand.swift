@@ -46,10 +46,12 @@ struct RizqPrefsCommand: AsyncParsableCommand {
               rizq-prefs doctor
               rizq-prefs schema --app com.rizq.app
             """,
-        version: "0.1.0",
+        version: PackageVersion.current,
         subcommands: [
             GetCommand.self, SetCommand.self, DeleteCommand.self, ListCommand.self, SuitesCommand.self,
             ExportCommand.self, ImportCommand.self, WatchCommand.self, SecretCommand.self, DoctorCommand.self,
             MigrateCommand.self, SchemaCommand.self,
         ])
+
+    @OptionGroup var verbosity: Verbosity
 }

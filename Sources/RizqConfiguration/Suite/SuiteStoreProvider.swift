@@ -21,9 +21,9 @@ import RizqPrefs
 ///
 /// Keys map to suite keys as ``keyMapping`` says: by default `http.timeout` is the suite key
 /// `"http.timeout"` (``SuiteKeyMapping/dottedKey``). Values convert as the store's own typed
-/// reads do (``RizqPrefs/SuiteStore/value(forKey:as:)``); a value of another type throws
+/// reads do (``/RizqPrefs/SuiteStore/value(forKey:as:)``); a value of another type throws
 /// ``ConfigTypeMismatch``, which a reader answers with the default (or an error for a
-/// `required` read). Registered defaults (``RizqPrefs/SuiteStore/register(defaults:)``) are
+/// `required` read). Registered defaults (``/RizqPrefs/SuiteStore/register(defaults:)``) are
 /// read like stored values. No value is secret; keep secrets in a ``SecretStoreProvider``.
 public struct SuiteStoreProvider: Sendable {
     /// The suite read.
@@ -40,7 +40,7 @@ public struct SuiteStoreProvider: Sendable {
     /// Opens `suite` of the app (`appID`, default: `RIZQ_PREFS_APP_ID` or the executable's
     /// name), or the app-group suite `group.…`, and reads it.
     ///
-    /// - Throws: ``RizqPrefs/SuiteStoreError`` when the name is invalid or the file unreadable.
+    /// - Throws: ``/RizqPrefs/SuiteStoreError`` when the name is invalid or the file unreadable.
     public init(suite: String, appID: String? = nil, keyMapping: SuiteKeyMapping = .dottedKey) throws(SuiteStoreError) {
         self.init(store: try SuiteStore(suite: suite, appID: appID), keyMapping: keyMapping)
     }

@@ -4,7 +4,7 @@ import RizqPrefs
 
 extension PrefValue {
     /// The value as swift-configuration content of `type`, with the store's own strict
-    /// conversions (those of ``RizqPrefs/SuiteStore/value(forKey:as:)``): a whole `Double`
+    /// conversions (those of ``/RizqPrefs/SuiteStore/value(forKey:as:)``): a whole `Double`
     /// reads as an `Int` and an `Int` as a `Double`, but a stored `"42"` is not an `Int`.
     /// A date reads as its ISO 8601 text. An empty array reads as an array of any type.
     /// `nil` when the value is of another type.

@@ -206,6 +206,7 @@ public struct LocalStorageDump: Sendable, Equatable {
 
     /// Reads the dump in `path`.
     /// - Parameters:
+    ///   - path: the dump file.
     ///   - format: the format to read; `nil` detects it from the file's shape.
     ///   - origin: for files that hold several origins (Playwright, Cypress): the one to read.
     /// - Throws: ``LocalStorageDumpError``.

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import RizqPrefs
 import RizqSecrets
 
@@ -24,7 +25,7 @@ import RizqSecrets
 ///   written, and no suite file or folder is created.
 /// - **Order**: secrets first, then each suite in one durable commit, then the record.
 /// - **All or nothing**: if any write fails, the suites written so far are put back byte for
-///   byte (``SuiteCommit/revert()``), the secrets written are deleted (or, when `overwrite`
+///   byte (``/RizqPrefs/SuiteCommit/revert()``), the secrets written are deleted (or, when `overwrite`
 ///   replaced one, put back), nothing is recorded, and the error says so.
 /// - **Once**: the record (the suite `rizq-migrations` of the app, beside its standard suite) keeps
 ///   the migration id with the input's digest; a second run with the same id reports
@@ -49,9 +50,9 @@ public struct LocalStorageImporter: Sendable {
         /// The migration id when there is no plan (default: `localstorage-` and the start of
         /// the input's digest, so that each distinct input imports once).
         public var migrationID: String?
-        /// The app whose suites are meant (default: ``SuiteStore/currentAppID``).
+        /// The app whose suites are meant (default: ``/RizqPrefs/SuiteStore/currentAppID``).
         public var appID: String?
-        /// The root of the suite files (default: ``SuiteLocation/defaultRoot(environment:)``).
+        /// The root of the suite files (default: ``/RizqPrefs/SuiteLocation/defaultRoot(environment:)``).
         public var root: String?
 
         /// Options; every one defaults to off or to the app's defaults.
@@ -87,6 +88,9 @@ public struct LocalStorageImporter: Sendable {
         self.makeSecretStore = secretStore
     }
 
+    /// The label `RizqMigration`: debug lines name the migration and what it wrote, never a value.
+    static let logger = Logger(label: "RizqMigration")
+
     /// Runs the import (or the dry run) of `dump`.
     /// - Throws: ``MigrationError``; before any write, nothing was changed; after a failed
     ///   write, everything written was undone and nothing was recorded.
@@ -116,9 +120,13 @@ public struct LocalStorageImporter: Sendable {
         let current = try currentState(of: decisions, setup: setup, warnings: &report.warnings)
         report.suiteFiles = current.suiteFiles
         report.items = decisions.map { item(for: $0, current: current) }
+        Self.logger.debug("import planned", metadata: [
+            "migration": "\(setup.id)", "entries": "\(dump.entries.count)", "dryRun": "\(options.dryRun)",
+        ])
         if options.dryRun { return report }
 
         try write(&report, decisions: decisions, dump: dump, setup: setup, current: current)
+        Self.logger.debug("import done", metadata: ["migration": "\(setup.id)", "record": "\(setup.record.location.path)"])
         return report
     }
 

@@ -74,6 +74,10 @@ final class SuiteBackend: Sendable {
                 let loaded = try file.loadRepairing()
                 replica.start(with: loaded.entries, stamp: loaded.stamp, schemaVersion: loaded.schemaVersion)
                 opening = .open(movedAside: loaded.movedAside)
+                Self.logger.debug("opened suite", metadata: [
+                    "suite": "\(location.suiteName)", "path": "\(location.path)", "keys": "\(loaded.entries.count)",
+                    "file": "\(loaded.stamp == nil ? "new" : "read")",
+                ])
             } catch {
                 opening = .failed(error)
                 return .failure(error)
@@ -140,12 +144,15 @@ final class SuiteBackend: Sendable {
     func write(_ lock: borrowing SuiteFile.Lock) throws(SuiteStoreError) {
         guard let write = try replica.beginWrite(ifFileIs: file.stamp()) else { return }
         do throws(SuiteStoreError) {
+            let written: (bytes: Int, how: String)
             switch write.plan {
             case .encoded(let encoded):
                 replica.writeDone(encoded: encoded, stamp: try file.replace(bytes: encoded.bytes))
+                written = (encoded.bytes.count, "changed values")
             case .encodeWhole(let table, let order, let schemaVersion):
                 let encoded = try EncodedSuite(suite: table, reusing: order, schemaVersion: schemaVersion)
                 replica.writeDone(encoded: encoded, stamp: try file.replace(bytes: encoded.bytes))
+                written = (encoded.bytes.count, "whole")
             case .merge:
                 let other = try file.load(lock).parsed
                 let merged = write.merged(into: other.entries, writtenAt: other.stamp?.modifiedTime ?? PendingChange.now())
@@ -153,7 +160,11 @@ final class SuiteBackend: Sendable {
                 let encoded = try EncodedSuite(suite: merged, reusing: nil, schemaVersion: other.schemaVersion)
                 replica.fileRewritten(
                     to: merged, encoded: encoded, stamp: try file.replace(bytes: encoded.bytes), schemaVersion: other.schemaVersion)
+                written = (encoded.bytes.count, "merged with another process's write")
             }
+            Self.logger.debug("wrote suite", metadata: [
+                "suite": "\(location.suiteName)", "path": "\(location.path)", "bytes": "\(written.bytes)", "encoding": "\(written.how)",
+            ])
         } catch {
             replica.writeFailed(write)
             throw error
@@ -196,6 +207,9 @@ final class SuiteBackend: Sendable {
             guard try file.stamp() != replica.stamp else { return }
             let other = try file.loadRepairing().parsed
             replica.absorb(other.entries, stamp: other.stamp, schemaVersion: other.schemaVersion)
+            Self.logger.debug("read another process's write", metadata: [
+                "suite": "\(location.suiteName)", "path": "\(location.path)", "keys": "\(other.entries.count)",
+            ])
         } catch {
             Self.logger.error("\(error)", metadata: ["suite": "\(location.suiteName)"])
         }

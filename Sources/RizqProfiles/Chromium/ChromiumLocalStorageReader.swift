@@ -13,7 +13,7 @@ import RizqMigration
 /// | `METAACCESS:<origin>` | the origin's last access (protobuf): not data |
 /// | `_<origin>` `0x00` `<key>` | `<value>` |
 ///
-/// where `<key>` and `<value>` carry a format byte (``ChromiumStorageString``). The origin is
+/// where `<key>` and `<value>` carry a format byte (`ChromiumStorageString`). The origin is
 /// the serialized origin (`https://app.rizq.io`, `file://`, `app://obsidian.md`,
 /// `chrome-extension://<id>`).
 public struct ChromiumLocalStorageReader: Sendable {

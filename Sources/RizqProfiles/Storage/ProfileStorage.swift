@@ -22,7 +22,7 @@ import RizqMigration
 /// - Chromium and Electron `Local Storage/leveldb`: ``ChromiumLocalStorageReader``.
 /// - Legacy Chrome/WebKit `*.localstorage`: ``WebKitLocalStorageReader``.
 /// - Firefox profiles, LSNG `ls/data.sqlite` and `webappsstore.sqlite`:
-///   ``FirefoxLocalStorageReader``; an `.sqlite` file is routed by its tables in ``SQLiteKind``
+///   ``FirefoxLocalStorageReader``; an `.sqlite` file is routed by its tables in `SQLiteKind`
 ///   (`webappsstore2`, `data` + `database`); the `firefox` source (profiles.ini) is resolved in
 ///   ``ProfileLocator/locateFirefox(profile:)``.
 /// - Apple property lists are not browser storage: `rizq-prefs migrate --from X.plist` goes to

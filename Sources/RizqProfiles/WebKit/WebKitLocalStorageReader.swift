@@ -6,7 +6,7 @@ import RizqMigration
 ///
 /// Values are the string's raw UTF-16LE code units (a lone surrogate stays as it was stored,
 /// and is reported, never replaced); keys are SQLite text in the database's encoding. The
-/// origin comes from the file name (``WebKitOriginName``).
+/// origin comes from the file name (`WebKitOriginName`).
 public struct WebKitLocalStorageReader: Sendable {
     /// A reader.
     public init() {}

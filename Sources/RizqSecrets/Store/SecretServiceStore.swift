@@ -42,7 +42,7 @@ public struct SecretServiceStore: SecretStore {
     public let service: String
     /// Where new items go.
     public let collection: Collection
-    /// How long a call may take before it fails with ``SecretError/timedOut(seconds:)``.
+    /// How long a call may take before it fails with ``/RizqSecretsCore/SecretError/timedOut(seconds:)``.
     public let timeout: Double
     /// Whether a locked keyring may be unlocked by prompting the user.
     public let allowsPrompt: Bool
@@ -160,21 +160,27 @@ public struct SecretServiceStore: SecretStore {
     private func lookupOperation(_ account: String) -> @Sendable () throws(SecretError) -> Data? {
         let (key, prompt, timeout, roundTrip) = (key(account), allowsPrompt, timeout, roundTripTimeout)
         return { () throws(SecretError) -> Data? in
-            try LibSecret.perform(timeout: timeout, roundTrip: roundTrip) { LibSecret.lookup(key, allowsPrompt: prompt) }
+            let found = try LibSecret.perform(timeout: timeout, roundTrip: roundTrip) { LibSecret.lookup(key, allowsPrompt: prompt) }
+            Self.logger.debug("looked up a secret", metadata: ["service": "\(key.service)", "account": "\(key.account)", "found": "\(found != nil)"])
+            return found
         }
     }
 
     private func deleteOperation(_ account: String) -> @Sendable () throws(SecretError) -> Bool {
         let (key, prompt, timeout, roundTrip) = (key(account), allowsPrompt, timeout, roundTripTimeout)
         return { () throws(SecretError) -> Bool in
-            try LibSecret.perform(timeout: timeout, roundTrip: roundTrip) { LibSecret.delete(key, allowsPrompt: prompt) }
+            let found = try LibSecret.perform(timeout: timeout, roundTrip: roundTrip) { LibSecret.delete(key, allowsPrompt: prompt) }
+            Self.logger.debug("deleted a secret", metadata: ["service": "\(key.service)", "account": "\(key.account)", "found": "\(found)"])
+            return found
         }
     }
 
     private func listOperation() -> @Sendable () throws(SecretError) -> [String] {
         let (service, timeout, roundTrip) = (service, timeout, roundTripTimeout)
         return { () throws(SecretError) -> [String] in
-            try LibSecret.perform(timeout: timeout, roundTrip: roundTrip) { LibSecret.accounts(of: service) }
+            let accounts = try LibSecret.perform(timeout: timeout, roundTrip: roundTrip) { LibSecret.accounts(of: service) }
+            Self.logger.debug("listed accounts", metadata: ["service": "\(service)", "items": "\(accounts.count)"])
+            return accounts
         }
     }
 }
