@@ -7,7 +7,7 @@ import Logging
 @main
 enum Main {
     static func main() async {
-        let arguments = Array(CommandLine.arguments.dropFirst())
+        let arguments = Verbosity.expandingShortName(in: Array(CommandLine.arguments.dropFirst()))
         let verbose = Verbosity.isRequested(in: arguments)
         LoggingSystem.bootstrap { label in StderrLogHandler(label: label, verbose: verbose) }
         do {

@@ -8,9 +8,9 @@ import RizqMigration
 ///
 /// | file | what it is |
 /// | --- | --- |
-/// | `storage/default/<origin>/ls/data.sqlite` | LSNG, one database per origin (``FirefoxLSNGDatabase``); its `database` table names the origin, partitions included (`https://a.com^partitionKey=%28https%2Cb.com%29`) |
+/// | `storage/default/<origin>/ls/data.sqlite` | LSNG, one database per origin (`FirefoxLSNGDatabase`); its `database` table names the origin, partitions included (`https://a.com^partitionKey=%28https%2Cb.com%29`) |
 /// | `storage/ls-archive.sqlite` | what `webappsstore.sqlite` held when Firefox first ran LSNG, less the origins moved to LSNG since |
-/// | `webappsstore.sqlite` | the storage before LSNG (``FirefoxWebappsstoreDatabase``) |
+/// | `webappsstore.sqlite` | the storage before LSNG (`FirefoxWebappsstoreDatabase`) |
 ///
 /// ``read(profile:in:)`` reads what Firefox itself would show, each origin from one place,
 /// never merged: with LSNG (there is a `storage/ls-archive.sqlite`), the LSNG origins and the

@@ -21,7 +21,7 @@ import Foundation
 /// ```
 ///
 /// Since Firefox 67 each installation has its own default profile, named in an
-/// `[Install<hash>]` section (``FirefoxInstallHash``); the profile marked `Default=1` is the
+/// `[Install<hash>]` section (`FirefoxInstallHash`); the profile marked `Default=1` is the
 /// default of the time before, which Firefox still uses where installations have no profiles of
 /// their own (the Snap package). So ``choose(_:installHashes:dedicated:)`` takes:
 /// 1. the profile named, by its name or its folder;

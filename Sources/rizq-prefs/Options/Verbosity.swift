@@ -1,19 +1,28 @@
 import ArgumentParser
 
-/// `--verbose`/`-v`: the libraries' debug log on stderr. Declared on the root command, so that
-/// argument-parser accepts it before or after the subcommand and `--help` documents it; read
+/// `--verbose` (or `-v`): the libraries' debug log on stderr. Declared on the root command, so
+/// that argument-parser accepts it before or after the subcommand and `--help` documents it; read
 /// from the command line before parsing (``isRequested(in:)``), because logging is set up
 /// before any library logs.
+///
+/// Only the long name is declared: a short option anywhere in the command tree would make
+/// argument-parser split words such as `-odd-service` (a service name) into `-o -d -d …`.
+/// `-v` is rewritten to `--verbose` before parsing instead (``expandingShortName(in:)``).
 struct Verbosity: ParsableArguments {
-    @Flag(name: [.short, .long], help: "Show the libraries' debug log on stderr: suites opened and written, Secret Service calls, import steps (never a secret or a stored value).")
+    @Flag(name: .long, help: "(or -v) Show the libraries' debug log on stderr: suites opened and written, Secret Service calls, import steps (never a secret or a stored value).")
     var verbose = false
 
     /// Whether `arguments` ask for the debug log: `-v` or `--verbose` before any `--`.
     static func isRequested(in arguments: [String]) -> Bool {
-        for word in arguments {
-            if word == "--" { return false }
-            if word == "-v" || word == "--verbose" { return true }
+        expandingShortName(in: arguments).prefix { $0 != "--" }.contains("--verbose")
+    }
+
+    /// `arguments` with the word `-v` (before any `--`) spelt `--verbose`.
+    static func expandingShortName(in arguments: [String]) -> [String] {
+        var seenTerminator = false
+        return arguments.map { word in
+            if word == "--" { seenTerminator = true }
+            return !seenTerminator && word == "-v" ? "--verbose" : word
         }
-        return false
     }
 }
