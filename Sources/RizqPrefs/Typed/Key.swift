@@ -161,7 +161,7 @@ extension Key {
     }
 }
 
-/// Any ``Key``, whatever its value type: for ``SuiteStore/reset(_:)-(any AnyPrefKey...)``.
+/// Any ``Key``, whatever its value type: for `SuiteStore.reset(_:)`.
 public protocol AnyPrefKey: Sendable {
     /// The key's name in the suite.
     var name: String { get }
