@@ -108,11 +108,7 @@ import Testing
     // MARK: The real Secret Service
 
     @Test func theSecretServiceThroughAReader() async throws {
-        try #require(
-            ProcessInfo.processInfo.environment["DBUS_SESSION_BUS_ADDRESS"] != nil,
-            "no D-Bus session: run these tests through scripts/test (or scripts/with-keyring swift test)")
-        let service = "com.rizq.configtest.\(UUID().uuidString.prefix(8))"
-        let secrets = SecretServiceStore(service: service)
+        let secrets = try Self.realSecretService()
         defer { _ = try? secrets.deleteSecret(forAccount: "database.password") }
         try await secrets.setSecret(Self.password, forAccount: "database.password")
 
@@ -123,17 +119,18 @@ import Testing
     }
 
     @Test func aSecretStoredByRizqPrefsIsReadThroughTheReader() async throws {
+        let secrets = try Self.realSecretService()
+        defer { _ = try? secrets.deleteSecret(forAccount: "api.key") }
+        try rizqPrefs(["secret", "set", "api.key", "--service", secrets.service], ProcessInfo.processInfo.environment, input: Self.password)
+        let reader = ConfigReader(provider: SecretStoreProvider(store: secrets))
+        #expect(try await reader.fetchString(forKey: "api.key") == Self.password)
+    }
+
+    /// A store of the Secret Service that scripts/test starts, under a service of its own.
+    static func realSecretService() throws -> SecretServiceStore {
         try #require(
             ProcessInfo.processInfo.environment["DBUS_SESSION_BUS_ADDRESS"] != nil,
             "no D-Bus session: run these tests through scripts/test (or scripts/with-keyring swift test)")
-        let service = "com.rizq.configtest.\(UUID().uuidString.prefix(8))"
-        let secrets = SecretServiceStore(service: service)
-        defer { _ = try? secrets.deleteSecret(forAccount: "api.key") }
-        let set = try runCommand(
-            rizqPrefsBinary, ["secret", "set", "api.key", "--service", service], input: Self.password,
-            environment: ProcessInfo.processInfo.environment)
-        #expect(set.status == 0, "\(set.stderr)")
-        let reader = ConfigReader(provider: SecretStoreProvider(store: secrets))
-        #expect(try await reader.fetchString(forKey: "api.key") == Self.password)
+        return SecretServiceStore(service: "com.rizq.configtest.\(UUID().uuidString.prefix(8))")
     }
 }
