@@ -11,7 +11,7 @@ import RizqPrefs
 ///    `sb-*-auth-token`, Amplify/Cognito `CognitoIdentityServiceProvider.*`, Okta
 ///    `okta-token-storage`, Meteor `Meteor.loginToken*`.
 /// 2. **The value's shape** (also inside a JSON string literal, and anywhere inside a JSON value),
-///    see ``TokenShape``: a JWT (three base64url parts whose header is JSON), a five-part JWE, a
+///    see `TokenShape`: a JWT (three base64url parts whose header is JSON), a five-part JWE, a
 ///    `base64-` session blob (Supabase SSR), an HTTP authorization value (`Bearer …`, `Token …`,
 ///    `Basic` with a user and password), a well-known token prefix (Google `ya29.` and `AIza`,
 ///    GitHub, GitLab, AWS, Stripe `sk_live_`/`sk_test_`/`rk_…`/`whsec_`, `sk-` keys of OpenAI,

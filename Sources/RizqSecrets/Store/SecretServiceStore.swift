@@ -30,7 +30,7 @@ public struct SecretServiceStore: SecretStore {
     }
 
     /// The largest secret a store takes (32 MiB): a larger one is refused with
-    /// ``SecretError/invalidInput(reason:)`` before anything is sent. D-Bus carries at most 64 MiB
+    /// ``/RizqSecretsCore/SecretError/invalidInput(reason:)`` before anything is sent. D-Bus carries at most 64 MiB
     /// in one array, and near that size the daemon, or the connection, fails.
     public static let maximumSecretSize = SecretInput.maximumSecretSize
 
