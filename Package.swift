@@ -116,6 +116,16 @@ let package = Package(
             name: "foundation-defaults-test-child",
             path: "Tests/Support/DefaultsChild"
         ),
+        // Examples/ConfigServer's sources as they are (the folder links to them), built here so
+        // that ConfigServerExampleTests runs the example itself: start, a live change, the exit.
+        .executableTarget(
+            name: "config-server-example",
+            dependencies: [
+                "RizqConfiguration", "RizqSecrets",
+                .product(name: "Configuration", package: "swift-configuration"),
+            ],
+            path: "Tests/Support/ConfigServer"
+        ),
         // What several test targets share: running commands, read-only folders, file search.
         .target(
             name: "RizqTestSupport",
@@ -147,7 +157,7 @@ let package = Package(
         .testTarget(
             name: "RizqConfigurationTests",
             dependencies: [
-                "RizqTestSupport", "RizqConfiguration", "RizqPrefs", "RizqSecrets", "rizq-prefs",
+                "RizqTestSupport", "RizqConfiguration", "RizqPrefs", "RizqSecrets", "rizq-prefs", "config-server-example",
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "ConfigurationTesting", package: "swift-configuration"),
                 .product(name: "Logging", package: "swift-log"),

@@ -1,0 +1,1 @@
+../../../Examples/ConfigServer/Sources/ConfigServer/ServerSettings.swift

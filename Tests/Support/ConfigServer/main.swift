@@ -1,0 +1,1 @@
+../../../Examples/ConfigServer/Sources/ConfigServer/main.swift
