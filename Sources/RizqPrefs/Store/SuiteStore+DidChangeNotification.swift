@@ -79,7 +79,17 @@ final class DidChangeRelay: Sendable {
     }
 
     private var primaryStore: SuiteStore? {
-        state.withLock { state in state.stores.lazy.compactMap(\.store).first }
+        state.withLock { state in Self.firstAlive(state.stores) }
+    }
+
+    /// The first store still alive. Not `lazy.compactMap(\.store).first`: that reads each weak
+    /// reference twice (finding the index, then the element) and traps when another thread
+    /// releases the store in between — which crashed a test process once.
+    private static func firstAlive(_ stores: [WeakStore]) -> SuiteStore? {
+        for entry in stores {
+            if let store = entry.store { return store }
+        }
+        return nil
     }
 
     /// Runs under the suite's state lock: only schedules, never posts here.
@@ -93,7 +103,7 @@ final class DidChangeRelay: Sendable {
         Self.postQueue.async { [self] in
             let object = state.withLock { state -> SuiteStore? in
                 state.postScheduled = false
-                return state.stores.lazy.compactMap(\.store).first
+                return Self.firstAlive(state.stores)
             }
             NotificationCenter.default.post(name: SuiteStore.didChangeNotification, object: object)
         }
