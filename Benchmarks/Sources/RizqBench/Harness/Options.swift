@@ -1,9 +1,10 @@
 import Foundation
 
-/// What to run, from the command line: `RizqBench [--quick] [--only WORKLOAD,...]`.
+/// What to run, from the command line: `RizqBench [--quick] [--only WORKLOAD,...] [--sizes N,...]`.
 ///
 /// `--quick` keeps the harness working in seconds (CI); it measures nothing worth reading.
-/// `--only` runs some workloads (see `workloads`): for profiling one of them under callgrind.
+/// `--only` runs some workloads (see `workloads`) and `--sizes` some suite sizes: for profiling
+/// one of them under callgrind (docs/performance.md).
 struct Options {
     static let workloads = ["get", "set", "set-memory", "set-durable", "flush", "open", "migrate", "bulk", "codable", "cross-process", "secret-get", "memory"]
     /// The workloads with a GSettings peer (they need the schemas and dconf).
@@ -11,6 +12,7 @@ struct Options {
 
     var quick = false
     var only: Set<String> = Set(Options.workloads)
+    private var chosenSizes: [Int]?
 
     init(arguments: [String]) throws {
         var rest = arguments[...]
@@ -25,8 +27,15 @@ struct Options {
                 guard unknown.isEmpty else {
                     throw BenchError("unknown workload \(unknown.sorted().joined(separator: ", ")); known: \(Options.workloads.joined(separator: ", "))")
                 }
+            case "--sizes":
+                guard let list = rest.popFirst() else { throw BenchError("--sizes needs a list of suite sizes") }
+                let sizes = list.split(separator: ",").map { Int($0.replacingOccurrences(of: "_", with: "")) }
+                guard !sizes.isEmpty, sizes.allSatisfy({ ($0 ?? 0) > 0 }) else {
+                    throw BenchError("--sizes takes positive whole numbers, as in --sizes 100,100000")
+                }
+                chosenSizes = sizes.compactMap { $0 }
             default:
-                throw BenchError("unknown option '\(argument)' (use --quick, --only WORKLOAD,...)")
+                throw BenchError("unknown option '\(argument)' (use --quick, --only WORKLOAD,..., --sizes N,...)")
             }
         }
     }
@@ -36,7 +45,7 @@ struct Options {
     var needsGSettings: Bool { !only.isDisjoint(with: Options.gsettingsWorkloads) }
 
     /// Suite sizes for the workloads where size matters.
-    var sizes: [Int] { quick ? [100] : [100, 10_000, 100_000] }
+    var sizes: [Int] { chosenSizes ?? (quick ? [100] : [100, 10_000, 100_000]) }
     /// Cheap workloads: many repetitions.
     var sampler: Sampler { quick ? Sampler(repetitions: 3, warmup: 1) : Sampler(repetitions: 15, warmup: 3) }
     /// Workloads of a second or more per sample.
