@@ -55,7 +55,7 @@ do {
     for size in options.sizes {
         // One GSettings suite per size, its values in dconf while this size runs.
         let sizeWorkloads: Set<String> = ["get", "set", "set-memory", "set-durable"]
-        let gsettings = GSettingsPeer.unavailable(size: size) == nil && !options.only.isDisjoint(with: sizeWorkloads)
+        let gsettings = options.needsGSettings && GSettingsPeer.unavailable(size: size) == nil && !options.only.isDisjoint(with: sizeWorkloads)
             ? try GSettingsSuite(size: size, filled: true, home: home) : nil
         if options.runs("get") {
             progress("get, \(size) keys")

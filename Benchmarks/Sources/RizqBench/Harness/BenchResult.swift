@@ -49,11 +49,13 @@ struct BenchResult: Encodable {
 
     /// Adds a floor: `ns` is what the bare operation costs.
     mutating func floor(_ name: String, _ ns: Double) {
+        guard !ns.isNaN else { return }  // not measured (--ours-only)
         floors.append(Figure(name: name, ns: ns, ratio: oursNs / ns))
     }
 
     /// Adds a peer: `ns` is what the peer takes for the same work.
     mutating func peer(_ name: String, _ ns: Double, p99: Double? = nil, lost: Int? = nil) {
+        guard !ns.isNaN else { return }  // not measured (--ours-only)
         peers.append(Figure(name: name, ns: ns, ratio: ns / oursNs, p99Ns: p99, lost: lost))
     }
 

@@ -11,6 +11,8 @@ struct Options {
     static let gsettingsWorkloads: Set<String> = ["get", "set", "set-memory", "set-durable", "bulk", "cross-process"]
 
     var quick = false
+    /// `--ours-only`: time ours alone, no floors, no peers (for profiling; see `Sampler.oursOnly`).
+    var oursOnly = false
     var only: Set<String> = Set(Options.workloads)
     private var chosenSizes: [Int]?
 
@@ -27,6 +29,8 @@ struct Options {
                 guard unknown.isEmpty else {
                     throw BenchError("unknown workload \(unknown.sorted().joined(separator: ", ")); known: \(Options.workloads.joined(separator: ", "))")
                 }
+            case "--ours-only":
+                oursOnly = true
             case "--sizes":
                 guard let list = rest.popFirst() else { throw BenchError("--sizes needs a list of suite sizes") }
                 let sizes = list.split(separator: ",").map { Int($0.replacingOccurrences(of: "_", with: "")) }
@@ -42,17 +46,23 @@ struct Options {
 
     func runs(_ workload: String) -> Bool { only.contains(workload) }
 
-    var needsGSettings: Bool { !only.isDisjoint(with: Options.gsettingsWorkloads) }
+    var needsGSettings: Bool { !oursOnly && !only.isDisjoint(with: Options.gsettingsWorkloads) }
 
     /// Suite sizes for the workloads where size matters.
     var sizes: [Int] { chosenSizes ?? (quick ? [100] : [100, 10_000, 100_000]) }
     /// Cheap workloads: many repetitions.
-    var sampler: Sampler { quick ? Sampler(repetitions: 3, warmup: 1) : Sampler(repetitions: 15, warmup: 3) }
+    var sampler: Sampler { sampling(quick ? Sampler(repetitions: 3, warmup: 1) : Sampler(repetitions: 15, warmup: 3)) }
     /// Workloads of a second or more per sample.
-    var slowSampler: Sampler { quick ? Sampler(repetitions: 1, warmup: 0) : Sampler(repetitions: 7, warmup: 1) }
+    var slowSampler: Sampler { sampling(quick ? Sampler(repetitions: 1, warmup: 0) : Sampler(repetitions: 7, warmup: 1)) }
     /// Workloads that end in a durable write: the disk's latency swings from one fsync to the
     /// next here, so they take more samples than their cost alone would ask.
-    var durableSampler: Sampler { quick ? Sampler(repetitions: 1, warmup: 0) : Sampler(repetitions: 15, warmup: 2) }
+    var durableSampler: Sampler { sampling(quick ? Sampler(repetitions: 1, warmup: 0) : Sampler(repetitions: 15, warmup: 2)) }
+
+    private func sampling(_ sampler: Sampler) -> Sampler {
+        var sampler = sampler
+        sampler.oursOnly = oursOnly
+        return sampler
+    }
     var reads: Int { quick ? 1_000 : 100_000 }
     /// `get`: reads per sample for a peer that takes microseconds a read (GSettings).
     var slowReads: Int { quick ? 100 : 10_000 }

@@ -48,9 +48,13 @@ struct Contender {
 struct Sampler {
     var repetitions: Int
     var warmup: Int
+    /// Runs "ours" alone (`--ours-only`): for profiling ours under callgrind without paying for
+    /// the peers, which valgrind slows down as much. The other figures then read NaN.
+    var oursOnly = false
 
     /// The median of each contender's samples, by name.
     func medians(_ contenders: [Contender]) throws -> [String: Double] {
+        let contenders = oursOnly ? contenders.filter { $0.name == "ours" } : contenders
         for _ in 0..<warmup {
             for contender in contenders { _ = try contender.sample() }
         }

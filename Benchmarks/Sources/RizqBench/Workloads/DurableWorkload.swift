@@ -91,7 +91,7 @@ enum FlushWorkload {
 enum BulkWorkload {
     static func run(home: BenchHome, options: Options) throws -> BenchResult {
         let writes = options.writes
-        let gsettings = GSettingsPeer.unavailable(size: writes) == nil
+        let gsettings = options.needsGSettings && GSettingsPeer.unavailable(size: writes) == nil
         let keys = (0..<writes).map { "key-\($0)" }
         var round = 0
         var lastFile: String?
