@@ -54,9 +54,20 @@ struct Options {
     var sampler: Sampler { sampling(quick ? Sampler(repetitions: 3, warmup: 1) : Sampler(repetitions: 15, warmup: 3)) }
     /// Workloads of a second or more per sample.
     var slowSampler: Sampler { sampling(quick ? Sampler(repetitions: 1, warmup: 0) : Sampler(repetitions: 7, warmup: 1)) }
+    /// Like `slowSampler`, for workloads that end in a durable write: each sample starts on a
+    /// settled disk (`Sampler.settlesDisk`).
+    var slowDurableSampler: Sampler {
+        var sampler = slowSampler
+        sampler.settlesDisk = true
+        return sampler
+    }
     /// Workloads that end in a durable write: the disk's latency swings from one fsync to the
     /// next here, so they take more samples than their cost alone would ask.
-    var durableSampler: Sampler { sampling(quick ? Sampler(repetitions: 1, warmup: 0) : Sampler(repetitions: 15, warmup: 2)) }
+    var durableSampler: Sampler {
+        var sampler = sampling(quick ? Sampler(repetitions: 1, warmup: 0) : Sampler(repetitions: 15, warmup: 2))
+        sampler.settlesDisk = true
+        return sampler
+    }
 
     private func sampling(_ sampler: Sampler) -> Sampler {
         var sampler = sampler

@@ -43,7 +43,7 @@ enum SetWorkload {
                 return try gsettings.writes(writes, round: round, synced: true)
             })
         }
-        let medians = try options.slowSampler.medians(contenders)
+        let medians = try options.slowDurableSampler.medians(contenders)
         var result = BenchResult(workload: "set", size: size, ours: medians.of("ours"))
         result.floor("Dictionary updates + durable write of the file", medians.of("floor"))
         result.peer("Foundation.UserDefaults", medians.of("foundation"))
