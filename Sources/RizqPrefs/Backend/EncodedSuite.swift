@@ -87,23 +87,36 @@ struct EncodedSuite: Sendable {
             copied = valueEnds[rank]
         }
         output.append(contentsOf: bytes[copied...])
-        // Every value after an edit moved by the edits' total change in length.
+        // Every value after an edit moved by the edits' total change in length. The values
+        // between two edits move together: one tight loop per run (none while the total is
+        // zero), not a check per key — this loop was most of a one-value flush of a 100,000-key
+        // suite (callgrind: 6.0 of its 6.7 million instructions).
         var starts = valueStarts
         var ends = valueEnds
-        var shift = 0
-        var next = 0
-        for rank in starts.indices {
-            if next < edits.count, edits[next].rank == rank {
-                starts[rank] = edits[next].newStart
-                ends[rank] = edits[next].newEnd
-                shift = edits[next].newEnd - valueEnds[rank]
-                next += 1
-            } else {
-                starts[rank] += shift
-                ends[rank] += shift
+        starts.withUnsafeMutableBufferPointer { starts in
+            ends.withUnsafeMutableBufferPointer { ends in
+                var shift = 0
+                var from = 0
+                for edit in edits {
+                    Self.move(starts, ends, from..<edit.rank, by: shift)
+                    shift = edit.newEnd - ends[edit.rank]
+                    starts[edit.rank] = edit.newStart
+                    ends[edit.rank] = edit.newEnd
+                    from = edit.rank + 1
+                }
+                Self.move(starts, ends, from..<starts.count, by: shift)
             }
         }
         return EncodedSuite(bytes: output, order: order, valueStarts: starts, valueEnds: ends, table: table)
+    }
+
+    /// Moves the bounds of the values at `ranks` by `shift` bytes.
+    private static func move(_ starts: UnsafeMutableBufferPointer<Int>, _ ends: UnsafeMutableBufferPointer<Int>, _ ranks: Range<Int>, by shift: Int) {
+        guard shift != 0 else { return }
+        for rank in ranks {
+            starts[rank] &+= shift
+            ends[rank] &+= shift
+        }
     }
 }
 
