@@ -13,10 +13,15 @@ let package = Package(
             pkgConfig: "gio-2.0",
             providers: [.apt(["libglib2.0-dev"])]
         ),
+        .systemLibrary(
+            name: "CBenchSecret",
+            pkgConfig: "libsecret-1",
+            providers: [.apt(["libsecret-1-dev"])]
+        ),
         // GSettings (a peer) and bare D-Bus calls to gnome-keyring (a floor), behind plain C.
         .target(
             name: "CBenchGLib",
-            dependencies: ["CGio"]
+            dependencies: ["CGio", "CBenchSecret"]
         ),
         .executableTarget(
             name: "RizqBench",

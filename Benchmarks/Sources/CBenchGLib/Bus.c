@@ -2,6 +2,8 @@
 #include "CBenchGLib.h"
 
 #include <gio/gio.h>
+#define SECRET_API_SUBJECT_TO_CHANGE
+#include <libsecret/secret.h>
 
 static GDBusConnection *bus = NULL;
 static gchar *session_path = NULL;
@@ -118,4 +120,30 @@ long bench_secret_get(char *error, size_t error_size) {
     g_variant_unref(secrets);
     g_variant_unref(reply);
     return length;
+}
+
+long bench_libsecret_get(char *error, size_t error_size) {
+    if (item_path == NULL) {
+        if (error != NULL && error_size > 0) {
+            g_strlcpy(error, "bench_secret_prepare was not called", error_size);
+        }
+        return -1;
+    }
+    GError *gerror = NULL;
+    /* The process's shared SecretService, its session already open (RizqSecrets opened it). */
+    SecretService *service = secret_service_get_sync(SECRET_SERVICE_OPEN_SESSION, NULL, &gerror);
+    if (service == NULL) {
+        report(gerror, error, error_size);
+        return -1;
+    }
+    SecretValue *value = secret_service_get_secret_for_dbus_path_sync(service, item_path, NULL, &gerror);
+    g_object_unref(service);
+    if (value == NULL) {
+        report(gerror, error, error_size);
+        return -1;
+    }
+    gsize length = 0;
+    secret_value_get(value, &length);
+    secret_value_unref(value);
+    return (long) length;
 }

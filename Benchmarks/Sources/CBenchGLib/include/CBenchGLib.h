@@ -59,5 +59,10 @@ int bench_secret_prepare(const char *service, const char *account, char *error, 
 /* One org.freedesktop.Secret.Service.GetSecrets call for the prepared item: the one round trip
  * every read must make. Returns the secret's length, or -1. */
 long bench_secret_get(char *error, size_t error_size);
+/* The same item read through libsecret on the calling thread, as RizqSecrets' shim reads it
+ * (secret_service_get_secret_for_dbus_path_sync on the process's shared SecretService, in its
+ * encrypted session), without RizqSecrets' worker thread: what libsecret adds to the bare call.
+ * Returns the secret's length, or -1. */
+long bench_libsecret_get(char *error, size_t error_size);
 
 #endif

@@ -33,6 +33,7 @@ enum SecretWorkload {
         }
         defer { keyring?.stop() }
 
+        let handOver = HandOver()
         var samples: [String: [Double]] = [:]
         for round in 0..<(options.warmupRounds + options.rounds) {
             var roundSamples: [String: [Double]] = [:]
@@ -52,6 +53,19 @@ enum SecretWorkload {
                 guard length == token.utf8.count else { throw BenchError("GetSecrets returned \(length) bytes") }
             }
             for _ in 0..<options.callsPerRound {
+                var length = 0
+                roundSamples["libsecret", default: []].append(try elapsedNanoseconds {
+                    length = try withGLibError { error, size in
+                        let length = bench_libsecret_get(error, size)
+                        return length >= 0 ? length : nil
+                    }
+                })
+                guard length == token.utf8.count else { throw BenchError("libsecret returned \(length) bytes") }
+            }
+            for _ in 0..<options.callsPerRound {
+                roundSamples["hand-over", default: []].append(elapsedNanoseconds { handOver.roundTrip() })
+            }
+            for _ in 0..<options.callsPerRound {
                 roundSamples["ping", default: []].append(try elapsedNanoseconds {
                     _ = try withGLibError { bench_bus_ping("org.freedesktop.secrets", "/org/freedesktop/secrets", $0, $1) != 0 ? true : nil }
                 })
@@ -67,6 +81,9 @@ enum SecretWorkload {
         var result = BenchResult(workload: "secret-get", size: 1, ours: medians.of("ours"))
         result.floor("bare GetSecrets of the item (D-Bus)", medians.of("get-secrets"))
         result.floor("bare Peer.Ping to gnome-keyring (D-Bus)", medians.of("ping"))
+        // Not floors but the parts of a read above the bare call, timed alone (docs/performance.md).
+        result.floor("libsecret's read of the item path, on this thread", medians.of("libsecret"))
+        result.floor("hand-over to a worker thread and back (empty)", medians.of("hand-over"))
         if keyring != nil { result.peer("python keyring.get_password", medians.of("python")) }
         result.peer("secret-tool lookup (a process)", medians.of("secret-tool"))
         return result
@@ -82,5 +99,17 @@ enum SecretWorkload {
             throw BenchError("secret-tool lookup failed (status \(result.status))")
         }
         return elapsed
+    }
+}
+
+/// An empty hand-over to a serial queue and back, as `SecretWorker.run` makes one for every
+/// call: an async block that signals a semaphore the caller waits on.
+private final class HandOver: Sendable {
+    private let queue = DispatchQueue(label: "RizqBench.hand-over", qos: .userInitiated)
+
+    func roundTrip() {
+        let done = DispatchSemaphore(value: 0)
+        queue.async { done.signal() }
+        done.wait()
     }
 }
