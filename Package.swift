@@ -9,6 +9,8 @@ import PackageDescription
 // links neither LevelDB nor SQLite.
 // RizqConfiguration → RizqPrefs, RizqSecretsCore, swift-configuration (no libsecret either).
 // RizqSchemaSecrets → RizqPrefs, RizqSecretsCore: a schema stage's move into any SecretStore.
+// RizqPrefs → CLinuxFileCalls: declarations of glibc calls that Swift's Glibc module leaves out
+// (renameat2, extended attributes); a header and a module map, no code.
 let package = Package(
     name: "RizqPrefs",
     platforms: [.macOS(.v15)],
@@ -35,8 +37,11 @@ let package = Package(
     targets: [
         .target(
             name: "RizqPrefs",
-            dependencies: [.product(name: "Logging", package: "swift-log")]
+            dependencies: ["CLinuxFileCalls", .product(name: "Logging", package: "swift-log")]
         ),
+        // Declarations of the Linux file calls Swift's Glibc module leaves out (renameat2, the
+        // extended-attribute calls): a header, no code, nothing to install.
+        .systemLibrary(name: "CLinuxFileCalls"),
         .systemLibrary(
             name: "CLibSecret",
             pkgConfig: "libsecret-1",

@@ -3,8 +3,8 @@ import Glibc
 #endif
 
 /// A local change not yet written, with when it was made and what the file held for the key
-/// before, so that a newer write by another process can win over it (the last writer wins,
-/// key by key).
+/// before, so that a later change by another process can win over it (the last change wins,
+/// key by key, whichever process writes first: ``ChangeTimes``).
 struct PendingChange: Sendable {
     /// The new value, or `nil` for a removal.
     var value: PrefValue?
@@ -29,7 +29,7 @@ struct PendingClear: Sendable {
 }
 
 /// This process's changes that the file does not hold yet, and the one rule that decides, key
-/// by key, between them and what another process wrote meanwhile (``rebase(onto:writtenAt:)``).
+/// by key, between them and what another process wrote meanwhile (``rebase(onto:changedAt:)``).
 ///
 /// ``SuiteReplica`` keeps the changes pending; a ``SuiteWrite`` carries the ones it took to the
 /// file, and gives them back if the write fails (``restore(_:)``).
@@ -51,22 +51,22 @@ struct PendingChanges: Sendable {
         return result
     }
 
-    /// Another process wrote `file`, modified at `fileTime`: a key it changed after our change
-    /// keeps its value and our change is dropped; the other changes stay pending, now over
-    /// `file`. A pending clear becomes removals of the keys the other process did not write
+    /// Another process wrote `file`, whose keys were last changed at `times`: a key changed
+    /// there after our change keeps its value and our change is dropped; the other changes stay
+    /// pending, now over `file`. A pending clear becomes removals of the keys not changed there
     /// after it.
-    mutating func rebase(onto file: SuiteTable, writtenAt fileTime: Int64) {
+    mutating func rebase(onto file: SuiteTable, changedAt times: ChangeTimes) {
         var kept: [String: PendingChange] = [:]
         kept.reserveCapacity(changes.count)
         for (key, var mine) in changes {
             let theirs = file[key]
-            if theirs != mine.base, mine.time < fileTime { continue }
+            if theirs != mine.base, mine.time < times.time(of: key) { continue }
             mine.base = theirs
             kept[key] = mine
         }
         if let cleared = clear {
             for (key, value) in file where kept[key] == nil {
-                let writtenAfterClear = cleared.before[key] != value && fileTime > cleared.time
+                let writtenAfterClear = cleared.before[key] != value && times.time(of: key) > cleared.time
                 if !writtenAfterClear { kept[key] = PendingChange(value: nil, time: cleared.time, base: value) }
             }
             clear = nil

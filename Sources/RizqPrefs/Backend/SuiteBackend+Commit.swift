@@ -29,7 +29,8 @@ extension SuiteBackend {
             return try file.withLock { lock throws(SuiteStoreError) -> CommittedWrite in
                 let disk = try file.load(lock)
                 let original = disk.bytes.map { (bytes: $0, entries: disk.entries, schemaVersion: disk.schemaVersion) }
-                let commit = replica.stageCommit(staged, replacingAll: replacingAll, over: disk.entries, stamp: disk.stamp, schemaVersion: disk.schemaVersion)
+                let commit = replica.stageCommit(
+                    staged, replacingAll: replacingAll, over: disk.entries, stamp: disk.stamp, schemaVersion: disk.schemaVersion, times: disk.times)
                 guard !commit.changes.isEmpty else {
                     return CommittedWrite(changes: [], originalFile: original, writtenStamp: nil)
                 }
@@ -54,16 +55,24 @@ extension SuiteBackend {
             try file.withLock { lock throws(SuiteStoreError) in
                 if try file.stamp() == written {
                     if let original = commit.originalFile {
-                        let stamp = try file.replace(bytes: original.bytes)
-                        replica.fileRewritten(to: original.entries, encoded: nil, stamp: stamp, schemaVersion: original.schemaVersion)
+                        switch try file.replace(bytes: original.bytes, over: written, lock) {
+                        case .replaced(let stamp):
+                            replica.fileRewritten(to: original.entries, encoded: nil, stamp: stamp, schemaVersion: original.schemaVersion)
+                            return
+                        case .lockLost:
+                            // Another writer may be inside its write: undo key by key after it.
+                            try file.retake(lock)
+                        case .fileChanged:
+                            break
+                        }
                     } else {
                         try file.remove()
                         replica.fileRewritten(to: SuiteTable(), encoded: nil, stamp: nil, schemaVersion: nil)
+                        return
                     }
-                    return
                 }
                 let disk = try file.load(lock).parsed
-                replica.stageRevert(commit.changes, over: disk.entries, stamp: disk.stamp, schemaVersion: disk.schemaVersion)
+                replica.stageRevert(commit.changes, over: disk.entries, stamp: disk.stamp, schemaVersion: disk.schemaVersion, times: disk.times)
                 try write(lock)
             }
         }

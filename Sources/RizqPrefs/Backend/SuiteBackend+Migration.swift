@@ -20,7 +20,7 @@ extension SuiteBackend {
     /// and then finds the file migrated: the stages run once.
     ///
     /// The writer is the one write of the migrated file: the new table and its schema version
-    /// together, encoded whole and put in place by ``SuiteFile/replace(bytes:)`` (temporary
+    /// together, encoded whole and put in place by ``SuiteFile/replace(bytes:times:over:holding:)`` (temporary
     /// file, fsync, rename), so that a crash leaves the old file or the migrated one. Readers of
     /// this process then see the migrated values (``SuiteReplica/fileRewritten(to:encoded:stamp:schemaVersion:)``).
     /// When `body` writes nothing, readers see the file as it was read.
@@ -46,15 +46,25 @@ extension SuiteBackend {
                     disk = try file.load(lock)
                 }
                 var written = false
+                let held = file.heldLock(lock)
                 let writer: MigrationWriter = { [self] (entries, version) throws(SuiteStoreError) in
                     let encoded = try EncodedSuite(suite: entries, reusing: nil, schemaVersion: version)
-                    let stamp = try file.replace(bytes: encoded.bytes)
+                    let stamp: FileStamp
+                    switch try file.replace(bytes: encoded.bytes, over: disk.stamp, holding: held) {
+                    case .replaced(let newStamp):
+                        stamp = newStamp
+                    case .lockLost, .fileChanged:
+                        // Migrated from a version that is no longer the file: nothing was written.
+                        throw .writeFailed(
+                            path: location.path,
+                            reason: "the file or its lock file was replaced by another program during the migration, so the migrated version was not written; open the suite again")
+                    }
                     written = true
                     replica.fileRewritten(to: entries, encoded: encoded, stamp: stamp, schemaVersion: version)
                 }
                 let outcome = body(MigrationInput(entries: disk.entries, schemaVersion: disk.schemaVersion, exists: disk.stamp != nil), writer)
                 if !written, disk.stamp != replica.stamp {
-                    replica.absorb(disk.entries, stamp: disk.stamp, schemaVersion: disk.schemaVersion)
+                    replica.absorb(disk.entries, stamp: disk.stamp, schemaVersion: disk.schemaVersion, times: disk.times)
                 }
                 return outcome
             }

@@ -139,36 +139,79 @@ final class SuiteBackend: Sendable {
 
     /// The write path, under the file lock (`lock`), on `queue`: the replica hands over its
     /// pending changes with their plan; they become bytes (``EncodedSuite``) that replace the
-    /// file (``SuiteFile/replace(bytes:)``); the replica learns that the write was done, or that
-    /// it failed (its changes are then pending again).
+    /// file (``SuiteFile/replace(bytes:over:_:)``) if it is still the version they were made
+    /// over; the replica learns that the write was done, or that it failed (its changes are then
+    /// pending again). When the lock file was taken from under us, or a program that does not
+    /// lock replaced the file meanwhile, nothing was written: the changes are taken again, over
+    /// the file as it is then.
     func write(_ lock: borrowing SuiteFile.Lock) throws(SuiteStoreError) {
-        guard let write = try replica.beginWrite(ifFileIs: file.stamp()) else { return }
-        do throws(SuiteStoreError) {
-            let written: (bytes: Int, how: String)
-            switch write.plan {
-            case .encoded(let encoded):
-                replica.writeDone(encoded: encoded, stamp: try file.replace(bytes: encoded.bytes))
-                written = (encoded.bytes.count, "changed values")
-            case .encodeWhole(let table, let order, let schemaVersion):
-                let encoded = try EncodedSuite(suite: table, reusing: order, schemaVersion: schemaVersion)
-                replica.writeDone(encoded: encoded, stamp: try file.replace(bytes: encoded.bytes))
-                written = (encoded.bytes.count, "whole")
-            case .merge:
-                let other = try file.load(lock).parsed
-                let merged = write.merged(into: other.entries, writtenAt: other.stamp?.modifiedTime ?? PendingChange.now())
-                // The other process's file decides the schema version: a write never changes it.
-                let encoded = try EncodedSuite(suite: merged, reusing: nil, schemaVersion: other.schemaVersion)
-                replica.fileRewritten(
-                    to: merged, encoded: encoded, stamp: try file.replace(bytes: encoded.bytes), schemaVersion: other.schemaVersion)
-                written = (encoded.bytes.count, "merged with another process's write")
+        // Each round needs another program to replace the file or the lock file during it; a
+        // bound only against one that does so without end.
+        for _ in 0..<1_000 {
+            guard let write = try replica.beginWrite(ifFileIs: file.stamp()) else { return }
+            let outcome: SuiteFile.Replacement
+            do throws(SuiteStoreError) {
+                outcome = try carryOut(write, lock)
+            } catch {
+                replica.writeFailed(write)
+                throw error
             }
-            Self.logger.debug("wrote suite", metadata: [
-                "suite": "\(location.suiteName)", "path": "\(location.path)", "bytes": "\(written.bytes)", "encoding": "\(written.how)",
-            ])
-        } catch {
-            replica.writeFailed(write)
-            throw error
+            switch outcome {
+            case .replaced:
+                return
+            case .lockLost:
+                replica.writeFailed(write)
+                try file.retake(lock)
+            case .fileChanged:
+                replica.writeFailed(write)
+            }
         }
+        throw .writeFailed(path: location.path, reason: "the file keeps being replaced by another program while this process writes it; stop that program and flush again")
+    }
+
+    /// One attempt of ``write(_:)``; the replica hears of it only when the bytes went in.
+    private func carryOut(_ write: SuiteWrite, _ lock: borrowing SuiteFile.Lock) throws(SuiteStoreError) -> SuiteFile.Replacement {
+        switch write.plan {
+        case .encoded(let encoded):
+            let outcome = try file.replace(bytes: encoded.bytes, times: file.changeTimes().adding(write.changes, now: PendingChange.now()), over: write.over, lock)
+            if case .replaced(let stamp) = outcome {
+                replica.writeDone(encoded: encoded, stamp: stamp)
+                logWrite(bytes: encoded.bytes.count, how: "changed values")
+            }
+            return outcome
+        case .encodeWhole(let table, let order, let schemaVersion):
+            let encoded = try EncodedSuite(suite: table, reusing: order, schemaVersion: schemaVersion)
+            let outcome = try file.replace(bytes: encoded.bytes, times: file.changeTimes().adding(write.changes, now: PendingChange.now()), over: write.over, lock)
+            if case .replaced(let stamp) = outcome {
+                replica.writeDone(encoded: encoded, stamp: stamp)
+                logWrite(bytes: encoded.bytes.count, how: "whole")
+            }
+            return outcome
+        case .merge:
+            var loaded = try file.load(lock)
+            if loaded.movedAside != nil {
+                // The file was damaged: what this process holds is written whole, not merged
+                // into nothing.
+                replica.fileMovedAside()
+                return .fileChanged
+            }
+            loaded.bytes = nil
+            let merged = write.merged(into: loaded.entries, changedAt: loaded.times)
+            // The other process's file decides the schema version: a write never changes it.
+            let encoded = try EncodedSuite(suite: merged, reusing: nil, schemaVersion: loaded.schemaVersion)
+            let outcome = try file.replace(bytes: encoded.bytes, times: loaded.times.adding(write.changes, now: PendingChange.now()), over: loaded.stamp, lock)
+            if case .replaced(let stamp) = outcome {
+                replica.fileRewritten(to: merged, encoded: encoded, stamp: stamp, schemaVersion: loaded.schemaVersion)
+                logWrite(bytes: encoded.bytes.count, how: "merged with another process's write")
+            }
+            return outcome
+        }
+    }
+
+    private func logWrite(bytes: Int, how: String) {
+        Self.logger.debug("wrote suite", metadata: [
+            "suite": "\(location.suiteName)", "path": "\(location.path)", "bytes": "\(bytes)", "encoding": "\(how)",
+        ])
     }
 
     /// Runs `body` on `queue` and waits for it.
@@ -205,8 +248,14 @@ final class SuiteBackend: Sendable {
         guard openError == nil else { return }
         do {
             guard try file.stamp() != replica.stamp else { return }
-            let other = try file.loadRepairing().parsed
-            replica.absorb(other.entries, stamp: other.stamp, schemaVersion: other.schemaVersion)
+            let other = try file.loadRepairing()
+            if other.movedAside != nil {
+                // Broken by hand under a running app: the damaged file is kept aside, and what
+                // this process holds is not emptied; its next write puts it all back.
+                replica.fileMovedAside()
+                return
+            }
+            replica.absorb(other.entries, stamp: other.stamp, schemaVersion: other.schemaVersion, times: other.times)
             Self.logger.debug("read another process's write", metadata: [
                 "suite": "\(location.suiteName)", "path": "\(location.path)", "keys": "\(other.entries.count)",
             ])

@@ -16,10 +16,12 @@ extension SuiteFile {
         var schemaVersion: Int?
         /// Where a damaged file was moved aside, and why it was judged damaged.
         var movedAside: (path: String, reason: String)?
+        /// When its keys were last changed (no file: never).
+        var times = ChangeTimes(floor: 0, keys: [:])
 
         /// The entries and their version, without the bytes (a temporary: the bytes are freed
         /// at once, not held through the caller's work).
-        var parsed: (entries: SuiteTable, stamp: FileStamp?, schemaVersion: Int?) { (entries, stamp, schemaVersion) }
+        var parsed: (entries: SuiteTable, stamp: FileStamp?, schemaVersion: Int?, times: ChangeTimes) { (entries, stamp, schemaVersion, times) }
     }
 
     /// Reads the file, which the caller holds the lock of; a damaged one is moved aside and
@@ -28,8 +30,8 @@ extension SuiteFile {
         switch try read() {
         case .missing:
             return Loaded()
-        case .entries(let entries, let stamp, let bytes, let version):
-            return Loaded(entries: entries, stamp: stamp, bytes: bytes, schemaVersion: version)
+        case .entries(let entries, let stamp, let bytes, let version, let times):
+            return Loaded(entries: entries, stamp: stamp, bytes: bytes, schemaVersion: version, times: times)
         case .damaged(let reason, let stamp):
             return try repair(reason, stamp, lock)
         }
@@ -40,8 +42,8 @@ extension SuiteFile {
         switch try read() {
         case .missing:
             return Loaded()
-        case .entries(let entries, let stamp, let bytes, let version):
-            return Loaded(entries: entries, stamp: stamp, bytes: bytes, schemaVersion: version)
+        case .entries(let entries, let stamp, let bytes, let version, let times):
+            return Loaded(entries: entries, stamp: stamp, bytes: bytes, schemaVersion: version, times: times)
         case .damaged(let reason, let stamp):
             return try withLock { lock throws(SuiteStoreError) in try repair(reason, stamp, lock) }
         }
@@ -64,8 +66,8 @@ extension SuiteFile {
             }
             switch try read() {
             case .missing: return Loaded()
-            case .entries(let entries, let newStamp, let bytes, let version):
-                return Loaded(entries: entries, stamp: newStamp, bytes: bytes, schemaVersion: version)
+            case .entries(let entries, let newStamp, let bytes, let version, let times):
+                return Loaded(entries: entries, stamp: newStamp, bytes: bytes, schemaVersion: version, times: times)
             case .damaged(let newReason, let newStamp): (reason, stamp) = (newReason, newStamp)
             }
         }

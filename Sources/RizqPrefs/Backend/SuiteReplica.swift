@@ -18,7 +18,8 @@ import Synchronization
 /// | ``writeDone(encoded:stamp:)`` | the write path | the file holds what memory held when the write was taken |
 /// | ``fileRewritten(to:encoded:stamp:schemaVersion:)`` | a merging write, a revert, a schema migration | the file holds a table of its own; changes made since sit on top |
 /// | ``writeFailed(_:)`` | the write path | the write's changes are pending again |
-/// | ``absorb(_:stamp:schemaVersion:)`` | a reload (another process wrote) | the other file's values, with the pending changes rebased on it |
+/// | ``absorb(_:stamp:schemaVersion:times:)`` | a reload (another process wrote) | the other file's values, with the pending changes rebased on it |
+/// | ``fileMovedAside()`` | a reload or write that found the file damaged | no file; readers' values stay, the next write writes them all |
 ///
 /// Nothing outside reaches its lock: the façade reads through ``value(forKey:)`` and
 /// ``values``; ``SuiteBackend`` sequences file I/O around the transitions and never edits the
@@ -164,7 +165,7 @@ struct SuiteReplica: ~Copyable, Sendable {
             } else {
                 plan = .encodeWhole(state.values, order: state.encoded?.order, schemaVersion: state.schemaVersion)
             }
-            let write = SuiteWrite(changes: state.pending, plan: plan)
+            let write = SuiteWrite(changes: state.pending, plan: plan, over: current)
             // Room for as many changes as this write took (up to a point): the next burst of sets
             // is likely as large, and growing a dictionary key by key rehashes it a dozen times.
             state.pending = PendingChanges(changes: Dictionary(minimumCapacity: Swift.min(write.changes.changes.count, 1 << 14)))
@@ -208,10 +209,20 @@ struct SuiteReplica: ~Copyable, Sendable {
     // MARK: Other processes
 
     /// Another process's file (`stamp`: its version; `schemaVersion`: the schema version it
-    /// records), seen by a reload or read before a commit: it becomes what readers see, with the
-    /// pending changes rebased on it.
-    func absorb(_ file: SuiteTable, stamp: FileStamp?, schemaVersion: Int?) {
-        state.withLock { $0.absorb(file, stamp: stamp, schemaVersion: schemaVersion) }
+    /// records; `times`: when its keys were last changed), seen by a reload or read before a
+    /// commit: it becomes what readers see, with the pending changes rebased on it.
+    func absorb(_ file: SuiteTable, stamp: FileStamp?, schemaVersion: Int?, times: ChangeTimes) {
+        state.withLock { $0.absorb(file, stamp: stamp, schemaVersion: schemaVersion, times: times) }
+    }
+
+    /// The file was found damaged and moved aside (by this process or another): there is no
+    /// file now. What readers see stays, and the next write writes all of it, not only the
+    /// pending changes.
+    func fileMovedAside() {
+        state.withLock { state in
+            state.stamp = nil
+            state.encoded = nil
+        }
     }
 
     /// Asks for a reload; `false` when one is already scheduled.
@@ -243,10 +254,10 @@ struct SuiteReplica: ~Copyable, Sendable {
     /// hold that value are left out.
     func stageCommit(
         _ staged: [(key: String, value: PrefValue?)], replacingAll: Bool, over file: SuiteTable, stamp: FileStamp?,
-        schemaVersion: Int?
+        schemaVersion: Int?, times: ChangeTimes
     ) -> StagedCommit {
         state.withLock { state in
-            if state.stamp != stamp { state.absorb(file, stamp: stamp, schemaVersion: schemaVersion) }
+            if state.stamp != stamp { state.absorb(file, stamp: stamp, schemaVersion: schemaVersion, times: times) }
             var changes = staged
             if replacingAll {
                 let kept = Set(staged.map(\.key))
@@ -283,9 +294,9 @@ struct SuiteReplica: ~Copyable, Sendable {
 
     /// Stages the undoing of a commit over `file` (at `stamp`, read under the file lock): each
     /// key that still holds what the commit wrote gets its old value back.
-    func stageRevert(_ changes: [CommittedChange], over file: SuiteTable, stamp: FileStamp?, schemaVersion: Int?) {
+    func stageRevert(_ changes: [CommittedChange], over file: SuiteTable, stamp: FileStamp?, schemaVersion: Int?, times: ChangeTimes) {
         state.withLock { state in
-            if state.stamp != stamp { state.absorb(file, stamp: stamp, schemaVersion: schemaVersion) }
+            if state.stamp != stamp { state.absorb(file, stamp: stamp, schemaVersion: schemaVersion, times: times) }
             let now = PendingChange.now()
             for change in changes where state.values[change.key] == change.after {
                 state.change(change.key, to: change.before, at: now)
@@ -369,8 +380,8 @@ extension SuiteReplica {
             replaceValues(with: after, origin: .local)
         }
 
-        mutating func absorb(_ file: SuiteTable, stamp newStamp: FileStamp?, schemaVersion newVersion: Int?) {
-            pending.rebase(onto: file, writtenAt: newStamp?.modifiedTime ?? PendingChange.now())
+        mutating func absorb(_ file: SuiteTable, stamp newStamp: FileStamp?, schemaVersion newVersion: Int?, times: ChangeTimes) {
+            pending.rebase(onto: file, changedAt: times)
             stamp = newStamp
             schemaVersion = newVersion
             replaceValues(with: pending.applied(to: file), origin: .external)

@@ -17,7 +17,7 @@ struct SuiteWrite: Sendable {
         /// with the schema version the file records (kept as it is).
         case encodeWhole(SuiteTable, order: SuiteTable.Order?, schemaVersion: Int?)
         /// Another process replaced the file: read it, merge these changes into it key by key
-        /// (``merged(into:writtenAt:)``), encode the result with the schema version that file
+        /// (``merged(into:changedAt:)``), encode the result with the schema version that file
         /// records.
         case merge
     }
@@ -25,11 +25,15 @@ struct SuiteWrite: Sendable {
     /// The changes taken out of the replica; put back if the write fails.
     let changes: PendingChanges
     let plan: Plan
+    /// The version of the file the plan was decided on (`nil`: no file): `.encoded` and
+    /// `.encodeWhole` bytes go in only over it.
+    let over: FileStamp?
 
-    /// The table to write over `file`, another process's version modified at `fileTime`.
-    func merged(into file: SuiteTable, writtenAt fileTime: Int64) -> SuiteTable {
+    /// The table to write over `file`, another process's version whose keys were last changed
+    /// at `times`.
+    func merged(into file: SuiteTable, changedAt times: ChangeTimes) -> SuiteTable {
         var mine = changes
-        mine.rebase(onto: file, writtenAt: fileTime)
+        mine.rebase(onto: file, changedAt: times)
         return mine.applied(to: file)
     }
 }

@@ -170,6 +170,12 @@ public struct SuiteCatalog: Sendable {
     }
 
     private func check(folder: String, _ info: stat) -> Finding {
+        var own = stat()
+        if folder != root, lstat(folder, &own) == 0, own.st_mode & S_IFMT == S_IFLNK {
+            return Finding(
+                severity: .problem, path: folder, message: "the folder is a symbolic link: suites are never read or written through links, so every open and write of its suites fails",
+                fix: "replace the link by a real folder (rm '\(folder)' && mkdir -m 700 '\(folder)'), then move the suite files back in")
+        }
         if let problem = Self.locationProblem(folder, info) {
             return Finding(severity: .problem, path: folder, message: "the location \(problem.message)", fix: problem.fix)
         }
@@ -184,21 +190,39 @@ public struct SuiteCatalog: Sendable {
     }
 
     private func check(suite: Entry) -> Finding {
-        guard let info = Self.info(suite.path) else {
+        var info = stat()
+        guard lstat(suite.path, &info) == 0 else {
             return Finding(severity: .problem, path: suite.path, message: "cannot read the file's status", fix: "check the folder's permissions")
+        }
+        if info.st_mode & S_IFMT != S_IFREG {
+            // The same judgment as an open's (SuiteFile.readRegularFile), which never blocks on a
+            // FIFO or follows a link: the fix is to move it away, not to chmod it.
+            let what = info.st_mode & S_IFMT == S_IFLNK
+                ? "a symbolic link: suites are never read or written through links"
+                : "\(SuiteFile.kindName(info.st_mode)), not a regular file: the suite cannot be opened"
+            return Finding(severity: .problem, path: suite.path, message: "the file is \(what)", fix: "move it away (mv '\(suite.path)' '\(suite.path).moved'), or replace it by the file it stands for")
         }
         if info.st_uid != geteuid() {
             return Finding(severity: .problem, path: suite.path, message: "the file belongs to user \(info.st_uid), not to you", fix: "chown $(id -u) '\(suite.path)'")
         }
         let mode = info.st_mode & 0o777
-        guard let data = FileManager.default.contents(atPath: suite.path) else {
+        let data: [UInt8]
+        do {
+            guard let read = try SuiteFile.readRegularFile(suite.path) else {
+                return Finding(severity: .problem, path: suite.path, message: "the file is gone", fix: "run doctor again")
+            }
+            data = read.bytes
+        } catch {
+            if Int64(info.st_size) > Int64(SuiteFile.sizeLimit) {
+                return Finding(severity: .problem, path: suite.path, message: "the file is too large: \(SuiteFile.tooLarge(Int64(info.st_size))); the suite cannot be opened", fix: "move it away (mv '\(suite.path)' '\(suite.path).moved')")
+            }
             return Finding(severity: .problem, path: suite.path, message: "the file cannot be read (mode \(String(mode, radix: 8)))", fix: "chmod 600 '\(suite.path)'")
         }
         let count: Int
         let version: Int?
         do {
             // The same judgment as an open's (SuiteFile.read).
-            guard case .object(let entries, let schemaVersion) = try JSONReader.parseSuiteFile(Array(data)) else {
+            guard case .object(let entries, let schemaVersion) = try JSONReader.parseSuiteFile(data) else {
                 return Finding(severity: .problem, path: suite.path, message: "the top level is not a JSON object; the next open moves the file aside", fix: "repair it by hand (jq . '\(suite.path)'), or let the next open quarantine it")
             }
             count = entries.count

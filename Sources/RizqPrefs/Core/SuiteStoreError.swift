@@ -28,10 +28,14 @@ extension SuiteStoreError: CustomStringConvertible, LocalizedError {
             return "invalid suite name \(quoted(name)): \(reason); use letters, digits, '.', '-' and '_', as in 'group.com.example.app'"
         case .invalidAppID(let appID, let reason):
             return "invalid app id \(quoted(appID)): \(reason); set RIZQ_PREFS_APP_ID to a name such as 'com.example.app'"
+        // A reason that names its own fix says it after "; " (a symbolic link, a FIFO, a full
+        // disk); the general advice is for the others (an errno's words).
         case .unreadable(let path, let reason):
-            return "cannot read suite file \(path): \(reason); fix its permissions (it should be yours, mode 0600, in a folder of mode 0700) or move it away"
+            let fix = reason.contains("; ") ? "" : "; fix its permissions (it should be yours, mode 0600, in a folder of mode 0700) or move it away"
+            return "cannot read suite file \(path): \(reason)\(fix)"
         case .writeFailed(let path, let reason):
-            return "cannot write suite file \(path): \(reason); the previous file is intact and the change is kept in memory: free disk space or fix the folder's permissions, then flush again"
+            let fix = reason.contains("; ") ? "flush again once that is done" : "free disk space or fix the folder's permissions, then flush again"
+            return "cannot write suite file \(path): \(reason); the previous file is intact and the change is kept in memory: \(fix)"
         case .invalidValue(let key, let reason):
             return "cannot store key \(quoted(key)): \(reason); nothing was written"
         }

@@ -5,6 +5,7 @@
 // Commands print one line per result on stdout and exit 0; errors go to stderr, exit 1.
 import Foundation
 import RizqPrefs
+import Synchronization
 
 /// Unbuffered, so that a parent that kills this process has seen every line it printed.
 func say(_ line: String) {
@@ -38,6 +39,37 @@ if command == "hold-lock" {
     exit(0)
 }
 
+if command == "parse-loop" {
+    // parse-loop: reads the suite file from disk and parses it, over and over, until stdin
+    // closes; prints "ready" first and "parsed N" at the end, or "unparseable: WHY" at once
+    // (exit 1) the first time the file does not parse. The suite is not opened.
+    let path: String
+    do {
+        path = try SuiteLocation(suiteName: suite, appID: "tests", root: root).path
+    } catch {
+        fail("parse-loop: \(error)")
+    }
+    let done = Atomic<Bool>(false)
+    Thread {
+        _ = FileHandle.standardInput.readDataToEndOfFile()
+        done.store(true, ordering: .relaxed)
+    }.start()
+    say("ready")
+    var parsed = 0
+    while !done.load(ordering: .relaxed) {
+        do {
+            guard let bytes = FileManager.default.contents(atPath: path) else { continue }
+            guard case .dictionary = try JSONReader.parse(bytes) else { say("unparseable: not an object"); exit(1) }
+            parsed += 1
+        } catch {
+            say("unparseable: \(error)")
+            exit(1)
+        }
+    }
+    say("parsed \(parsed)")
+    exit(0)
+}
+
 let store: SuiteStore
 do {
     store = try SuiteStore(suite: suite, appID: "tests", root: root)
@@ -67,11 +99,17 @@ func typedRead(_ key: String, _ type: String) -> String {
 }
 
 switch command {
-case "write-flushed":
+case "write-flushed", "write-flushed-on-go":
     // write-flushed PREFIX COUNT [PER_FLUSH]: sets PREFIX-i = i, flushing after every PER_FLUSH
     // keys (default 1) and at the end; prints "ok i" for each key a flush made durable.
+    // write-flushed-on-go: the same, after printing "ready" and reading a line from stdin, so
+    // that several writers start together.
     guard rest.count == 2 || rest.count == 3, let count = Int(rest[1]), let perFlush = Int(rest.count == 3 ? rest[2] : "1"), perFlush > 0
-    else { fail("write-flushed PREFIX COUNT [PER_FLUSH]") }
+    else { fail("\(command) PREFIX COUNT [PER_FLUSH]") }
+    if command == "write-flushed-on-go" {
+        say("ready")
+        _ = readLine()
+    }
     var unflushed: [Int] = []
     for index in 0..<count {
         store.set(index, forKey: "\(rest[0])-\(index)")
@@ -147,6 +185,48 @@ case "set-unstorable":
     store.setPersistentDomain(["ok": 1, "bad": NotStorable()], forName: suite)
     do { try store.flush() } catch { fail("flush: \(error)") }
     say("ok")
+case "write-in-flushes":
+    // write-in-flushes PREFIX COUNT EVERY: prints "ready", waits for a line on stdin, then sets
+    // PREFIX-i = i for i < COUNT, flushing after every EVERY keys and at the end; prints "ok".
+    guard rest.count == 3, let count = Int(rest[1]), let every = Int(rest[2]), every > 0 else { fail("write-in-flushes PREFIX COUNT EVERY") }
+    say("ready")
+    _ = readLine()
+    for index in 0..<count {
+        store.set(index, forKey: "\(rest[0])-\(index)")
+        if (index + 1) % every == 0 || index == count - 1 {
+            do { try store.flush() } catch { fail("flush: \(error)") }
+        }
+    }
+    say("ok")
+case "interactive":
+    // interactive: prints "ready", then runs one command per line of stdin until it closes:
+    //   set KEY VALUE       sets a string, prints "set"
+    //   set-stop KEY VALUE  the same, then stops itself (SIGSTOP) before any write is due
+    //   flush               prints "flushed", or "error: WHY"
+    //   get KEY             prints the string, or "nil"
+    say("ready")
+    while let line = readLine() {
+        let words = line.split(separator: " ", maxSplits: 2).map(String.init)
+        switch words.first {
+        case "set", "set-stop":
+            guard words.count == 3 else { fail("set KEY VALUE") }
+            store.set(words[2], forKey: words[1])
+            say("set")
+            if words[0] == "set-stop" { kill(getpid(), SIGSTOP) }
+        case "flush":
+            do {
+                try store.flush()
+                say("flushed")
+            } catch {
+                say("error: \(error)")
+            }
+        case "get":
+            guard words.count == 2 else { fail("get KEY") }
+            say(store.string(forKey: words[1]) ?? "nil")
+        default:
+            fail("unknown line \(line)")
+        }
+    }
 default:
     fail("unknown command \(command)")
 }
