@@ -4,7 +4,7 @@ import RizqPrefs
 // RizqBench [--quick] [--only WORKLOAD,...] — prints {"results": [...]} on stdout, progress on
 // stderr; scripts/bench builds it in release, runs it on a temporary home inside a private
 // D-Bus session (gnome-keyring unlocked, dconf activated on demand), and formats the results.
-// Child modes (started by the benchmark itself): child-ping, child-memory.
+// Child modes (started by the benchmark itself): child-ping, child-memory, child-large.
 let arguments = Array(CommandLine.arguments.dropFirst())
 // A helper that dies must end the run with its error, not with SIGPIPE on our next write to it.
 signal(SIGPIPE, SIG_IGN)
@@ -18,6 +18,10 @@ do {
     switch arguments.first {
     case "child-ping":
         try CrossProcessWorkload.child(arguments: Array(arguments.dropFirst()))
+        exit(0)
+    case "child-large":
+        guard arguments.count == 4, let size = Int(arguments[3]) else { fail("child-large ROOT SUITE SIZE") }
+        try LargeSuiteWorkload.child(root: arguments[1], suite: arguments[2], size: size)
         exit(0)
     case "child-memory":
         guard arguments.count == 4 else { fail("child-memory ours|foundation ROOT SUITE") }
@@ -103,6 +107,10 @@ do {
         let python = environment["RIZQ_BENCH_PYTHON"]
         if python == nil { progress("  (RIZQ_BENCH_PYTHON is not set: no Python keyring peer)") }
         results.append(try SecretWorkload.run(options: options.secret, python: python, helper: environment["RIZQ_BENCH_KEYRING_HELPER"]))
+    }
+    if options.runs("large") {
+        progress("large, \(LargeSuiteWorkload.size(quick: options.quick)) keys")
+        results += try LargeSuiteWorkload.run(home: home, options: options)
     }
     if options.runs("memory") {
         progress("memory")

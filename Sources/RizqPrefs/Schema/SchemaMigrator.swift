@@ -158,7 +158,7 @@ struct SchemaMigrator {
             return preview(stored: 0, .startsFresh)
         case .damaged(let reason, _):
             throw .cannotOpen(.unreadable(path: location.path, reason: "it is damaged (\(reason)); opening the suite would move it aside and start it empty"))
-        case .entries(let entries, _, _, let version):
+        case .entries(let entries, _, _, let version, _):
             let stored = version ?? 0
             if stored > schema.version { return preview(stored: stored, .newerThanSchema) }
             if stored == schema.version { return preview(stored: stored, .upToDate) }

@@ -6,7 +6,7 @@ import Foundation
 /// `--only` runs some workloads (see `workloads`) and `--sizes` some suite sizes: for profiling
 /// one of them under callgrind (docs/performance.md).
 struct Options {
-    static let workloads = ["get", "set", "set-memory", "set-durable", "flush", "open", "migrate", "bulk", "codable", "cross-process", "secret-get", "memory"]
+    static let workloads = ["get", "set", "set-memory", "set-durable", "flush", "open", "migrate", "bulk", "codable", "cross-process", "secret-get", "memory", "large"]
     /// The workloads with a GSettings peer (they need the schemas and dconf).
     static let gsettingsWorkloads: Set<String> = ["get", "set", "set-memory", "set-durable", "bulk", "cross-process"]
 
