@@ -100,6 +100,21 @@ final class JSONCodecTests: XCTestCase {
         XCTAssertEqual(duplicates, ["a"])
     }
 
+    func testASuiteFileWithARepeatedKeyKeepsTheLastValueOfEachKey() throws {
+        // Many members, so that the table is made at its final size from more than one chunk.
+        var text = "{"
+        for index in 0..<1_000 { text += "\"k\(index)\": \(index), " }
+        text += "\"k7\": \"last\", \"k999\": null}"
+        guard case .object(let table, let version) = try JSONReader.parseSuiteFile(Array(text.utf8)) else {
+            return XCTFail("a suite file's top level is an object")
+        }
+        XCTAssertNil(version)
+        XCTAssertEqual(table.count, 1_000)
+        XCTAssertEqual(table["k7"], "last")
+        XCTAssertEqual(table["k999"], .null)
+        XCTAssertEqual(table["k500"], 500)
+    }
+
     func testSuiteFileIsPrettySortedAndReadableByFoundation() throws {
         let bytes = try JSONWriter.suiteFile(["b": 1, "a": .array([true, .null]), "ä": "x", "Z": .dictionary([:])])
         let text = String(decoding: bytes, as: UTF8.self)
