@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 extension JSONReader {
     /// What a suite file's text holds.
     enum SuiteFileContents {
@@ -29,14 +35,30 @@ extension JSONReader {
         guard bytes[index] == UInt8(ascii: "{") else {
             return .notAnObject(kindName: try readValue(PrefValueBuilder.self).kindName)
         }
-        // The members are gathered first so that the table is made once at its final size: grown
-        // member by member, it rehashed every key at each doubling (a quarter of opening a
-        // 100,000-key suite, in callgrind's instruction counts).
-        var members: [(key: String, value: PrefValue)] = []
-        _ = try readMembers(PrefValueBuilder.self) { key, _, value in members.append((key, value)) }
-        var table = SuiteTable(minimumCapacity: members.count)
-        for member in members { table.updateValue(member.value, forKey: member.key) }
+        // Made at its final size: grown member by member, the table rehashed every key at each
+        // doubling (a quarter of opening a 100,000-key suite, in callgrind's instruction counts).
+        var table = SuiteTable(minimumCapacity: memberCountHint())
+        _ = try readMembers(PrefValueBuilder.self) { key, _, value in table.updateValue(value, forKey: key) }
         let version = SchemaVersionMember.take(from: &table)
         return .object(table, schemaVersion: version)
+    }
+
+    /// How many members the top-level object has, as a file this library wrote lays them out:
+    /// each on a line of its own that starts with two spaces and a quote (a nested member is
+    /// indented further). Only a hint for the size of the table — a file written otherwise may
+    /// count fewer, and the table then grows as it reads — and never more than one member per
+    /// six bytes (`"":0,` and its line), so that no input can make it reserve much more than
+    /// its size.
+    private func memberCountHint() -> Int {
+        guard let base = bytes.baseAddress, bytes.count >= 4 else { return 0 }
+        var count = 0
+        var position = index
+        let end = bytes.count - 3
+        while position < end, let found = memchr(base + position, 0x0A, end - position) {
+            let newline = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+            if base[newline + 1] == 0x20, base[newline + 2] == 0x20, base[newline + 3] == 0x22 { count += 1 }
+            position = newline + 1
+        }
+        return min(count, bytes.count / 6)
     }
 }
