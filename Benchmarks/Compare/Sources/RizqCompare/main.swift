@@ -1,0 +1,103 @@
+// One workload of RizqPrefs, timed in this process, for `scripts/bench-compare`: the same source
+// is built against two commits of the library, and the two programs run in turns. It uses only
+// API that every commit since the first benchmarks has (`SuiteStore(suite:appID:root:)`, `set`,
+// `flush`, `value(forKey:as:)`), so that any two of them can be compared.
+//
+//     RizqCompare WORKLOAD SIZE SAMPLES
+//
+// prints the median of SAMPLES timed samples (after two untimed ones), in nanoseconds: per
+// operation for `get` and `set-memory`, per open or flush for `open` and `flush`. The timed part
+// of every sample runs inside `measuredRegion`, which callgrind can collect alone
+// (`--toggle-collect=*measuredRegion*`) to count instructions instead of time.
+import Foundation
+import RizqPrefs
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+@inline(never)
+func blackHole<T>(_ value: T) {
+    withExtendedLifetime(value) {}
+}
+
+/// Runs `body` and returns how long it took, in nanoseconds.
+@inline(never)
+func measuredRegion(_ body: () throws -> Void) rethrows -> Double {
+    let start = DispatchTime.now().uptimeNanoseconds
+    try body()
+    return Double(DispatchTime.now().uptimeNanoseconds - start)
+}
+
+struct UsageError: Error, CustomStringConvertible {
+    var description: String
+}
+
+let arguments = CommandLine.arguments
+guard arguments.count == 4, let size = Int(arguments[2]), size > 0, let samples = Int(arguments[3]), samples > 0 else {
+    throw UsageError(description: "usage: RizqCompare get|set-memory|open|flush SIZE SAMPLES")
+}
+let workload = arguments[1]
+let appID = "com.rizq.compare"
+let root = FileManager.default.temporaryDirectory.path + "/rizq-compare-\(getpid())"
+try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+defer { try? FileManager.default.removeItem(atPath: root) }
+
+/// A suite of `size` keys `key-0`, `key-1`, … holding their index, written to disk.
+func filledSuite(_ name: String, under folder: String) throws -> SuiteStore {
+    let store = try SuiteStore(suite: name, appID: appID, root: folder)
+    for index in 0..<size { store.set(index, forKey: "key-\(index)") }
+    try store.flush()
+    return store
+}
+
+/// The keys of 10,000 operations, scattered over the suite in a repeatable order.
+let operationKeys = (0..<10_000).map { "key-\(($0 &* 7919) % size)" }
+var timings: [Double] = []
+var sink = 0
+
+switch workload {
+case "get":
+    let store = try filledSuite("get", under: root)
+    for _ in 0..<(samples + 2) {
+        let elapsed = measuredRegion {
+            for key in operationKeys { sink &+= store.value(forKey: key, as: Int.self) ?? 0 }
+        }
+        timings.append(elapsed / Double(operationKeys.count))
+    }
+case "set-memory":
+    let store = try filledSuite("set-memory", under: root)
+    for sample in 0..<(samples + 2) {
+        let elapsed = measuredRegion {
+            for (step, key) in operationKeys.enumerated() { store.set(step &+ sample, forKey: key) }
+        }
+        timings.append(elapsed / Double(operationKeys.count))
+        try store.flush()
+    }
+case "open":
+    let original = try filledSuite("open", under: root).location.path
+    for sample in 0..<(samples + 2) {
+        // A fresh copy each time: a process keeps the suites it opened.
+        let copyRoot = root + "/copy-\(sample)"
+        try FileManager.default.createDirectory(atPath: copyRoot + "/apps/" + appID, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: original, toPath: copyRoot + "/apps/" + appID + "/open.json")
+        let elapsed = try measuredRegion {
+            let store = try SuiteStore(suite: "open", appID: appID, root: copyRoot)
+            sink &+= store.value(forKey: "key-1", as: Int.self) ?? 0
+        }
+        timings.append(elapsed)
+    }
+case "flush":
+    let store = try filledSuite("flush", under: root)
+    for sample in 0..<(samples + 2) {
+        store.set(sample, forKey: operationKeys[sample % operationKeys.count])
+        sync()  // every sample starts on a settled disk
+        timings.append(try measuredRegion { try store.flush() })
+    }
+default:
+    throw UsageError(description: "unknown workload '\(workload)' (get, set-memory, open, flush)")
+}
+
+blackHole(sink)
+let kept = timings.dropFirst(2).sorted()
+print(kept[kept.count / 2])
