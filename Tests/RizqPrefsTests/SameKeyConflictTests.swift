@@ -12,28 +12,7 @@ final class SameKeyConflictTests: XCTestCase {
     func testTheLaterChangeWinsWhenTheEarlierOneIsWrittenAfterIt() throws {
         let root = TemporaryRoot()
         let suite = "group.com.rizq.conflict"
-        let first = try LiveChild(root, suite, ["interactive"])
-        let second = try LiveChild(root, suite, ["interactive"])
-        defer {
-            for child in [first, second] {
-                kill(child.process.processIdentifier, SIGCONT)
-                child.closeInput()
-                child.waitForExit()
-            }
-        }
-        for child in [first, second] { XCTAssertNotNil(child.waitForLine { $0 == "ready" }, child.stderr) }
-
-        first.send("set-stop k first")
-        waitUntilStopped(first)
-        waitForTheClockToTick()
-        second.send("set-stop k second")
-        waitUntilStopped(second)
-        // A's write must be stamped later than B's change, as in the report (A at +50 ms).
-        waitForTheClockToTick()
-
-        kill(first.process.processIdentifier, SIGCONT)
-        first.send("flush")
-        XCTAssertEqual(first.waitForLine { $0 == "flushed" || $0.hasPrefix("error") }, "flushed", first.stderr)
+        let second = try startTwoChangesAndWriteTheEarlier(root, suite)
         XCTAssertEqual(try root.fileObject(suite)["k"] as? String, "first")
 
         kill(second.process.processIdentifier, SIGCONT)
@@ -49,9 +28,26 @@ final class SameKeyConflictTests: XCTestCase {
     func testTheChangeTimesSurviveAWriteOfAnotherKeyInBetween() throws {
         let root = TemporaryRoot()
         let suite = "group.com.rizq.conflict3"
+        let second = try startTwoChangesAndWriteTheEarlier(root, suite)
+        waitForTheClockToTick()
+        XCTAssertEqual(try Child.run(root, suite, ["set-json", "other", "1"]).status, 0)
+
+        kill(second.process.processIdentifier, SIGCONT)
+        second.send("flush")
+        XCTAssertEqual(second.waitForLine { $0 == "flushed" || $0.hasPrefix("error") }, "flushed", second.stderr)
+        let object = try root.fileObject(suite)
+        XCTAssertEqual(object["k"] as? String, "second")
+        XCTAssertEqual(object["other"] as? Int, 1)
+    }
+
+    /// Two interactive children of `suite`: A sets `k` to "first", then B to "second", each
+    /// stopping itself right after its `set` (so that no write of its own is due before the test
+    /// lets it go on); then A writes, stamped later than B's change (as in the report, A at
+    /// +50 ms). Returns B, left stopped with its change pending. Both end with the test.
+    private func startTwoChangesAndWriteTheEarlier(_ root: TemporaryRoot, _ suite: String) throws -> LiveChild {
         let first = try LiveChild(root, suite, ["interactive"])
         let second = try LiveChild(root, suite, ["interactive"])
-        defer {
+        addTeardownBlock {
             for child in [first, second] {
                 kill(child.process.processIdentifier, SIGCONT)
                 child.closeInput()
@@ -68,15 +64,7 @@ final class SameKeyConflictTests: XCTestCase {
         kill(first.process.processIdentifier, SIGCONT)
         first.send("flush")
         XCTAssertEqual(first.waitForLine { $0 == "flushed" || $0.hasPrefix("error") }, "flushed", first.stderr)
-        waitForTheClockToTick()
-        XCTAssertEqual(try Child.run(root, suite, ["set-json", "other", "1"]).status, 0)
-
-        kill(second.process.processIdentifier, SIGCONT)
-        second.send("flush")
-        XCTAssertEqual(second.waitForLine { $0 == "flushed" || $0.hasPrefix("error") }, "flushed", second.stderr)
-        let object = try root.fileObject(suite)
-        XCTAssertEqual(object["k"] as? String, "second")
-        XCTAssertEqual(object["other"] as? Int, 1)
+        return second
     }
 
     /// The record, encoded and decoded; an unknown or cut record reads as none.
