@@ -38,9 +38,100 @@ extension JSONReader {
         // Made at its final size: grown member by member, the table rehashed every key at each
         // doubling (a quarter of opening a 100,000-key suite, in callgrind's instruction counts).
         var table = SuiteTable(minimumCapacity: memberCountHint())
-        _ = try readMembers(PrefValueBuilder.self) { key, _, value in table.updateValue(value, forKey: key) }
+        try readTopMembers(into: &table)
         let version = SchemaVersionMember.take(from: &table)
         return .object(table, schemaVersion: version)
+    }
+
+    /// Reads the top-level object, `{` to `}`, straight into `table` (the last of a repeated key
+    /// wins): the grammar and the failures of ``readMembers(_:_:)``, written out for the one
+    /// object that holds nearly all of a suite file, so that
+    /// - each key and value moves into the table (through `readMembers`' closure, each was
+    ///   copied and the copy released: a tenth of opening a large suite, in callgrind);
+    /// - a key of up to 15 ASCII bytes without escapes, nearly every key, is read as two words
+    ///   that are its `String` and its hash (``scanShortASCIIKey()``), and a longer ASCII key is
+    ///   hashed from the file's bytes (the same hashes as from the `String`, without making it
+    ///   through an initializer or copying it again to hash it);
+    /// - an integer, nearly every number, is read here rather than through ``readValue(_:topLevel:)``.
+    /// Everything else goes through the same scanners as anywhere else, so that a file reads,
+    /// and fails, as the general parser reads it (SuiteFileReaderTests compares the two).
+    private mutating func readTopMembers(into table: inout SuiteTable) throws(Failure) {
+        try enter()
+        index += 1
+        skipWhitespace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
+            index += 1
+            depth -= 1
+            return
+        }
+        while true {
+            skipWhitespace()
+            guard index < bytes.count else { throw fail(.truncated(.object)) }
+            guard bytes[index] == UInt8(ascii: "\"") else { throw fail(.keyNotString(bytes[index])) }
+            let key: String
+            let hash: Int
+            if let short = scanShortASCIIKey() {
+                (key, hash) = short
+            } else {
+                let (text, ascii) = try scanStringKeepingASCII()
+                (key, hash) = (text, ascii.map(SuiteTable.hash(ascii:)) ?? SuiteTable.hash(text))
+            }
+            skipWhitespace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
+                throw fail(.missingColon(found: index < bytes.count ? bytes[index] : nil))
+            }
+            index += 1
+            skipWhitespace()
+            guard index < bytes.count else { throw fail(.truncated(.value)) }
+            let value: PrefValue
+            if let number = scanShortInteger() {
+                value = .int(number)
+            } else {
+                value = try readValue(PrefValueBuilder.self)
+            }
+            table.addReading(consume value, forKey: consume key, hash: hash)
+            skipWhitespace()
+            guard index < bytes.count else { throw fail(.truncated(.object)) }
+            if bytes[index] == UInt8(ascii: ",") {
+                index += 1
+                continue
+            }
+            guard bytes[index] == UInt8(ascii: "}") else { throw fail(.missingCommaOrBrace(found: bytes[index])) }
+            index += 1
+            break
+        }
+        depth -= 1
+    }
+
+    /// The key whose opening quote is at `index` and its hash, moving past its closing quote,
+    /// when it is at most 15 ASCII bytes without escapes (nearly every key of a suite): read as
+    /// two words, which are already the key's `String` (``ShortASCIIString``) and what its hash
+    /// is made of. `nil`, not moving, for any other key (``scanStringKeepingASCII()`` reads it),
+    /// or when fewer than 16 bytes follow the quote.
+    private mutating func scanShortASCIIKey() -> (key: String, hash: Int)? {
+        let start = index + 1
+        guard start + 16 <= bytes.count, let base = bytes.baseAddress else { return nil }
+        let raw = UnsafeRawPointer(base + start)
+        var first = UInt64(littleEndian: raw.loadUnaligned(as: UInt64.self))
+        var second = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+        let count: Int
+        let firstStops = Self.stopBytes(in: first)
+        if firstStops != 0 {
+            count = firstStops.trailingZeroBitCount / 8
+            first &= (1 << UInt64(8 * count)) &- 1
+            second = 0
+        } else {
+            let secondStops = Self.stopBytes(in: second)
+            guard secondStops != 0 else { return nil }
+            count = 8 + secondStops.trailingZeroBitCount / 8
+            second &= (1 << UInt64(8 * (count - 8))) &- 1
+        }
+        // Ended by its closing quote (not an escape or a control character), all ASCII.
+        guard base[start + count] == UInt8(ascii: "\""), (first | second) & 0x8080_8080_8080_8080 == 0,
+            let key = ShortASCIIString.make(first, second, count: count)
+        else { return nil }
+        index = start + count + 1
+        return (key, SuiteTable.hash(asciiWords: first, second, count: count))
     }
 
     /// How many members the top-level object has, as a file this library wrote lays them out:

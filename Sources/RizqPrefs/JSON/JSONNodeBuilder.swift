@@ -7,6 +7,10 @@ enum JSONNodeBuilder: JSONTreeBuilder {
         JSONNode(kind: .number(String(decoding: text, as: UTF8.self)), range: range)
     }
 
+    static func shortInteger(_ value: Int, text: UnsafeBufferPointer<UInt8>, range: Range<Int>) -> JSONNode {
+        JSONNode(kind: .number(String(decoding: text, as: UTF8.self)), range: range)
+    }
+
     static func bool(_ value: Bool, range: Range<Int>) -> JSONNode { JSONNode(kind: .bool(value), range: range) }
     static func null(range: Range<Int>) -> JSONNode { JSONNode(kind: .null, range: range) }
 

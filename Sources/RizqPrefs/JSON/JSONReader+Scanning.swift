@@ -4,24 +4,76 @@
 extension JSONReader {
     /// Reads the string whose opening quote is at `index`, and moves past its closing quote.
     mutating func scanString() throws(Failure) -> String {
+        try scanStringKeepingASCII().text
+    }
+
+    /// Reads a string like ``scanString()``; `ascii` is its bytes in the text when they are all
+    /// ASCII and hold no escape (nearly every key of a suite file), so that a caller can hash
+    /// the key from them without going through the `String`.
+    mutating func scanStringKeepingASCII() throws(Failure) -> (text: String, ascii: UnsafeBufferPointer<UInt8>?) {
         let opening = index
-        index += 1
-        let start = index
+        let start = index + 1
         // Fast path: no escapes. Validation of UTF-8 happens once, on the whole run, and only
-        // if a byte of it is not ASCII.
-        var allBits: UInt8 = 0
-        while index < bytes.count {
-            let byte = bytes[index]
+        // if a byte of it is not ASCII. A local position, stored back once: the loop then keeps
+        // it in a register rather than in `self` (a fifth of opening a large suite was this loop).
+        var position = start
+        let count = bytes.count
+        var allBits: UInt64 = 0
+        if let base = bytes.baseAddress {
+            // Eight bytes at a time up to the first that needs a look (a quote, a backslash, a
+            // control character): the byte loop below takes it from there.
+            while position + 8 <= count {
+                let word = UInt64(littleEndian: UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self))
+                let stops = Self.stopBytes(in: word)
+                if stops != 0 {
+                    let before = stops.trailingZeroBitCount / 8
+                    allBits |= word & ((1 << UInt64(before * 8)) &- 1)
+                    position += before
+                    break
+                }
+                allBits |= word
+                position += 8
+            }
+        }
+        while position < count {
+            let byte = bytes[position]
             if byte == UInt8(ascii: "\"") {
-                let run = UnsafeBufferPointer(rebasing: bytes[start..<index])
-                index += 1
-                return try makeString(run, at: start, isASCII: allBits < 0x80)
+                let run = UnsafeBufferPointer(rebasing: bytes[start..<position])
+                index = position + 1
+                if allBits & 0x8080_8080_8080_8080 == 0 { return (Self.asciiString(run), run) }
+                return (try makeString(run, at: start), nil)
             }
             if byte == UInt8(ascii: "\\") { break }
-            if byte < 0x20 { throw fail(.controlCharacter(byte)) }
-            allBits |= byte
-            index += 1
+            if byte < 0x20 {
+                index = position
+                throw fail(.controlCharacter(byte))
+            }
+            allBits |= UInt64(byte)
+            position += 1
         }
+        index = position
+        return (try scanEscapedString(opening: opening), nil)
+    }
+
+    /// The high bit of each byte of `word` (the first byte in the low bits) that ends a
+    /// string's plain run: a quote, a backslash or a control character. The first flagged byte
+    /// is always one of them; a flagged byte after it may not be (a borrow of the subtraction
+    /// carries into the next byte), so only the first counts.
+    @inline(__always)
+    static func stopBytes(in word: UInt64) -> UInt64 {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let quotes = word ^ (ones &* UInt64(UInt8(ascii: "\"")))
+        let backslashes = word ^ (ones &* UInt64(UInt8(ascii: "\\")))
+        let zeroIsQuote = (quotes &- ones) & ~quotes
+        let zeroIsBackslash = (backslashes &- ones) & ~backslashes
+        let belowSpace = (word &- ones &* 0x20) & ~word
+        return (zeroIsQuote | zeroIsBackslash | belowSpace) & (ones &* 0x80)
+    }
+
+    /// The rest of ``scanString()`` from the first escape, at `index`, of the string whose
+    /// opening quote is at `opening`.
+    private mutating func scanEscapedString(opening: Int) throws(Failure) -> String {
+        let start = opening + 1
         guard index < bytes.count else { throw fail(.truncated(.string(openedAt: opening))) }
         var buffer = [UInt8](UnsafeBufferPointer(rebasing: bytes[start..<index]))
         while index < bytes.count {
@@ -29,7 +81,7 @@ extension JSONReader {
             switch byte {
             case UInt8(ascii: "\""):
                 index += 1
-                return try buffer.withUnsafeBufferPointer { (run) throws(Failure) in try makeString(run, at: start, isASCII: false) }
+                return try buffer.withUnsafeBufferPointer { (run) throws(Failure) in try makeString(run, at: start) }
             case UInt8(ascii: "\\"):
                 index += 1
                 guard index < bytes.count else { throw fail(.truncated(.escape)) }
@@ -108,43 +160,104 @@ extension JSONReader {
         return value
     }
 
-    private func makeString(_ run: UnsafeBufferPointer<UInt8>, at start: Int, isASCII: Bool) throws(Failure) -> String {
+    /// A `String` of `run`, all of it ASCII: copied into the string's storage and checked there
+    /// (an ASCII check, one word at a time), which costs a third less than `String(decoding:)`'s
+    /// check and repair path for a string of a few bytes (callgrind).
+    private static func asciiString(_ run: UnsafeBufferPointer<UInt8>) -> String {
+        String(unsafeUninitializedCapacity: run.count) { storage in
+            storage.initialize(fromContentsOf: run)
+        }
+    }
+
+    private func makeString(_ run: UnsafeBufferPointer<UInt8>, at start: Int) throws(Failure) -> String {
         // Not String(validating:as:): being generic over the encoding, it looks up type metadata
         // on every call, which cost a quarter of the time of reading a suite file.
-        if !isASCII, let bad = UTF8Validation.firstInvalidOffset(in: run) {
+        if let bad = UTF8Validation.firstInvalidOffset(in: run) {
             throw Failure(.invalidUTF8, at: start + bad, in: bytes)
         }
         return String(decoding: run, as: UTF8.self)
     }
 
+    /// The value of the integer of at most 18 digits that starts at `index`, moving past it;
+    /// `nil`, not moving, for any other number or for what is not one (``scanNumber()`` then
+    /// reads it, or says what is wrong). One pass over the digits, where scanning the number and
+    /// then converting its text took two, with a call and an overflow check per digit.
+    mutating func scanShortInteger() -> Int? {
+        let count = bytes.count
+        let negative = bytes[index] == UInt8(ascii: "-")
+        let first = negative ? index + 1 : index
+        var position = first
+        var value = 0
+        while position < count, position - first < 18 {
+            let digit = bytes[position] &- UInt8(ascii: "0")
+            guard digit < 10 else { break }
+            value = value &* 10 &+ Int(digit)
+            position += 1
+        }
+        let digits = position - first
+        // No digit, a leading zero, a 19th digit, a fraction or an exponent: not ours.
+        guard digits > 0, digits == 1 || bytes[first] != UInt8(ascii: "0") else { return nil }
+        if position < count {
+            switch bytes[position] {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"): return nil
+            default: break
+            }
+        }
+        index = position
+        return negative ? 0 &- value : value
+    }
+
     /// Moves past the number that starts at `index`, checking JSON's grammar for numbers;
     /// `true` when it has neither a fraction nor an exponent.
     mutating func scanNumber() throws(Failure) -> Bool {
+        // A local position, stored back once, as in scanStringKeepingASCII(); `index` is set
+        // before each failure, which reports where it is.
+        let count = bytes.count
+        var position = index
         var isInteger = true
-        if bytes[index] == UInt8(ascii: "-") { index += 1 }
-        guard index < bytes.count, isDigit(bytes[index]) else {
-            throw fail(.missingDigit(found: index < bytes.count ? bytes[index] : nil))
+        if bytes[position] == UInt8(ascii: "-") { position += 1 }
+        guard position < count, isDigit(bytes[position]) else {
+            index = position
+            throw fail(.missingDigit(found: position < count ? bytes[position] : nil))
         }
-        if bytes[index] == UInt8(ascii: "0") {
-            index += 1
-            if index < bytes.count, isDigit(bytes[index]) { throw fail(.leadingZero) }
+        if bytes[position] == UInt8(ascii: "0") {
+            position += 1
+            if position < count, isDigit(bytes[position]) {
+                index = position
+                throw fail(.leadingZero)
+            }
         } else {
-            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+            position = endOfDigits(from: position)
         }
-        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+        if position < count, bytes[position] == UInt8(ascii: ".") {
             isInteger = false
-            index += 1
-            guard index < bytes.count, isDigit(bytes[index]) else { throw fail(.missingFractionDigit) }
-            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+            position += 1
+            guard position < count, isDigit(bytes[position]) else {
+                index = position
+                throw fail(.missingFractionDigit)
+            }
+            position = endOfDigits(from: position)
         }
-        if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+        if position < count, bytes[position] == UInt8(ascii: "e") || bytes[position] == UInt8(ascii: "E") {
             isInteger = false
-            index += 1
-            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
-            guard index < bytes.count, isDigit(bytes[index]) else { throw fail(.missingExponentDigit) }
-            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+            position += 1
+            if position < count, bytes[position] == UInt8(ascii: "+") || bytes[position] == UInt8(ascii: "-") { position += 1 }
+            guard position < count, isDigit(bytes[position]) else {
+                index = position
+                throw fail(.missingExponentDigit)
+            }
+            position = endOfDigits(from: position)
         }
+        index = position
         return isInteger
+    }
+
+    /// The position of the first byte from `position` on that is not a digit.
+    @inline(__always)
+    private func endOfDigits(from position: Int) -> Int {
+        var position = position
+        while position < bytes.count, isDigit(bytes[position]) { position += 1 }
+        return position
     }
 
     /// Moves past `word` (`true`, `false` or `null`), which must start at `index`.
@@ -159,14 +272,20 @@ extension JSONReader {
     }
 
     // Inlined: called between every two tokens, and a call costs more than the usual single test.
+    // A local position, stored back once (see scanStringKeepingASCII()).
     @inline(__always)
     mutating func skipWhitespace() {
-        while index < bytes.count {
-            switch bytes[index] {
-            case 0x20, 0x0A, 0x0D, 0x09: index += 1
-            default: return
+        var position = index
+        let count = bytes.count
+        while position < count {
+            switch bytes[position] {
+            case 0x20, 0x0A, 0x0D, 0x09: position += 1
+            default:
+                index = position
+                return
             }
         }
+        index = position
     }
 
     private func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }

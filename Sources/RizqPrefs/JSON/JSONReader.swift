@@ -158,6 +158,9 @@ package struct JSONReader {
             try scanWord("null")
             return Builder.null(range: start..<index)
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            if let value = scanShortInteger() {
+                return Builder.shortInteger(value, text: UnsafeBufferPointer(rebasing: bytes[start..<index]), range: start..<index)
+            }
             let isInteger = try scanNumber()
             let text = UnsafeBufferPointer(rebasing: bytes[start..<index])
             guard let value = Builder.number(text, isInteger: isInteger, range: start..<index) else {
@@ -249,7 +252,7 @@ package struct JSONReader {
         return Builder.array(elements, range: start..<index)
     }
 
-    private mutating func enter() throws(Failure) {
+    mutating func enter() throws(Failure) {
         depth += 1
         guard depth <= Self.maximumDepth else { throw fail(.tooDeep) }
     }

@@ -14,6 +14,9 @@ protocol JSONTreeBuilder {
     /// A number's text, already checked against JSON's grammar; `isInteger` when it has neither
     /// a fraction nor an exponent. `nil` when the result cannot hold it.
     static func number(_ text: UnsafeBufferPointer<UInt8>, isInteger: Bool, range: Range<Int>) -> Value?
+    /// An integer of at most 18 digits (it cannot overflow an `Int`), whose value the reader
+    /// computed as it scanned `text`: nearly every number of a suite file.
+    static func shortInteger(_ value: Int, text: UnsafeBufferPointer<UInt8>, range: Range<Int>) -> Value
     static func bool(_ value: Bool, range: Range<Int>) -> Value
     static func null(range: Range<Int>) -> Value
 

@@ -19,6 +19,7 @@ enum PrefValueBuilder: JSONTreeBuilder {
         return value.isFinite ? .double(value) : .string(written)
     }
 
+    static func shortInteger(_ value: Int, text: UnsafeBufferPointer<UInt8>, range: Range<Int>) -> PrefValue { .int(value) }
     static func bool(_ value: Bool, range: Range<Int>) -> PrefValue { .bool(value) }
     static func null(range: Range<Int>) -> PrefValue { .null }
 

@@ -30,6 +30,24 @@ extension SuiteTable {
         return ascii.withUnsafeBufferPointer(asciiHash) ?? key.hashValue
     }
 
+    /// ``hash(_:)`` of the key whose UTF-8 is `bytes`, all of them ASCII (the caller checked):
+    /// the same hash, without making the key's `String` first.
+    @inline(__always)
+    static func hash(ascii bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        asciiHash(bytes) ?? hash(String(decoding: bytes, as: UTF8.self))
+    }
+
+    /// ``hash(_:)`` of the ASCII key of `count` bytes (at most 15) held in `first` (bytes 0–7,
+    /// the first in the low bits) and `second` (bytes 8–14), every byte past `count` zero: the
+    /// words ``asciiHash(_:)`` reads of those bytes, without reading them again.
+    @inline(__always)
+    static func hash(asciiWords first: UInt64, _ second: UInt64, count: Int) -> Int {
+        var hash = seed ^ (UInt64(count) &* 0x9E37_79B9_7F4A_7C15)
+        if count > 0 { hash = mix(hash ^ first) }
+        if count > 8 { hash = mix(hash ^ second) }
+        return Int(bitPattern: UInt(truncatingIfNeeded: finalize(hash)))
+    }
+
     /// A keyed hash of ASCII bytes, eight at a time; `nil` when a byte is not ASCII.
     private static func asciiHash(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
         var hash = seed ^ (UInt64(bytes.count) &* 0x9E37_79B9_7F4A_7C15)
@@ -37,7 +55,8 @@ extension SuiteTable {
         var index = 0
         let raw = UnsafeRawBufferPointer(bytes)
         while index + 8 <= bytes.count {
-            let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            // The first byte in the low bits, as the tail below and ``hash(asciiWords:_:count:)``.
+            let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
             highBits |= word
             hash = mix(hash ^ word)
             index += 8

@@ -74,7 +74,13 @@ struct SuiteTable: Sendable {
     /// Sets the value for `key`; returns the previous one.
     @discardableResult
     mutating func updateValue(_ value: PrefValue, forKey key: String) -> PrefValue? {
-        let hash = Self.hash(key)
+        updateValue(value, forKey: key, hash: Self.hash(key))
+    }
+
+    /// Sets the value for `key`, whose ``hash(_:)`` the caller computed (a file's reader hashes
+    /// an ASCII key straight from the file's bytes: ``hash(ascii:)``); returns the previous one.
+    @discardableResult
+    mutating func updateValue(_ value: consuming PrefValue, forKey key: consuming String, hash: Int) -> PrefValue? {
         makeUnique()
         let slot = storage.find(key, hash: hash)
         if slot.found {
@@ -95,6 +101,22 @@ struct SuiteTable: Sendable {
             storage.fill(slot.index, with: Entry(key: key, value: value), hash: hash)
         }
         return nil
+    }
+
+    /// Adds `key`, whose ``hash(_:)`` the caller computed, as ``updateValue(_:forKey:hash:)``
+    /// does, for a reader filling the table from a file: inlined, so that the key and the value
+    /// move into their slot (called, each was copied and the original released); a repeated key,
+    /// or a table that must grow, takes ``updateValue(_:forKey:hash:)``.
+    @inline(__always)
+    mutating func addReading(_ value: consuming PrefValue, forKey key: consuming String, hash: Int) {
+        makeUnique()
+        let slot = storage.find(key, hash: hash)
+        guard !slot.found, !storage.needsRoomForOneMore else {
+            updateValue(consume value, forKey: consume key, hash: hash)
+            return
+        }
+        dropChangeLog()
+        storage.fill(slot.index, with: Entry(key: consume key, value: consume value), hash: hash)
     }
 
     /// Removes `key`; returns its value, or `nil` when it was absent.

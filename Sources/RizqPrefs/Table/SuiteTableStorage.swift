@@ -28,7 +28,10 @@ extension SuiteTable {
             self.slotCount = slotCount
             mask = slotCount - 1
             slots = .allocate(capacity: slotCount)
-            slots.initialize(repeating: Slot(entry: nil, meta: Self.emptyMeta), count: slotCount)
+            // One empty slot at a time: `initialize(repeating:count:)` copies its template
+            // through the generic copy of an entry for each slot (a twentieth of opening a
+            // large suite), where an empty slot is a constant the loop stores.
+            for index in 0..<slotCount { (slots + index).initialize(to: Slot(entry: nil, meta: Self.emptyMeta)) }
             layoutID = Self.newID()
         }
 
@@ -76,15 +79,20 @@ extension SuiteTable {
         }
 
         /// Puts a new entry in slot `index` (empty or deleted, as ``find(_:hash:)`` chose).
-        func fill(_ index: Int, with entry: Entry, hash: Int) {
+        // Inlined, so that the entry moves into its slot: called, it was copied in and the
+        // caller's released (an entry's copy is a switch over its value's cases).
+        @inline(__always)
+        func fill(_ index: Int, with entry: consuming Entry, hash: Int) {
             if slots[index].meta == Self.deletedMeta { deleted -= 1 }
-            slots[index] = Slot(entry: entry, meta: Self.meta(hash))
+            // Initialized over, not assigned: an empty or deleted slot's entry is always `nil`
+            // (``empty(_:)``), which holds nothing to release.
+            (slots + index).initialize(to: Slot(entry: consume entry, meta: Self.meta(hash)))
             count += 1
             layoutID = Self.newID()
         }
 
         /// Inserts a key known to be absent, in a table known to have room.
-        func insertNew(_ entry: Entry, hash: Int) {
+        func insertNew(_ entry: consuming Entry, hash: Int) {
             var index = hash & mask
             while isFull(index) { index = (index + 1) & mask }
             fill(index, with: entry, hash: hash)
