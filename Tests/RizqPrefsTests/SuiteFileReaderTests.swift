@@ -129,6 +129,24 @@ final class SuiteFileReaderTests: XCTestCase {
             XCTAssertEqual(try JSONReader.parse(#"{"k":\#(text)}"#), .dictionary(["k": expected]), text)
             XCTAssertEqual(try JSONReader.parseDocument(text).root.kind, .number(text), "a tree keeps \(text) as written")
         }
+        // Every length the one-word path reads (up to seven digits) and past it, signed, before
+        // each byte that may follow a number, with the eight bytes it loads in the text or not.
+        var seed: UInt64 = 1
+        for digits in 1...19 {
+            for _ in 0..<40 {
+                seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                var text = String(1 + seed >> 33 % 9)
+                for position in 1..<digits { text += String((seed >> UInt64(position % 50)) % 10) }
+                for sign in ["", "-"] {
+                    let number = sign + text
+                    let expected: PrefValue = Int(number).map(PrefValue.int) ?? UInt64(number).map(PrefValue.unsigned) ?? .double(Double(number) ?? 0)
+                    for (before, after) in [("[", "]"), ("[", ",1]"), ("[", " ]"), ("[", "\n]"), ("{\"k\":", "}"), ("[", "           ]")] {
+                        XCTAssertEqual(try JSONReader.parse(before + number + after), try JSONReader.parse(before + "\"x\"" + after).replacingString(with: expected), before + number + after)
+                    }
+                    XCTAssertEqual(suiteFileOutcome(Array("{\n  \"k\": \(number),\n  \"padding to sixteen\": 0\n}\n".utf8)), .members(["k": expected, "padding to sixteen": 0]), number)
+                }
+            }
+        }
         for (text, problem) in [("01", JSONProblem.leadingZero), ("-", .missingDigit(found: nil)), ("-x", .missingDigit(found: 0x78)), ("1.", .missingFractionDigit)] {
             XCTAssertThrowsError(try JSONReader.parse(text), text) { error in
                 XCTAssertEqual((error as? JSONReader.Failure)?.problem, problem, text)
@@ -140,8 +158,9 @@ final class SuiteFileReaderTests: XCTestCase {
     /// ordinary way makes of its bytes, at every length.
     func testShortASCIIKeysAreTheStringsAndHashesOfTheirBytes() throws {
         #if arch(x86_64) || arch(arm64)
-        XCTAssertTrue(ShortASCIIString.isAvailable, "a 64-bit little-endian String stores short ASCII text in place")
+        XCTAssertNotNil(ShortASCIIString.maker, "a 64-bit little-endian String stores short ASCII text in place")
         #endif
+        guard let strings = ShortASCIIString.maker else { return }
         let alphabet = Array("key-_0123456789ABCxyz~ !#".utf8)
         for count in 0...ShortASCIIString.maximumCount {
             for shift in 0..<4 {
@@ -151,18 +170,18 @@ final class SuiteFileReaderTests: XCTestCase {
                     if offset < 8 { words.0 |= UInt64(byte) << UInt64(8 * offset) } else { words.1 |= UInt64(byte) << UInt64(8 * (offset - 8)) }
                 }
                 let expected = String(decoding: bytes, as: UTF8.self)
-                let made = try XCTUnwrap(ShortASCIIString.make(words.0, words.1, count: count))
+                let made = try XCTUnwrap(strings.make(words.0, words.1, count: count))
                 XCTAssertEqual(made, expected)
                 XCTAssertEqual(Array(made.utf8), bytes)
                 XCTAssertEqual(made.hashValue, expected.hashValue)
-                XCTAssertEqual(SuiteTable.hash(asciiWords: words.0, words.1, count: count), SuiteTable.hash(expected), "\(count) bytes")
+                XCTAssertEqual(SuiteTable.hash(asciiWords: words.0, words.1, count: count, seed: SuiteTable.seed), SuiteTable.hash(expected), "\(count) bytes")
                 // Read from a file, in the top-level loop: found again by the String.
                 let file = Array("{\"\(expected)\": 1,\n  \"padding to make sixteen bytes\": 2}".utf8)
                 guard case .object(let table, _) = try JSONReader.parseSuiteFile(file) else { return XCTFail("an object") }
                 XCTAssertEqual(table[expected], 1, expected)
             }
         }
-        XCTAssertNil(ShortASCIIString.make(0, 0, count: 16))
+        XCTAssertNil(strings.make(0, 0, count: 16))
     }
 
     /// A quote, a backslash, a control character, a non-ASCII character and a broken byte at
@@ -189,6 +208,19 @@ final class SuiteFileReaderTests: XCTestCase {
                     XCTAssertEqual((error as? JSONReader.Failure)?.problem, .invalidUTF8)
                 }
             }
+        }
+    }
+}
+
+private extension PrefValue {
+    /// This value with every string in it replaced by `value` (a number put where a string
+    /// stood in the same text).
+    func replacingString(with value: PrefValue) -> PrefValue {
+        switch self {
+        case .string: value
+        case .array(let elements): .array(elements.map { $0.replacingString(with: value) })
+        case .dictionary(let members): .dictionary(members.mapValues { $0.replacingString(with: value) })
+        default: self
         }
     }
 }

@@ -56,6 +56,8 @@ extension JSONReader {
     /// Everything else goes through the same scanners as anywhere else, so that a file reads,
     /// and fails, as the general parser reads it (SuiteFileReaderTests compares the two).
     private mutating func readTopMembers(into table: inout SuiteTable) throws(Failure) {
+        let shortStrings = ShortASCIIString.maker
+        let seed = SuiteTable.seed
         try enter()
         index += 1
         skipWhitespace()
@@ -70,7 +72,7 @@ extension JSONReader {
             guard bytes[index] == UInt8(ascii: "\"") else { throw fail(.keyNotString(bytes[index])) }
             let key: String
             let hash: Int
-            if let short = scanShortASCIIKey() {
+            if let shortStrings, let short = scanShortASCIIKey(shortStrings, seed: seed) {
                 (key, hash) = short
             } else {
                 let (text, ascii) = try scanStringKeepingASCII()
@@ -94,6 +96,8 @@ extension JSONReader {
             guard index < bytes.count else { throw fail(.truncated(.object)) }
             if bytes[index] == UInt8(ascii: ",") {
                 index += 1
+                // The line break and indent this library writes before each member, at once.
+                if index + 3 < bytes.count, bytes[index] == 0x0A, bytes[index + 1] == 0x20, bytes[index + 2] == 0x20 { index += 3 }
                 continue
             }
             guard bytes[index] == UInt8(ascii: "}") else { throw fail(.missingCommaOrBrace(found: bytes[index])) }
@@ -108,7 +112,7 @@ extension JSONReader {
     /// two words, which are already the key's `String` (``ShortASCIIString``) and what its hash
     /// is made of. `nil`, not moving, for any other key (``scanStringKeepingASCII()`` reads it),
     /// or when fewer than 16 bytes follow the quote.
-    private mutating func scanShortASCIIKey() -> (key: String, hash: Int)? {
+    private mutating func scanShortASCIIKey(_ strings: ShortASCIIString, seed: UInt64) -> (key: String, hash: Int)? {
         let start = index + 1
         guard start + 16 <= bytes.count, let base = bytes.baseAddress else { return nil }
         let raw = UnsafeRawPointer(base + start)
@@ -128,10 +132,10 @@ extension JSONReader {
         }
         // Ended by its closing quote (not an escape or a control character), all ASCII.
         guard base[start + count] == UInt8(ascii: "\""), (first | second) & 0x8080_8080_8080_8080 == 0,
-            let key = ShortASCIIString.make(first, second, count: count)
+            let key = strings.make(first, second, count: count)
         else { return nil }
         index = start + count + 1
-        return (key, SuiteTable.hash(asciiWords: first, second, count: count))
+        return (key, SuiteTable.hash(asciiWords: first, second, count: count, seed: seed))
     }
 
     /// How many members the top-level object has, as a file this library wrote lays them out:

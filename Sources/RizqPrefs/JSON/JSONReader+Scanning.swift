@@ -182,10 +182,26 @@ extension JSONReader {
     /// `nil`, not moving, for any other number or for what is not one (``scanNumber()`` then
     /// reads it, or says what is wrong). One pass over the digits, where scanning the number and
     /// then converting its text took two, with a call and an overflow check per digit.
+    @inline(__always)
     mutating func scanShortInteger() -> Int? {
         let count = bytes.count
         let negative = bytes[index] == UInt8(ascii: "-")
         let first = negative ? index + 1 : index
+        if first + 8 <= count, let base = bytes.baseAddress {
+            // Up to seven digits, nearly every integer of a suite, from one word.
+            let word = UInt64(littleEndian: UnsafeRawPointer(base + first).loadUnaligned(as: UInt64.self))
+            let digits = Self.leadingDigitCount(in: word)
+            if digits < 8 {
+                guard digits > 0, digits == 1 || bytes[first] != UInt8(ascii: "0") else { return nil }
+                switch bytes[first + digits] {
+                case UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"): return nil
+                default: break
+                }
+                index = first + digits
+                let value = Self.valueOfDigits(in: word, count: digits)
+                return negative ? 0 &- value : value
+            }
+        }
         var position = first
         var value = 0
         while position < count, position - first < 18 {
@@ -205,6 +221,35 @@ extension JSONReader {
         }
         index = position
         return negative ? 0 &- value : value
+    }
+
+    /// How many of `word`'s bytes (the first in the low bits) are digits before the first that
+    /// is not; 8 when all are.
+    @inline(__always)
+    static func leadingDigitCount(in word: UInt64) -> Int {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        // A byte is a digit when its high half is 3 and its low half at most 9 (adding 6 keeps
+        // it under 0x40). The addition's carry out of a byte of 0xFA or more can only misjudge
+        // the bytes after that one, which is not a digit: the first non-digit is always right.
+        let highHalfNotThree = (word & (ones &* 0xF0)) ^ (ones &* 0x30)
+        let lowHalfOverNine = ((word &+ ones &* 0x06) & (ones &* 0xF0)) ^ (ones &* 0x30)
+        let notDigit = highHalfNotThree | lowHalfOverNine
+        // The high bit of each byte of `notDigit` that is not zero.
+        let flagged = (((notDigit & (ones &* 0x7F)) &+ ones &* 0x7F) | notDigit) & (ones &* 0x80)
+        return flagged.trailingZeroBitCount / 8
+    }
+
+    /// The value of the first `count` (1 to 7) bytes of `word`, all digits, the first the most
+    /// significant: three multiplications for all of them (the usual eight-digit method).
+    @inline(__always)
+    static func valueOfDigits(in word: UInt64, count: Int) -> Int {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        // The digits' values, moved up so that the bytes below them are leading zeros.
+        var value = ((word &- ones &* 0x30) & ((1 << UInt64(8 * count)) &- 1)) << UInt64(8 * (8 - count))
+        value = value &* 10 &+ (value >> 8)
+        let pairs: UInt64 = 0x0000_00FF_0000_00FF
+        value = ((value & pairs) &* (100 &+ (1_000_000 << 32)) &+ ((value >> 16) & pairs) &* (1 &+ (10_000 << 32))) >> 32
+        return Int(truncatingIfNeeded: value & 0xFFFF_FFFF)
     }
 
     /// Moves past the number that starts at `index`, checking JSON's grammar for numbers;

@@ -4,18 +4,19 @@
 /// reader has already checked the bytes, and making keys' strings through an initializer was a
 /// quarter of the instructions of opening a large suite (callgrind).
 ///
-/// It writes only bit patterns the standard library itself makes: ``isAvailable`` compares the
-/// pattern for every length with a string the library made from the same bytes, once per
-/// process, and where any differs (another layout, another platform) ``make(_:_:count:)``
-/// returns `nil` and the reader makes its strings the ordinary way.
-enum ShortASCIIString {
+/// It writes only bit patterns the standard library itself makes: ``maker`` is made only once the
+/// pattern for every length compared equal with a string the library made from the same bytes,
+/// once per process; where any differs (another layout, another platform) there is no maker and
+/// the reader makes its strings the ordinary way. A reader takes the maker once, not once a key.
+struct ShortASCIIString {
     /// The longest string made here: a small string holds 15 bytes.
     static let maximumCount = 15
 
-    /// Whether this process's `String` stores short ASCII strings as ``pattern(_:_:count:)``
-    /// says, checked against the standard library for every length from 0 to 15.
-    static let isAvailable: Bool = {
-        guard MemoryLayout<String>.size == MemoryLayout<(UInt64, UInt64)>.size else { return false }
+    /// This process's maker; `nil` when its `String` does not store short ASCII strings as
+    /// ``pattern(_:_:count:)`` says, checked against the standard library for every length
+    /// from 0 to 15.
+    static let maker: ShortASCIIString? = {
+        guard MemoryLayout<String>.size == MemoryLayout<(UInt64, UInt64)>.size else { return nil }
         let sample = Array("abcdefghijklmno".utf8)
         for count in 0...maximumCount {
             let made = String(decoding: sample[..<count], as: UTF8.self)
@@ -27,18 +28,19 @@ enum ShortASCIIString {
                     words.1 |= UInt64(byte) << UInt64(8 * (offset - 8))
                 }
             }
-            guard unsafeBitCast(made, to: (UInt64, UInt64).self) == pattern(words.0, words.1, count: count) else { return false }
+            guard unsafeBitCast(made, to: (UInt64, UInt64).self) == pattern(words.0, words.1, count: count) else { return nil }
         }
-        return true
+        return ShortASCIIString()
     }()
 
+    private init() {}
+
     /// The string of the `count` ASCII bytes in `first` (bytes 0–7, the first in the low bits)
-    /// and `second` (bytes 8–14), with every byte past `count` zero; `nil` when this process's
-    /// strings are not laid out as expected (``isAvailable``) or `count` is over 15.
+    /// and `second` (bytes 8–14), with every byte past `count` zero; `nil` when `count` is over 15.
     @inline(__always)
-    static func make(_ first: UInt64, _ second: UInt64, count: Int) -> String? {
-        guard count <= maximumCount, isAvailable else { return nil }
-        return unsafeBitCast(pattern(first, second, count: count), to: String.self)
+    func make(_ first: UInt64, _ second: UInt64, count: Int) -> String? {
+        guard count <= Self.maximumCount else { return nil }
+        return unsafeBitCast(Self.pattern(first, second, count: count), to: String.self)
     }
 
     /// A small ASCII string's two words on a 64-bit little-endian platform: the bytes, and in the

@@ -1,7 +1,7 @@
 extension SuiteTable {
     /// A random key for ``hash(_:)``, chosen once per process, so that nobody can prepare keys
     /// that all land in one place of the table.
-    private static let seed = UInt64.random(in: 0...UInt64.max) | 1
+    static let seed = UInt64.random(in: 0...UInt64.max) | 1
 
     /// The hash the table files `key` under: equal for keys that `String`'s `==` finds equal
     /// (canonical equivalence), and for ASCII keys, nearly all keys, about three times cheaper
@@ -39,9 +39,10 @@ extension SuiteTable {
 
     /// ``hash(_:)`` of the ASCII key of `count` bytes (at most 15) held in `first` (bytes 0–7,
     /// the first in the low bits) and `second` (bytes 8–14), every byte past `count` zero: the
-    /// words ``asciiHash(_:)`` reads of those bytes, without reading them again.
+    /// words ``asciiHash(_:)`` reads of those bytes, without reading them again. `seed` is
+    /// ``seed``, which a reader of many keys takes once (each read of a global is a call).
     @inline(__always)
-    static func hash(asciiWords first: UInt64, _ second: UInt64, count: Int) -> Int {
+    static func hash(asciiWords first: UInt64, _ second: UInt64, count: Int, seed: UInt64) -> Int {
         var hash = seed ^ (UInt64(count) &* 0x9E37_79B9_7F4A_7C15)
         if count > 0 { hash = mix(hash ^ first) }
         if count > 8 { hash = mix(hash ^ second) }
