@@ -112,6 +112,7 @@ extension JSONReader {
     /// two words, which are already the key's `String` (``ShortASCIIString``) and what its hash
     /// is made of. `nil`, not moving, for any other key (``scanStringKeepingASCII()`` reads it),
     /// or when fewer than 16 bytes follow the quote.
+    @inline(__always)
     private mutating func scanShortASCIIKey(_ strings: ShortASCIIString, seed: UInt64) -> (key: String, hash: Int)? {
         let start = index + 1
         guard start + 16 <= bytes.count, let base = bytes.baseAddress else { return nil }
