@@ -106,13 +106,17 @@ final class SuiteTableTests: XCTestCase {
     }
 
     /// The incremental encoding equals a whole encoding after every kind of change, including
-    /// values whose text gets longer or shorter and a change log that starts over.
+    /// values whose text gets longer or shorter and a change log that starts over. It is made
+    /// as the store makes it: into the arrays of the encoding before the last (`spare`), which
+    /// leaves the one it starts from as it was and, most rounds, allocates no new storage.
     func testIncrementalEncodingEqualsAWholeEncoding() throws {
         var random = Random(state: 42)
         var table = SuiteTable()
         for index in 0..<500 { table.updateValue(.int(index), forKey: "key-\(index)") }
         var encoded = try EncodedSuite(encoding: table, order: table.order(reusing: nil))
+        var spare = EncodedSuite.Buffers()
         var incremental = 0
+        var reused = 0
         for round in 0..<200 {
             for _ in 0..<(1 + random.next(40)) {
                 let key = "key-\(random.next(520))"
@@ -125,8 +129,14 @@ final class SuiteTableTests: XCTestCase {
                     if table[key] != nil { table.updateValue(.int(random.next(1_000_000) - 500_000), forKey: key) }
                 }
             }
-            if let updated = try encoded.updated(to: table) {
+            let before = encoded.bytes
+            let spareStorage = spare.bytes.withUnsafeBufferPointer { $0.baseAddress }
+            if let updated = try encoded.updated(to: table, reusing: &spare) {
                 incremental += 1
+                XCTAssertEqual(encoded.bytes, before, "round \(round): the encoding updated from is left as it was")
+                XCTAssertTrue(spare.bytes.isEmpty, "round \(round): the spare arrays were taken")
+                if spareStorage != nil, updated.bytes.withUnsafeBufferPointer({ $0.baseAddress }) == spareStorage { reused += 1 }
+                spare = encoded.buffers
                 encoded = updated
             } else {
                 encoded = try EncodedSuite(encoding: table, order: table.order(reusing: encoded.order))
@@ -136,13 +146,17 @@ final class SuiteTableTests: XCTestCase {
             XCTAssertEqual(try JSONReader.parse(encoded.bytes), .dictionary(table.dictionary), "round \(round)")
         }
         XCTAssertGreaterThan(incremental, 20, "most rounds change values only and should be incremental")
+        // (Without the reuse, malloc handing back a just-freed block matched about a quarter.)
+        XCTAssertGreaterThan(reused, incremental * 3 / 4, "most updates write into the spare arrays' storage")
     }
 
     func testAnEncodingOfAnotherTableIsNotReused() throws {
         let first = SuiteTable(["a": 1])
         let encoded = try EncodedSuite(encoding: first, order: first.order(reusing: nil))
         let second = SuiteTable(["a": 2])
-        XCTAssertNil(try encoded.updated(to: second))
+        var spare = EncodedSuite.Buffers(bytes: [1, 2, 3])
+        XCTAssertNil(try encoded.updated(to: second, reusing: &spare))
+        XCTAssertEqual(spare.bytes, [1, 2, 3], "an update that cannot be made leaves the spare arrays alone")
         XCTAssertEqual(String(decoding: try EncodedSuite(encoding: SuiteTable(), order: SuiteTable().order(reusing: nil)).bytes, as: UTF8.self), "{}\n")
     }
 

@@ -54,10 +54,30 @@ struct EncodedSuite: Sendable {
         changeLogEnd = table.changeLogEnd
     }
 
+    /// The arrays of an encoding that is no longer the file's, kept for the next
+    /// ``updated(to:reusing:)`` to write into instead of allocating its own.
+    ///
+    /// An update of a 100,000-key suite needs three arrays of megabytes (the bytes, the values'
+    /// starts and ends). Asked of `malloc` at every flush, they cost little on a fresh heap, but
+    /// after the app has allocated and freed many small objects glibc sorts those free chunks
+    /// before it hands out a large one: in the benchmark's full run that search was 40% of a
+    /// flush's processor time (docs/performance.md, "Flush: where the time goes"). Two sets of
+    /// arrays, used in turn, make a flush allocate nothing large.
+    struct Buffers: Sendable {
+        var bytes: [UInt8] = []
+        var valueStarts: [Int] = []
+        var valueEnds: [Int] = []
+    }
+
+    /// This encoding's arrays, to reuse once it is no longer the file's (held nowhere else
+    /// then, their storage is written over in place).
+    var buffers: Buffers { Buffers(bytes: bytes, valueStarts: valueStarts, valueEnds: valueEnds) }
+
     /// The encoding of `table`, or of a later version of it, from this one: only the values
-    /// changed since are encoded. `nil` when `table` is not this table with some values changed
-    /// (a key was added or removed, or the change log started over): encode it whole then.
-    func updated(to table: SuiteTable) throws(JSONWriter.Unrepresentable) -> EncodedSuite? {
+    /// changed since are encoded, into the arrays of `spare` (taken; left empty). `nil` when
+    /// `table` is not this table with some values changed (a key was added or removed, or the
+    /// change log started over): encode it whole then; `spare` is untouched.
+    func updated(to table: SuiteTable, reusing spare: inout Buffers) throws(JSONWriter.Unrepresentable) -> EncodedSuite? {
         guard table.layoutID == order.layoutID, table.changeLogID == changeLogID,
             let slots = table.changedSlots(since: changeLogEnd), valueStarts.count == order.slots.count
         else {
@@ -73,7 +93,7 @@ struct EncodedSuite: Sendable {
             guard rank >= 0, let entry = table.entry(atSlot: order.slots[rank]) else { return nil }
             entries.append((rank, entry))
         }
-        var output: [UInt8] = []
+        var output = Self.emptied(&spare.bytes)
         output.reserveCapacity(bytes.count + entries.count * 8)
         // Each changed value: its new text's bounds.
         var edits: [(rank: Int, newStart: Int, newEnd: Int)] = []
@@ -91,8 +111,10 @@ struct EncodedSuite: Sendable {
         // between two edits move together: one tight loop per run (none while the total is
         // zero), not a check per key — this loop was most of a one-value flush of a 100,000-key
         // suite (callgrind: 6.0 of its 6.7 million instructions).
-        var starts = valueStarts
-        var ends = valueEnds
+        var starts = Self.emptied(&spare.valueStarts)
+        starts.append(contentsOf: valueStarts)
+        var ends = Self.emptied(&spare.valueEnds)
+        ends.append(contentsOf: valueEnds)
         starts.withUnsafeMutableBufferPointer { starts in
             ends.withUnsafeMutableBufferPointer { ends in
                 var shift = 0
@@ -108,6 +130,15 @@ struct EncodedSuite: Sendable {
             }
         }
         return EncodedSuite(bytes: output, order: order, valueStarts: starts, valueEnds: ends, table: table)
+    }
+
+    /// `array`, emptied but keeping its storage, taken out of where it was (`[]` is left there,
+    /// so that the storage has one owner and is written over rather than copied).
+    private static func emptied<Element>(_ array: inout [Element]) -> [Element] {
+        var taken: [Element] = []
+        swap(&taken, &array)
+        taken.removeAll(keepingCapacity: true)
+        return taken
     }
 
     /// Moves the bounds of the values at `ranks` by `shift` bytes.

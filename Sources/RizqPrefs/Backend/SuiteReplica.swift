@@ -178,6 +178,9 @@ struct SuiteReplica: ~Copyable, Sendable {
     func writeDone(encoded: EncodedSuite, stamp: FileStamp) {
         state.withLock { state in
             state.stamp = stamp
+            // The encoding this write started from is no longer the file's: its arrays are
+            // the next update's to write into.
+            if let previous = state.encoded { state.spare = previous.buffers }
             state.encoded = encoded
             if state.values.layoutID == encoded.order.layoutID, state.values.changeLogID == encoded.changeLogID {
                 state.values.forgetChanges(before: encoded.changeLogEnd)
@@ -319,6 +322,9 @@ extension SuiteReplica {
         /// The file as this process last wrote it from `values`: the next write of the same
         /// keys encodes only the values changed since, and needs no sorting.
         var encoded: EncodedSuite?
+        /// The arrays of the encoding before `encoded`, for the next update to write into
+        /// (``EncodedSuite/Buffers``).
+        var spare = EncodedSuite.Buffers()
         var writeScheduled = false
         var reloadScheduled = false
         var observers: [UInt64: Observer] = [:]
@@ -332,10 +338,10 @@ extension SuiteReplica {
         }
 
         /// The last write's bytes brought up to `values`, when only values changed since.
-        func updatedEncoding() throws(SuiteStoreError) -> EncodedSuite? {
+        mutating func updatedEncoding() throws(SuiteStoreError) -> EncodedSuite? {
             guard let encoded else { return nil }
             do {
-                return try encoded.updated(to: values)
+                return try encoded.updated(to: values, reusing: &spare)
             } catch {
                 throw .invalid(error)
             }
