@@ -73,11 +73,48 @@ struct Sampler {
 
     private func sample(_ contender: Contender) throws -> Double {
         if settlesDisk { sync() }
-        return try contender.sample()
+        guard Self.traces else { return try contender.sample() }
+        let before = TraceReading()
+        let figure = try contender.sample()
+        Self.trace(contender.name, before, TraceReading(), figure)
+        return figure
+    }
+
+    /// `RIZQ_BENCH_TRACE=1`: a line on standard error per sample, with the thread's processor
+    /// time, page faults and context switches beside the wall clock, and the sample's
+    /// `CLOCK_MONOTONIC` interval — to pick a contender's samples out of a
+    /// `perf record -k CLOCK_MONOTONIC` of the run (docs/performance.md).
+    private static let traces = ProcessInfo.processInfo.environment["RIZQ_BENCH_TRACE"] != nil
+
+    private static func trace(_ name: String, _ before: TraceReading, _ after: TraceReading, _ figure: Double) {
+        let line = "TRACE \(name) monotonic=\(before.monotonic)-\(after.monotonic) figure=\(Int(figure))"
+            + " wall_us=\((after.monotonic - before.monotonic) / 1_000) cpu_us=\((after.cpu - before.cpu) / 1_000)"
+            + " minflt=\(after.usage.ru_minflt - before.usage.ru_minflt) majflt=\(after.usage.ru_majflt - before.usage.ru_majflt)"
+            + " vcsw=\(after.usage.ru_nvcsw - before.usage.ru_nvcsw) ivcsw=\(after.usage.ru_nivcsw - before.usage.ru_nivcsw)\n"
+        FileHandle.standardError.write(Data(line.utf8))
     }
 }
 
 extension Dictionary where Key == String, Value == Double {
     /// The median a workload measured for `name` (every name it asks for, it measured).
     func of(_ name: String) -> Double { self[name] ?? .nan }
+}
+
+/// The calling thread's clocks and counters at one moment (``Sampler``'s trace).
+struct TraceReading {
+    /// `CLOCK_MONOTONIC`, nanoseconds (what `perf record -k CLOCK_MONOTONIC` stamps samples with).
+    var monotonic: Int
+    /// The thread's processor time, nanoseconds.
+    var cpu: Int
+    var usage = rusage()
+
+    init() {
+        var clock = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &clock)
+        monotonic = Int(clock.tv_sec) * 1_000_000_000 + Int(clock.tv_nsec)
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &clock)
+        cpu = Int(clock.tv_sec) * 1_000_000_000 + Int(clock.tv_nsec)
+        // RUSAGE_THREAD (1): Glibc's module does not export the constant.
+        getrusage(__rusage_who_t(1), &usage)
+    }
 }
