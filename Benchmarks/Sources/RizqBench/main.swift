@@ -40,6 +40,10 @@ do {
 } catch {
     fail("\(error)")
 }
+if options.plan {
+    for run in options.planned { print(run.workload, run.size.map(String.init) ?? "-") }
+    exit(0)
+}
 let environment = ProcessInfo.processInfo.environment
 guard let homePath = environment["RIZQ_BENCH_HOME"] else {
     fail("set RIZQ_BENCH_HOME to an empty temporary folder (scripts/bench does)")

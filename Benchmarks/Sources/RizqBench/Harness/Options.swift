@@ -13,6 +13,9 @@ struct Options {
     var quick = false
     /// `--ours-only`: time ours alone, no floors, no peers (for profiling; see `Sampler.oursOnly`).
     var oursOnly = false
+    /// `--plan`: print the runs these options ask for, one `WORKLOAD SIZES` line each, in the
+    /// order a run takes them, instead of running them (``planned``).
+    var plan = false
     var only: Set<String> = Set(Options.workloads)
     private var chosenSizes: [Int]?
 
@@ -31,6 +34,8 @@ struct Options {
                 }
             case "--ours-only":
                 oursOnly = true
+            case "--plan":
+                plan = true
             case "--sizes":
                 guard let list = rest.popFirst() else { throw BenchError("--sizes needs a list of suite sizes") }
                 let sizes = list.split(separator: ",").map { Int($0.replacingOccurrences(of: "_", with: "")) }
@@ -39,12 +44,24 @@ struct Options {
                 }
                 chosenSizes = sizes.compactMap { $0 }
             default:
-                throw BenchError("unknown option '\(argument)' (use --quick, --only WORKLOAD,..., --sizes N,...)")
+                throw BenchError("unknown option '\(argument)' (use --quick, --only WORKLOAD,..., --sizes N,..., --ours-only, --plan)")
             }
         }
     }
 
     func runs(_ workload: String) -> Bool { only.contains(workload) }
+
+    /// The workloads that run once per suite size.
+    static let sizedWorkloads = ["get", "set-memory", "set", "set-durable", "flush", "open", "migrate"]
+
+    /// The runs these options ask for, in order: each sized workload at each size, then the
+    /// others; a size of `nil` for those. `scripts/bench` runs each in a process of its own, so
+    /// that no run inherits the heap an earlier one left (docs/performance.md, "One process per
+    /// workload").
+    var planned: [(workload: String, size: Int?)] {
+        sizes.flatMap { size in Options.sizedWorkloads.filter(runs).map { ($0, Optional(size)) } }
+            + ["bulk", "codable", "cross-process", "secret-get", "large", "memory"].filter(runs).map { ($0, nil) }
+    }
 
     var needsGSettings: Bool { !oursOnly && !only.isDisjoint(with: Options.gsettingsWorkloads) }
 
