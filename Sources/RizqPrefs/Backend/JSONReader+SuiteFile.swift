@@ -58,18 +58,9 @@ extension JSONReader {
     private mutating func readTopMembers(into table: inout SuiteTable) throws(Failure) {
         let shortStrings = ShortASCIIString.maker
         let seed = SuiteTable.seed
-        try enter()
-        index += 1
-        skipWhitespace()
-        if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
-            index += 1
-            depth -= 1
-            return
-        }
+        guard try openObject() else { return }
         while true {
-            skipWhitespace()
-            guard index < bytes.count else { throw fail(.truncated(.object)) }
-            guard bytes[index] == UInt8(ascii: "\"") else { throw fail(.keyNotString(bytes[index])) }
+            try expectKey()
             let key: String
             let hash: Int
             if let shortStrings, let short = scanShortASCIIKey(shortStrings, seed: seed) {
@@ -78,12 +69,7 @@ extension JSONReader {
                 let (text, ascii) = try scanStringKeepingASCII()
                 (key, hash) = (text, ascii.map(SuiteTable.hash(ascii:)) ?? SuiteTable.hash(text))
             }
-            skipWhitespace()
-            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
-                throw fail(.missingColon(found: index < bytes.count ? bytes[index] : nil))
-            }
-            index += 1
-            skipWhitespace()
+            try expectColon()
             guard index < bytes.count else { throw fail(.truncated(.value)) }
             let value: PrefValue
             if let number = scanShortInteger() {
@@ -92,19 +78,10 @@ extension JSONReader {
                 value = try readValue(PrefValueBuilder.self)
             }
             table.addReading(consume value, forKey: consume key, hash: hash)
-            skipWhitespace()
-            guard index < bytes.count else { throw fail(.truncated(.object)) }
-            if bytes[index] == UInt8(ascii: ",") {
-                index += 1
-                // The line break and indent this library writes before each member, at once.
-                if index + 3 < bytes.count, bytes[index] == 0x0A, bytes[index + 1] == 0x20, bytes[index + 2] == 0x20 { index += 3 }
-                continue
-            }
-            guard bytes[index] == UInt8(ascii: "}") else { throw fail(.missingCommaOrBrace(found: bytes[index])) }
-            index += 1
-            break
+            guard try nextMember() else { return }
+            // The line break and indent this library writes before each member, at once.
+            if index + 3 < bytes.count, bytes[index] == 0x0A, bytes[index + 1] == 0x20, bytes[index + 2] == 0x20 { index += 3 }
         }
-        depth -= 1
     }
 
     /// The key whose opening quote is at `index` and its hash, moving past its closing quote,

@@ -189,39 +189,63 @@ package struct JSONReader {
         _: Builder.Type, _ add: (String, Int, Builder.Value) -> Void
     ) throws(Failure) -> Range<Int> {
         let start = index
+        guard try openObject() else { return start..<index }
+        repeat {
+            try expectKey()
+            let keyOffset = index
+            let key = try scanString()
+            try expectColon()
+            add(key, keyOffset, try readValue(Builder.self))
+        } while try nextMember()
+        return start..<index
+    }
+
+    /// Enters the object whose `{` is at `index` and moves past it; `false` when the object is
+    /// empty (`{}`, then already left and moved past its `}`).
+    @inline(__always)
+    mutating func openObject() throws(Failure) -> Bool {
         try enter()
         index += 1
         skipWhitespace()
-        if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
-            index += 1
-            depth -= 1
-            return start..<index
-        }
-        while true {
-            skipWhitespace()
-            guard index < bytes.count else { throw fail(.truncated(.object)) }
-            guard bytes[index] == UInt8(ascii: "\"") else { throw fail(.keyNotString(bytes[index])) }
-            let keyOffset = index
-            let key = try scanString()
-            skipWhitespace()
-            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
-                throw fail(.missingColon(found: index < bytes.count ? bytes[index] : nil))
-            }
-            index += 1
-            skipWhitespace()
-            add(key, keyOffset, try readValue(Builder.self))
-            skipWhitespace()
-            guard index < bytes.count else { throw fail(.truncated(.object)) }
-            if bytes[index] == UInt8(ascii: ",") {
-                index += 1
-                continue
-            }
-            guard bytes[index] == UInt8(ascii: "}") else { throw fail(.missingCommaOrBrace(found: bytes[index])) }
-            index += 1
-            break
-        }
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "}") else { return true }
+        index += 1
         depth -= 1
-        return start..<index
+        return false
+    }
+
+    /// Moves to the opening quote of a member's key, or fails.
+    @inline(__always)
+    mutating func expectKey() throws(Failure) {
+        skipWhitespace()
+        guard index < bytes.count else { throw fail(.truncated(.object)) }
+        guard bytes[index] == UInt8(ascii: "\"") else { throw fail(.keyNotString(bytes[index])) }
+    }
+
+    /// Moves past the `:` after a member's key and the whitespace after it, or fails.
+    @inline(__always)
+    mutating func expectColon() throws(Failure) {
+        skipWhitespace()
+        guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
+            throw fail(.missingColon(found: index < bytes.count ? bytes[index] : nil))
+        }
+        index += 1
+        skipWhitespace()
+    }
+
+    /// After a member's value: `true` past a `,` (another member follows), `false` past the
+    /// object's `}` (then left); fails on anything else.
+    @inline(__always)
+    mutating func nextMember() throws(Failure) -> Bool {
+        skipWhitespace()
+        guard index < bytes.count else { throw fail(.truncated(.object)) }
+        if bytes[index] == UInt8(ascii: ",") {
+            index += 1
+            return true
+        }
+        guard bytes[index] == UInt8(ascii: "}") else { throw fail(.missingCommaOrBrace(found: bytes[index])) }
+        index += 1
+        depth -= 1
+        return false
     }
 
     private mutating func readArray<Builder: JSONTreeBuilder>(_: Builder.Type) throws(Failure) -> Builder.Value {
