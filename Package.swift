@@ -2,13 +2,13 @@
 import PackageDescription
 
 // Module layout, import direction and the paths data takes: docs/ARCHITECTURE.md.
-// RizqPrefs ← RizqMigration → RizqSecrets → CSecretShim → CLibSecret; RizqSecrets re-exports
-// RizqSecretsCore (SecretStore, InMemorySecretStore, SecretError: no libsecret); rizq-prefs uses all.
+// RizqCore is the bottom: the app identity, SecretStore, SecretError, InMemorySecretStore, the
+// undo log, errno plumbing; it links no system library. RizqPrefs and RizqSecrets re-export it.
+// RizqPrefs ← RizqMigration → RizqSecrets → CSecretShim → CLibSecret; rizq-prefs uses all.
 // RizqProfiles → RizqMigration, and → CLevelDB, CSQLite, CSnappy (Debian's C libraries): the
 // browser-profile readers, in a product of their own so that an app that imports no profile
 // links neither LevelDB nor SQLite.
-// RizqConfiguration → RizqPrefs, RizqSecretsCore, swift-configuration (no libsecret either).
-// RizqSchemaSecrets → RizqPrefs, RizqSecretsCore: a schema stage's move into any SecretStore.
+// RizqConfiguration → RizqPrefs, RizqCore, swift-configuration (no libsecret either).
 // RizqPrefs → CLinuxFileCalls: declarations of glibc calls that Swift's Glibc module leaves out
 // (renameat2, extended attributes); a header and a module map, no code.
 let package = Package(
@@ -16,10 +16,10 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "RizqPrefs", targets: ["RizqPrefs"]),
-        .library(name: "RizqSecretsCore", targets: ["RizqSecretsCore"]),
+        // What every layer shares, alone: SecretStore and InMemorySecretStore for an app's tests,
+        // the app identity. No system library.
+        .library(name: "RizqCore", targets: ["RizqCore"]),
         .library(name: "RizqSecrets", targets: ["RizqSecrets"]),
-        // A schema migration's move into a keyring, for any SecretStore (no libsecret).
-        .library(name: "RizqSchemaSecrets", targets: ["RizqSchemaSecrets"]),
         .library(name: "RizqMigration", targets: ["RizqMigration"]),
         .library(name: "RizqProfiles", targets: ["RizqProfiles"]),
         // swift-configuration providers over suites and secrets: a product of its own, so that
@@ -35,9 +35,11 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0", traits: ["Logging"]),
     ],
     targets: [
+        // The bottom module: what suites, secrets, the importer and the CLI share. No system library.
+        .target(name: "RizqCore"),
         .target(
             name: "RizqPrefs",
-            dependencies: ["CLinuxFileCalls", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["RizqCore", "CLinuxFileCalls", .product(name: "Logging", package: "swift-log")]
         ),
         // Declarations of the Linux file calls Swift's Glibc module leaves out (renameat2, the
         // extended-attribute calls): a header, no code, nothing to install.
@@ -51,14 +53,9 @@ let package = Package(
             name: "CSecretShim",
             dependencies: ["CLibSecret"]
         ),
-        // SecretStore, InMemorySecretStore and SecretError: what an app's tests need, without libsecret.
-        .target(name: "RizqSecretsCore"),
-        // The seam between the two: a SecretStore as the keyring a schema stage moves a key
-        // into (RizqPrefs' SchemaSecretStore). RizqPrefs itself knows nothing of secrets.
-        .target(name: "RizqSchemaSecrets", dependencies: ["RizqPrefs", "RizqSecretsCore"]),
         .target(
             name: "RizqSecrets",
-            dependencies: ["RizqSecretsCore", "CSecretShim", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["RizqCore", "CSecretShim", .product(name: "Logging", package: "swift-log")]
         ),
         .target(
             name: "RizqMigration",
@@ -74,7 +71,7 @@ let package = Package(
         .target(
             name: "RizqConfiguration",
             dependencies: [
-                "RizqPrefs", "RizqSecretsCore",
+                "RizqPrefs", "RizqCore",
                 .product(name: "Configuration", package: "swift-configuration"),
             ],
             // swift-configuration's provider requirements take nonisolated(nonsending) handlers
@@ -99,7 +96,7 @@ let package = Package(
         // the tests can migrate from two processes at once and kill a migration half-way.
         .executableTarget(
             name: "rizq-schema-test-child",
-            dependencies: ["RizqPrefs", "RizqSecrets", "RizqSchemaSecrets", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["RizqPrefs", "RizqSecrets", .product(name: "Logging", package: "swift-log")],
             path: "Tests/Support/SchemaChild"
         ),
         // A child process for the secret tests that need another environment (no session bus).
@@ -142,11 +139,11 @@ let package = Package(
         ),
         .testTarget(
             name: "RizqSecretsTests",
-            dependencies: ["RizqTestSupport", "RizqSecrets", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["RizqTestSupport", "RizqSecrets", "RizqPrefs", .product(name: "Logging", package: "swift-log")]
         ),
         .testTarget(
-            name: "RizqSchemaSecretsTests",
-            dependencies: ["RizqTestSupport", "RizqSchemaSecrets", "RizqPrefs", "RizqSecrets"]
+            name: "RizqCoreTests",
+            dependencies: ["RizqTestSupport", "RizqCore"]
         ),
         .testTarget(
             name: "RizqMigrationTests",
@@ -177,7 +174,7 @@ let package = Package(
         // A target of its own: the seed's `typealias UserDefaults = SuiteStore` is module-wide.
         .testTarget(
             name: "SeedAppTests",
-            dependencies: ["RizqTestSupport", "RizqPrefs", "RizqSchemaSecrets", "RizqSecretsCore", "rizq-prefs"]
+            dependencies: ["RizqTestSupport", "RizqPrefs", "rizq-prefs"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -24,7 +24,7 @@ let package = Package(
     products: targets.map { .executable(name: $0.name, targets: [$0.name]) },
     dependencies: [.package(name: "RizqPrefs", path: "..")],
     targets: [
-        .target(name: "FuzzSupport", dependencies: ["RizqPrefs", "RizqMigration", "RizqSecretsCore"].map { .product(name: $0, package: "RizqPrefs") }),
+        .target(name: "FuzzSupport", dependencies: ["RizqPrefs", "RizqMigration", "RizqCore"].map { .product(name: $0, package: "RizqPrefs") }),
         // LevelDB, SQLite and snappy, which the profile targets write their inputs with.
         .systemLibrary(name: "CFuzzStores", providers: [.apt(["libleveldb-dev", "libsqlite3-dev", "libsnappy-dev"])]),
     ] + targets.map { target in

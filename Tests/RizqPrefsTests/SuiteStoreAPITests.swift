@@ -157,16 +157,6 @@ final class SuiteStoreAPITests: XCTestCase {
         XCTAssertEqual(SuiteLocation.defaultRoot(environment: ["HOME": "/h"]), "/h/.config/rizq-prefs")
     }
 
-    func testAppIDComesFromTheEnvironmentThenConfigurationThenTheExecutable() {
-        XCTAssertEqual(AppIdentity.current(environment: ["RIZQ_PREFS_APP_ID": "com.env"]), "com.env")
-        AppIdentity.configure("com.configured")
-        defer { AppIdentity.configure(nil) }
-        XCTAssertEqual(AppIdentity.current(environment: ["RIZQ_PREFS_APP_ID": "com.env"]), "com.env")
-        XCTAssertEqual(AppIdentity.current(environment: [:]), "com.configured")
-        AppIdentity.configure(nil)
-        XCTAssertEqual(AppIdentity.current(environment: [:]), URL(fileURLWithPath: CommandLine.arguments[0]).lastPathComponent)
-    }
-
     func testStandardSuiteUsesTheEnvironment() throws {
         let root = TemporaryRoot()
         setenv("RIZQ_PREFS_HOME", root.path, 1)

@@ -1,6 +1,6 @@
 import Foundation
 import RizqMigration
-import RizqSecretsCore
+import RizqCore
 
 /// A dry run of the importer over `dump` (inference, credential detection, the report, in
 /// text and JSON), as `rizq-prefs migrate --dry-run` makes it; suites under `root`, secrets in

@@ -269,18 +269,9 @@ public struct LocalStorageImporter: Sendable {
 
     // MARK: Writing
 
-    private struct WrittenSecret {
-        var store: any SecretStore
-        var account: String
-        var previous: Data?
-        /// The write timed out: the Secret Service may still have stored it (a time-out is only
-        /// the caller giving up), so the rollback undoes it like one that succeeded.
-        var timedOut = false
-    }
-
     private func write(_ report: inout MigrationReport, decisions: [ImportDecision], dump: LocalStorageDump, setup: Setup, current: CurrentState) throws(MigrationError) {
-        var written: [WrittenSecret] = []
-        var commits: [SuiteCommit] = []
+        // Secrets first, then each suite, the record last: a failure undoes them in reverse.
+        var written = UndoLog()
         do {
             // 1. Secrets.
             var recordedSecrets: [(service: String, account: String)] = []
@@ -292,10 +283,11 @@ public struct LocalStorageImporter: Sendable {
                 do {
                     try store.storeSecret(value, isText: isText, forAccount: account, label: "\(account) (\(service)), imported from \(from)")
                 } catch {
-                    if case .timedOut = error { written.append(WrittenSecret(store: store, account: account, previous: previous, timedOut: true)) }
+                    // A time-out is only the caller giving up: the store may still keep it.
+                    if case .timedOut = error { written.recordSecretWrite(to: store, account: account, previous: previous, uncertain: true) }
                     throw error
                 }
-                written.append(WrittenSecret(store: store, account: account, previous: previous))
+                written.recordSecretWrite(to: store, account: account, previous: previous)
                 recordedSecrets.append((service, account))
             }
             // 2. Each suite in one commit, in the order the dump first names them.
@@ -322,7 +314,7 @@ public struct LocalStorageImporter: Sendable {
                         try batch.set(write.value, forKey: write.key)
                     }
                 }
-                commits.append(commit)
+                written.record(commit)
                 for index in keptMeanwhile {
                     report.items[index].action = .kept
                     report.items[index].value = nil
@@ -334,44 +326,10 @@ public struct LocalStorageImporter: Sendable {
             let runs = (report.previousImport?.runs ?? 0) + 1
             try setup.record.commit(id: setup.id, dump: dump, suites: recordedSuites, secrets: recordedSecrets, runs: runs)
         } catch {
-            let rollback = Self.rollBack(commits: commits, secrets: written)
+            let rollback = MigrationRollback(written.undo())
             if let secretError = error as? SecretError { throw .secretService(secretError, rollback: rollback) }
             if let suiteError = error as? SuiteStoreError { throw .suite(suiteError, rollback: rollback) }
             throw .suite(.writeFailed(path: setup.record.location.path, reason: "\(error)"), rollback: rollback)
         }
-    }
-
-    /// Undoes what an import wrote: suites in reverse order, then secrets — a secret whose write
-    /// timed out included, since it may have been stored after the caller gave up. (Calls to the
-    /// Secret Service run in order on one worker: the delete follows the write it undoes.)
-    private static func rollBack(commits: [SuiteCommit], secrets: [WrittenSecret]) -> MigrationRollback {
-        var rollback = MigrationRollback()
-        for commit in commits.reversed() {
-            do {
-                try commit.revert()
-                if !commit.changes.isEmpty { rollback.revertedSuites.append(commit.suiteName) }
-            } catch {
-                rollback.problems.append("suite \(commit.suiteName) could not be put back (\(error))")
-            }
-        }
-        for secret in secrets.reversed() {
-            do {
-                if let previous = secret.previous {
-                    try secret.store.storeSecret(previous, isText: String(data: previous, encoding: .utf8) != nil, forAccount: secret.account, label: nil)
-                    rollback.restoredSecrets += 1
-                } else {
-                    _ = try secret.store.deleteSecret(forAccount: secret.account)
-                    rollback.removedSecrets += 1
-                }
-            } catch {
-                let what = secret.previous == nil ? "removed" : "put back"
-                let written = secret.timedOut ? "its write timed out, so it may have been stored, and it" : "it"
-                let cause: String
-                if case .timedOut(let seconds) = error { cause = "no answer within \(seconds) s" } else { cause = "\(error)" }
-                rollback.problems.append("secret service \(secret.store.service), account \(secret.account): \(written) could not be \(what) (\(cause))")
-                rollback.unknownSecrets.append(MigrationRollback.SecretAccount(service: secret.store.service, account: secret.account))
-            }
-        }
-        return rollback
     }
 }

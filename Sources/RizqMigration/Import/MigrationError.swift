@@ -33,6 +33,21 @@ public struct MigrationRollback: Sendable, Equatable {
         public var description: String { "\(account) (service \(service))" }
     }
 
+    /// What an ``UndoLog`` undid, in this report's terms. (Calls to a Secret Service run in
+    /// order on one worker: each delete follows the write it undoes.)
+    init(_ report: UndoLog.Report) {
+        revertedSuites = report.revertedSuites
+        for undone in report.undone {
+            switch undone {
+            case .secretRemoved: removedSecrets += 1
+            case .secretRestored: restoredSecrets += 1
+            case .suiteReverted: break
+            }
+        }
+        problems = report.problems.map(\.message)
+        unknownSecrets = report.problems.compactMap { $0.secret.map { SecretAccount(service: $0.service, account: $0.account) } }
+    }
+
     /// Whether everything was undone.
     public var isComplete: Bool { problems.isEmpty }
 

@@ -159,7 +159,7 @@ public struct SchemaBatch {
 struct SchemaMove: Sendable {
     enum Destination: Sendable {
         case suite(name: String, key: String)
-        case secretStore(any SchemaSecretStore, account: String, label: String?)
+        case secretStore(any SecretStore, account: String, label: String?)
     }
 
     var sourceKey: String

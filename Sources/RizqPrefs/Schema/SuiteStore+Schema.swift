@@ -73,7 +73,7 @@ extension SuiteStore {
     public static func previewMigration(
         suite: String, appID: String? = nil, root: String? = nil, schema: SuiteSchema
     ) throws(SchemaMigrationError) -> SchemaMigrationPreview {
-        let appID = appID ?? AppIdentity.current()
+        let appID = appID ?? AppIdentity.current
         let location: SuiteLocation
         do {
             location = try SuiteLocation(suiteName: suite, appID: appID, root: root ?? SuiteLocation.defaultRoot())

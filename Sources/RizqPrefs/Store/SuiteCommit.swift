@@ -87,3 +87,15 @@ extension SuiteStore {
         return SuiteCommit(suiteName: suiteName, backend: backend, written: written)
     }
 }
+
+extension UndoLog {
+    /// Records a commit, whose undo is its ``SuiteCommit/revert()``.
+    package mutating func record(_ commit: SuiteCommit) {
+        record(
+            undo: {
+                try commit.revert()
+                return commit.changes.isEmpty ? nil : .suiteReverted(commit.suiteName)
+            },
+            failure: { error in Problem(message: "suite \(commit.suiteName) could not be put back (\(error))", secret: nil) })
+    }
+}

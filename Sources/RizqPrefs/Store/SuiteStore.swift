@@ -45,7 +45,7 @@ public final class SuiteStore: Sendable {
     /// Never fails: when the file cannot be opened (permissions), the error is logged and the
     /// suite lives in memory only, leaving the file untouched; ``flush()`` reports the error.
     public static var standard: SuiteStore {
-        let appID = AppIdentity.current()
+        let appID = AppIdentity.current
         let root = SuiteLocation.defaultRoot()
         let cacheKey = root + "\u{0}" + appID
         if let cached = standardCache.withLock({ $0[cacheKey] }) { return cached }
@@ -66,16 +66,16 @@ public final class SuiteStore: Sendable {
     /// Sets the app id that ``standard`` and named suites use, for apps that do not set
     /// `RIZQ_PREFS_APP_ID` (which still wins). Call it once, early, before using ``standard``.
     public static func configure(appID: String) {
-        AppIdentity.configure(appID)
+        AppIdentity.configure(appID: appID)
     }
 
     /// The app id now in force (see ``standard``).
-    public static var currentAppID: String { AppIdentity.current() }
+    public static var currentAppID: String { AppIdentity.current }
 
     /// Foundation's failable initializer: `nil` names the standard suite; an invalid name, or a
     /// file that cannot be read, gives `nil`. Use ``init(suite:appID:root:)`` to learn why.
     public convenience init?(suiteName: String?) {
-        let appID = AppIdentity.current()
+        let appID = AppIdentity.current
         do {
             try self.init(suite: suiteName ?? appID, appID: appID, root: nil)
         } catch {
@@ -93,7 +93,7 @@ public final class SuiteStore: Sendable {
     /// - Throws: ``SuiteStoreError/invalidSuiteName(name:reason:)``,
     ///   ``SuiteStoreError/invalidAppID(appID:reason:)``, or ``SuiteStoreError/unreadable(path:reason:)``.
     public init(suite: String, appID: String? = nil, root: String? = nil) throws(SuiteStoreError) {
-        let appID = appID ?? AppIdentity.current()
+        let appID = appID ?? AppIdentity.current
         let location = try SuiteLocation(suiteName: suite, appID: appID, root: root ?? SuiteLocation.defaultRoot())
         self.suiteName = suite
         self.appID = appID

@@ -30,7 +30,7 @@ public struct SecretServiceStore: SecretStore {
     }
 
     /// The largest secret a store takes (32 MiB): a larger one is refused with
-    /// ``/RizqSecretsCore/SecretError/invalidInput(reason:)`` before anything is sent. D-Bus carries at most 64 MiB
+    /// ``/RizqCore/SecretError/invalidInput(reason:)`` before anything is sent. D-Bus carries at most 64 MiB
     /// in one array, and near that size the daemon, or the connection, fails.
     public static let maximumSecretSize = SecretInput.maximumSecretSize
 
@@ -42,7 +42,7 @@ public struct SecretServiceStore: SecretStore {
     public let service: String
     /// Where new items go.
     public let collection: Collection
-    /// How long a call may take before it fails with ``/RizqSecretsCore/SecretError/timedOut(seconds:)``.
+    /// How long a call may take before it fails with ``/RizqCore/SecretError/timedOut(seconds:)``.
     public let timeout: Double
     /// Whether a locked keyring may be unlocked by prompting the user.
     public let allowsPrompt: Bool
@@ -61,7 +61,7 @@ public struct SecretServiceStore: SecretStore {
     /// A store whose D-Bus round trips have a time-out of their own (tests: a round trip that
     /// times out long before the caller would stop waiting).
     package init(service: String? = nil, collection: Collection = .default, timeout: Double, allowsPrompt: Bool = false, roundTripTimeout: Double) {
-        self.service = service ?? SecretInput.defaultService()
+        self.service = service ?? AppIdentity.current
         self.collection = collection
         self.timeout = timeout
         self.allowsPrompt = allowsPrompt

@@ -1,7 +1,6 @@
 import Foundation
 import XCTest
 import RizqPrefs
-import RizqSchemaSecrets
 import RizqSecrets
 import RizqTestSupport
 

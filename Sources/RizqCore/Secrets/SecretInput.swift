@@ -22,11 +22,4 @@ package enum SecretInput {
     package static func defaultLabel(service: String, account: String) -> String {
         "\(account) (\(service))"
     }
-
-    /// The app id: `RIZQ_PREFS_APP_ID`, else the executable's name (as RizqPrefs decides it).
-    package static func defaultService() -> String {
-        if let appID = ProcessInfo.processInfo.environment["RIZQ_PREFS_APP_ID"], !appID.isEmpty { return appID }
-        let name = URL(fileURLWithPath: CommandLine.arguments.first ?? "app").lastPathComponent
-        return name.isEmpty ? "app" : name
-    }
 }

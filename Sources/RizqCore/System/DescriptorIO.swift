@@ -1,0 +1,26 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Whole reads and writes on a file descriptor, with the retries a short count or a signal asks
+/// for: the one copy of these loops for suite files, profile copies and the command line's output.
+package enum DescriptorIO {
+    /// Writes every byte of `bytes` to `descriptor`, however many calls it takes.
+    /// - Throws: the ``Errno`` of the first call that failed (a full disk, a closed pipe, …);
+    ///   part of the bytes may have been written.
+    package static func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) throws(Errno) {
+        guard let base = bytes.baseAddress else { return }
+        var offset = 0
+        while offset < bytes.count {
+            offset += try Errno.retryingOnInterrupt { write(descriptor, base + offset, bytes.count - offset) }
+        }
+    }
+
+    /// Reads into `buffer` once (retrying a call a signal interrupted); `0` at the end of the file.
+    package static func read(_ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer) throws(Errno) -> Int {
+        guard let base = buffer.baseAddress else { return 0 }
+        return try Errno.retryingOnInterrupt { Glibc.read(descriptor, base, buffer.count) }
+    }
+}
