@@ -18,9 +18,35 @@ package enum DescriptorIO {
         }
     }
 
+    /// Writes every byte of `bytes` to `descriptor`; see ``writeAll(_:to:)-(UnsafeRawBufferPointer,_)``.
+    package static func writeAll(_ bytes: [UInt8], to descriptor: Int32) throws(Errno) {
+        let failure = bytes.withUnsafeBytes { buffer -> Errno? in
+            do throws(Errno) {
+                try writeAll(buffer, to: descriptor)
+                return nil
+            } catch {
+                return error
+            }
+        }
+        if let failure { throw failure }
+    }
+
     /// Reads into `buffer` once (retrying a call a signal interrupted); `0` at the end of the file.
     package static func read(_ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer) throws(Errno) -> Int {
         guard let base = buffer.baseAddress else { return 0 }
         return try Errno.retryingOnInterrupt { Glibc.read(descriptor, base, buffer.count) }
+    }
+
+    /// Reads once into `bytes` from `offset` on (retrying a call a signal interrupted); `0` at
+    /// the end of the file.
+    package static func read(_ descriptor: Int32, into bytes: inout [UInt8], from offset: Int) throws(Errno) -> Int {
+        let outcome = bytes.withUnsafeMutableBytes { buffer -> Result<Int, Errno> in
+            do throws(Errno) {
+                return .success(try read(descriptor, into: UnsafeMutableRawBufferPointer(rebasing: buffer[offset...])))
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try outcome.get()
     }
 }

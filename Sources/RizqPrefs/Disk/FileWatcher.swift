@@ -1,4 +1,5 @@
 import Foundation
+import RizqCore
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -61,11 +62,7 @@ final class FileWatcher: Sendable {
         let buffer = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 8)
         defer { buffer.deallocate() }
         while true {
-            let count = read(descriptor, buffer, capacity)
-            if count < 0 {
-                if errno == EINTR { continue }
-                return
-            }
+            guard let count = try? DescriptorIO.read(descriptor, into: UnsafeMutableRawBufferPointer(start: buffer, count: capacity)) else { return }
             var due: [Handler] = []
             var offset = 0
             let headerSize = MemoryLayout<inotify_event>.size

@@ -14,18 +14,19 @@ import Synchronization
 /// | transition | called by | what changes |
 /// | --- | --- | --- |
 /// | ``change(_:to:)``, ``apply(_:replacingAll:)`` | the façade (`set`, `batch`) | `values` at once; the change is pending |
-/// | ``beginWrite(ifFileIs:)`` | the write path | pending changes taken into a ``SuiteWrite``; its plan decided |
-/// | ``writeDone(encoded:stamp:)`` | the write path | the file holds what memory held when the write was taken |
-/// | ``fileRewritten(to:encoded:stamp:schemaVersion:)`` | a merging write, a revert, a schema migration | the file holds a table of its own; changes made since sit on top |
-/// | ``writeFailed(_:)`` | the write path | the write's changes are pending again |
-/// | ``absorb(_:stamp:schemaVersion:times:)`` | a reload (another process wrote) | the other file's values, with the pending changes rebased on it |
-/// | ``fileMovedAside()`` | a reload or write that found the file damaged | no file; readers' values stay, the next write writes them all |
+/// | ``beginWrite(over:)`` | the write path | another process's file absorbed first when there is one; the pending changes handed over in a ``SuiteWrite`` |
+/// | ``finishWrite(_:encoded:outcome:)`` | the write path | done: the file holds what the write carried; failed: its changes are pending again |
+/// | ``absorb(_:)`` | the reload path (another process wrote) | the other file's values, with the pending changes rebased on it; a damaged file moved aside leaves no file |
+/// | ``fileRewritten(to:encoded:stamp:schemaVersion:)`` | a revert, a schema migration | the file holds a table of its own; changes made since sit on top |
+/// | ``stageCommit(_:replacingAll:over:)``, ``withdraw(_:)``, ``stageRevert(_:over:)`` | a commit and its revert | changes staged over the file as read under the lock; withdrawn when their write fails |
 ///
-/// Nothing outside reaches its lock: the façade reads through ``value(forKey:)`` and
-/// ``values``; ``SuiteBackend`` sequences file I/O around the transitions and never edits the
-/// state itself. Observers are called inside the lock, in the order of the changes.
+/// A write hands over twice — ``beginWrite(over:)`` and ``finishWrite(_:encoded:outcome:)`` —
+/// and a reload once. Nothing outside reaches its lock: the façade reads through
+/// ``value(forKey:)`` and ``values``; ``SuiteEngine`` does the file I/O around the transitions
+/// and never edits the state itself. Observers are called inside the lock, in the order of the
+/// changes.
 ///
-/// A non-copyable value, stored inline in its ``SuiteBackend``: a read costs no more than the
+/// A non-copyable value, stored inline in its ``SuiteEngine``: a read costs no more than the
 /// lock and the table's look-up.
 struct SuiteReplica: ~Copyable, Sendable {
     /// A callback of ``SuiteStore/changes(forKey:)``; `key` `nil` for every key.
@@ -89,18 +90,16 @@ struct SuiteReplica: ~Copyable, Sendable {
 
     // MARK: Local changes
 
-    /// A local change: readers see it at once; it is written later. Returns `true` when a write
-    /// must be scheduled (none is yet).
-    func change(_ key: String, to value: PrefValue?) -> Bool {
+    /// A local change: readers see it at once; it is written later.
+    func change(_ key: String, to value: PrefValue?) {
         state.withLock { state in
             state.change(key, to: value, at: PendingChange.now())
-            return state.needsWrite()
         }
     }
 
     /// Several changes as one: other threads, and other processes, see all or none.
-    /// `replacingAll` empties the suite first. Returns `true` when a write must be scheduled.
-    func apply(_ changes: [(key: String, value: PrefValue?)], replacingAll: Bool) -> Bool {
+    /// `replacingAll` empties the suite first.
+    func apply(_ changes: [(key: String, value: PrefValue?)], replacingAll: Bool) {
         state.withLock { state in
             let now = PendingChange.now()
             if replacingAll {
@@ -108,7 +107,6 @@ struct SuiteReplica: ~Copyable, Sendable {
             } else {
                 for (key, value) in changes { state.change(key, to: value, at: now) }
             }
-            return state.needsWrite()
         }
     }
 
@@ -138,34 +136,25 @@ struct SuiteReplica: ~Copyable, Sendable {
 
     // MARK: The write path
 
-    /// A scheduled write starts: the next change schedules another. Returns whether anything is
-    /// pending.
-    func claimScheduledWrite() -> Bool {
-        state.withLock { state in
-            state.writeScheduled = false
-            return !state.pending.isEmpty
-        }
+    /// What the write path found at the suite's path, under the file lock.
+    enum DiskVersion {
+        /// The version these values were built from (`nil`: still no file).
+        case unchanged(FileStamp?)
+        /// Another version (another process wrote, or a damaged file was moved aside), read.
+        case changed(SuiteFile.Loaded)
     }
 
-    /// Takes the pending changes out for a write, and decides how they become bytes: from the
-    /// last write's encoding when nobody else wrote and only values changed (encoded here, so
-    /// that no copy of the table is held meanwhile), whole when keys came or went, by merging
-    /// when the file is not the version memory was built from. `current` is the file's version
-    /// now, read under the file lock. `nil` when nothing is pending.
-    /// - Throws: ``SuiteStoreError/invalidValue(key:reason:)`` when a value cannot be encoded;
-    ///   the changes then stay pending.
-    func beginWrite(ifFileIs current: FileStamp?) throws(SuiteStoreError) -> SuiteWrite? {
-        try state.withLock { state throws(SuiteStoreError) -> SuiteWrite? in
+    /// Hands the pending changes over to a write, with what their bytes are made from. When the
+    /// file on disk is another version (`disk`), it is absorbed first — the pending changes
+    /// rebased on it, readers told what differs — so that the write carries this process's
+    /// changes over the other process's file, key by key. `nil` when nothing is pending.
+    func beginWrite(over disk: DiskVersion) -> SuiteWrite? {
+        state.withLock { state -> SuiteWrite? in
+            if case .changed(let loaded) = disk { state.absorb(loaded) }
             guard !state.pending.isEmpty else { return nil }
-            let plan: SuiteWrite.Plan
-            if current != state.stamp {
-                plan = .merge
-            } else if let updated = try state.updatedEncoding() {
-                plan = .encoded(updated)
-            } else {
-                plan = .encodeWhole(state.values, order: state.encoded?.order, schemaVersion: state.schemaVersion)
-            }
-            let write = SuiteWrite(changes: state.pending, plan: plan, over: current)
+            let write = SuiteWrite(
+                changes: state.pending, values: state.values, previous: state.encoded, schemaVersion: state.schemaVersion,
+                over: state.stamp, spare: state.takeSpare())
             // Room for as many changes as this write took (up to a point): the next burst of sets
             // is likely as large, and growing a dictionary key by key rehashes it a dozen times.
             state.pending = PendingChanges(changes: Dictionary(minimumCapacity: Swift.min(write.changes.changes.count, 1 << 14)))
@@ -173,25 +162,31 @@ struct SuiteReplica: ~Copyable, Sendable {
         }
     }
 
-    /// The write's bytes (`encoded`, of memory's values when it was taken) are the file now,
-    /// at `stamp`: the next write starts from them.
-    func writeDone(encoded: EncodedSuite, stamp: FileStamp) {
+    /// The end of a write, one transition whatever happened: when `outcome` is the file replaced
+    /// by `encoded` (the bytes of the write's values), the next write starts from those bytes;
+    /// otherwise (nothing was written, or an error) the write's changes are pending again, under
+    /// any made meanwhile.
+    func finishWrite(_ write: consuming SuiteWrite, encoded: EncodedSuite?, outcome: Result<SuiteFile.Replacement, SuiteStoreError>) {
         state.withLock { state in
-            state.stamp = stamp
-            // The encoding this write started from is no longer the file's: its arrays are
-            // the next update's to write into.
-            if let previous = state.encoded { state.spare = previous.buffers }
-            state.encoded = encoded
-            if state.values.layoutID == encoded.order.layoutID, state.values.changeLogID == encoded.changeLogID {
-                state.values.forgetChanges(before: encoded.changeLogEnd)
+            if case .success(.replaced(let stamp)) = outcome, let encoded {
+                state.stamp = stamp
+                // The encoding this write started from is no longer the file's: its arrays are
+                // the next update's to write into.
+                if let previous = state.encoded { state.spare = previous.buffers }
+                state.encoded = encoded
+                if state.values.layoutID == encoded.order.layoutID, state.values.changeLogID == encoded.changeLogID {
+                    state.values.forgetChanges(before: encoded.changeLogEnd)
+                }
+            } else {
+                state.pending.restore(write.changes)
+                state.spare = encoded?.buffers ?? write.spare
             }
         }
     }
 
     /// The file holds `table` now, at `stamp` (`nil`: no file) and `schemaVersion`, written by
-    /// this process: a merge with another process's file (`encoded`: its bytes), a revert, or a
-    /// schema migration. Changes made since the write was taken sit on top of it; readers are
-    /// told what differs.
+    /// this process outside the write path: a revert, or a schema migration. Changes made since
+    /// sit on top of it; readers are told what differs.
     func fileRewritten(to table: SuiteTable, encoded: EncodedSuite?, stamp: FileStamp?, schemaVersion: Int?) {
         state.withLock { state in
             state.stamp = stamp
@@ -204,42 +199,12 @@ struct SuiteReplica: ~Copyable, Sendable {
         }
     }
 
-    /// The write failed: its changes are pending again, under any made meanwhile.
-    func writeFailed(_ write: SuiteWrite) {
-        state.withLock { $0.pending.restore(write.changes) }
-    }
-
     // MARK: Other processes
 
-    /// Another process's file (`stamp`: its version; `schemaVersion`: the schema version it
-    /// records; `times`: when its keys were last changed), seen by a reload or read before a
-    /// commit: it becomes what readers see, with the pending changes rebased on it.
-    func absorb(_ file: SuiteTable, stamp: FileStamp?, schemaVersion: Int?, times: ChangeTimes) {
-        state.withLock { $0.absorb(file, stamp: stamp, schemaVersion: schemaVersion, times: times) }
-    }
-
-    /// The file was found damaged and moved aside (by this process or another): there is no
-    /// file now. What readers see stays, and the next write writes all of it, not only the
-    /// pending changes.
-    func fileMovedAside() {
-        state.withLock { state in
-            state.stamp = nil
-            state.encoded = nil
-        }
-    }
-
-    /// Asks for a reload; `false` when one is already scheduled.
-    func claimReload() -> Bool {
-        state.withLock { state in
-            guard !state.reloadScheduled else { return false }
-            state.reloadScheduled = true
-            return true
-        }
-    }
-
-    /// The scheduled reload starts: the next file event schedules another.
-    func reloadStarted() {
-        state.withLock { $0.reloadScheduled = false }
+    /// Another process's file (or none, when a damaged one was moved aside), seen by a reload:
+    /// it becomes what readers see, with the pending changes rebased on it.
+    func absorb(_ loaded: SuiteFile.Loaded) {
+        state.withLock { $0.absorb(loaded) }
     }
 
     // MARK: Commits
@@ -255,12 +220,9 @@ struct SuiteReplica: ~Copyable, Sendable {
     /// Stages `staged` (all keys removed first when `replacingAll`) over `file`: each key once,
     /// where it was first staged, with the value it was last staged with; keys that already
     /// hold that value are left out.
-    func stageCommit(
-        _ staged: [(key: String, value: PrefValue?)], replacingAll: Bool, over file: SuiteTable, stamp: FileStamp?,
-        schemaVersion: Int?, times: ChangeTimes
-    ) -> StagedCommit {
+    func stageCommit(_ staged: [(key: String, value: PrefValue?)], replacingAll: Bool, over file: SuiteFile.Loaded) -> StagedCommit {
         state.withLock { state in
-            if state.stamp != stamp { state.absorb(file, stamp: stamp, schemaVersion: schemaVersion, times: times) }
+            if state.stamp != file.stamp { state.absorb(file) }
             var changes = staged
             if replacingAll {
                 let kept = Set(staged.map(\.key))
@@ -297,9 +259,9 @@ struct SuiteReplica: ~Copyable, Sendable {
 
     /// Stages the undoing of a commit over `file` (at `stamp`, read under the file lock): each
     /// key that still holds what the commit wrote gets its old value back.
-    func stageRevert(_ changes: [CommittedChange], over file: SuiteTable, stamp: FileStamp?, schemaVersion: Int?, times: ChangeTimes) {
+    func stageRevert(_ changes: [CommittedChange], over file: SuiteFile.Loaded) {
         state.withLock { state in
-            if state.stamp != stamp { state.absorb(file, stamp: stamp, schemaVersion: schemaVersion, times: times) }
+            if state.stamp != file.stamp { state.absorb(file) }
             let now = PendingChange.now()
             for change in changes where state.values[change.key] == change.after {
                 state.change(change.key, to: change.before, at: now)
@@ -325,26 +287,14 @@ extension SuiteReplica {
         /// The arrays of the encoding before `encoded`, for the next update to write into
         /// (``EncodedSuite/Buffers``).
         var spare = EncodedSuite.Buffers()
-        var writeScheduled = false
-        var reloadScheduled = false
         var observers: [UInt64: Observer] = [:]
         var nextObserverID: UInt64 = 0
 
-        /// Marks a write as scheduled; `true` when none was.
-        mutating func needsWrite() -> Bool {
-            guard !writeScheduled else { return false }
-            writeScheduled = true
-            return true
-        }
-
-        /// The last write's bytes brought up to `values`, when only values changed since.
-        mutating func updatedEncoding() throws(SuiteStoreError) -> EncodedSuite? {
-            guard let encoded else { return nil }
-            do {
-                return try encoded.updated(to: values, reusing: &spare)
-            } catch {
-                throw .invalid(error)
-            }
+        /// The spare arrays, for a write to encode into (left empty here until it gives arrays back).
+        mutating func takeSpare() -> EncodedSuite.Buffers {
+            var taken = EncodedSuite.Buffers()
+            swap(&taken, &spare)
+            return taken
         }
 
         /// A local change. Two hash look-ups: this is the hot path.
@@ -384,6 +334,17 @@ extension SuiteReplica {
                 Self.record(&pending.changes[key, default: PendingChange(value: nil, time: 0, base: pending.clear?.before[key])], value, time)
             }
             replaceValues(with: after, origin: .local)
+        }
+
+        /// A file read from disk: another process's version, or none when a damaged one was moved
+        /// aside (readers' values then stay, and the next write writes all of them).
+        mutating func absorb(_ loaded: SuiteFile.Loaded) {
+            guard loaded.movedAside == nil else {
+                stamp = nil
+                encoded = nil
+                return
+            }
+            absorb(loaded.entries, stamp: loaded.stamp, schemaVersion: loaded.schemaVersion, times: loaded.times)
         }
 
         mutating func absorb(_ file: SuiteTable, stamp newStamp: FileStamp?, schemaVersion newVersion: Int?, times: ChangeTimes) {

@@ -1,4 +1,4 @@
-extension SuiteBackend {
+extension SuiteEngine {
     /// The suite file as a schema migration finds it, read under the file lock.
     struct MigrationInput {
         /// The file's keys and values (the schema version member taken out).
@@ -46,14 +46,12 @@ extension SuiteBackend {
                     disk = try file.load(lock)
                 }
                 var written = false
-                let held = file.heldLock(lock)
-                let writer: MigrationWriter = { [self] (entries, version) throws(SuiteStoreError) in
+                // The writer is a closure of this body only: the lock it writes under never
+                // leaves it.
+                let outcome = body(MigrationInput(entries: disk.entries, schemaVersion: disk.schemaVersion, exists: disk.stamp != nil)) {
+                    entries, version throws(SuiteStoreError) in
                     let encoded = try EncodedSuite(suite: entries, reusing: nil, schemaVersion: version)
-                    let stamp: FileStamp
-                    switch try file.replace(bytes: encoded.bytes, over: disk.stamp, holding: held) {
-                    case .replaced(let newStamp):
-                        stamp = newStamp
-                    case .lockLost, .fileChanged:
+                    guard case .replaced(let stamp) = try file.replace(bytes: encoded.bytes, over: disk.stamp, lock) else {
                         // Migrated from a version that is no longer the file: nothing was written.
                         throw .writeFailed(
                             path: location.path,
@@ -62,10 +60,7 @@ extension SuiteBackend {
                     written = true
                     replica.fileRewritten(to: entries, encoded: encoded, stamp: stamp, schemaVersion: version)
                 }
-                let outcome = body(MigrationInput(entries: disk.entries, schemaVersion: disk.schemaVersion, exists: disk.stamp != nil), writer)
-                if !written, disk.stamp != replica.stamp {
-                    replica.absorb(disk.entries, stamp: disk.stamp, schemaVersion: disk.schemaVersion, times: disk.times)
-                }
+                if !written, disk.stamp != replica.stamp { replica.absorb(disk) }
                 return outcome
             }
         }

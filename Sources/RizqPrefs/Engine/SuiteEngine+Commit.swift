@@ -18,7 +18,7 @@ struct CommittedWrite: Sendable {
     var writtenStamp: FileStamp?
 }
 
-extension SuiteBackend {
+extension SuiteEngine {
     /// ``SuiteStore/commit(_:)``: this process's earlier changes are written first (they are not
     /// part of the commit); then, under the file lock, the file is read as it is now (its exact
     /// bytes kept for a revert), the commit is staged over it and written by the write path.
@@ -29,13 +29,12 @@ extension SuiteBackend {
             return try file.withLock { lock throws(SuiteStoreError) -> CommittedWrite in
                 let disk = try file.load(lock)
                 let original = disk.bytes.map { (bytes: $0, entries: disk.entries, schemaVersion: disk.schemaVersion) }
-                let commit = replica.stageCommit(
-                    staged, replacingAll: replacingAll, over: disk.entries, stamp: disk.stamp, schemaVersion: disk.schemaVersion, times: disk.times)
+                let commit = replica.stageCommit(staged, replacingAll: replacingAll, over: disk)
                 guard !commit.changes.isEmpty else {
                     return CommittedWrite(changes: [], originalFile: original, writtenStamp: nil)
                 }
                 do throws(SuiteStoreError) {
-                    try write(lock)
+                    try write(&lock)
                 } catch {
                     replica.withdraw(commit)
                     throw error
@@ -61,7 +60,7 @@ extension SuiteBackend {
                             return
                         case .lockLost:
                             // Another writer may be inside its write: undo key by key after it.
-                            try file.retake(lock)
+                            try file.retake(&lock)
                         case .fileChanged:
                             break
                         }
@@ -71,9 +70,8 @@ extension SuiteBackend {
                         return
                     }
                 }
-                let disk = try file.load(lock).parsed
-                replica.stageRevert(commit.changes, over: disk.entries, stamp: disk.stamp, schemaVersion: disk.schemaVersion, times: disk.times)
-                try write(lock)
+                replica.stageRevert(commit.changes, over: try file.load(lock))
+                try write(&lock)
             }
         }
     }
