@@ -37,9 +37,12 @@ let package = Package(
     targets: [
         // The bottom module: what suites, secrets, the importer and the CLI share. No system library.
         .target(name: "RizqCore"),
+        // The JSON codec, internal (no product): a strict reader generic over what it builds, and
+        // the writer's pieces; @inlinable, so that RizqPrefs specializes it for its values.
+        .target(name: "RizqJSON"),
         .target(
             name: "RizqPrefs",
-            dependencies: ["RizqCore", "CLinuxFileCalls", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["RizqCore", "RizqJSON", "CLinuxFileCalls", .product(name: "Logging", package: "swift-log")]
         ),
         // Declarations of the Linux file calls Swift's Glibc module leaves out (renameat2, the
         // extended-attribute calls): a header, no code, nothing to install.
@@ -59,7 +62,7 @@ let package = Package(
         ),
         .target(
             name: "RizqMigration",
-            dependencies: ["RizqPrefs", "RizqSecrets", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["RizqPrefs", "RizqJSON", "RizqSecrets", .product(name: "Logging", package: "swift-log")]
         ),
         .systemLibrary(name: "CLevelDB", providers: [.apt(["libleveldb-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
@@ -81,7 +84,7 @@ let package = Package(
         .executableTarget(
             name: "rizq-prefs",
             dependencies: [
-                "RizqPrefs", "RizqSecrets", "RizqMigration", "RizqProfiles",
+                "RizqPrefs", "RizqJSON", "RizqSecrets", "RizqMigration", "RizqProfiles",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -89,7 +92,7 @@ let package = Package(
         // the command line so the tests can run several real writers against one file.
         .executableTarget(
             name: "rizq-prefs-test-child",
-            dependencies: ["RizqPrefs"],
+            dependencies: ["RizqPrefs", "RizqJSON"],
             path: "Tests/Support/PrefsChild"
         ),
         // A child process for the schema migration tests: opens a suite with a schema, so that
@@ -135,7 +138,7 @@ let package = Package(
         ),
         .testTarget(
             name: "RizqPrefsTests",
-            dependencies: ["RizqTestSupport", "RizqPrefs", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["RizqTestSupport", "RizqPrefs", "RizqJSON", .product(name: "Logging", package: "swift-log")]
         ),
         .testTarget(
             name: "RizqSecretsTests",
@@ -147,7 +150,7 @@ let package = Package(
         ),
         .testTarget(
             name: "RizqMigrationTests",
-            dependencies: ["RizqTestSupport", "RizqMigration", "RizqPrefs", "RizqSecrets"]
+            dependencies: ["RizqTestSupport", "RizqJSON", "RizqMigration", "RizqPrefs", "RizqSecrets"]
         ),
         .testTarget(
             name: "RizqProfilesTests",
@@ -168,7 +171,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CLITests",
-            dependencies: ["RizqTestSupport", "RizqPrefs", "rizq-prefs"]
+            dependencies: ["RizqTestSupport", "RizqPrefs", "RizqJSON", "rizq-prefs"]
         ),
         // Examples/SeedApp's sources, compiled as they are (SeedApp/ links to them), and checked.
         // A target of its own: the seed's `typealias UserDefaults = SuiteStore` is module-wide.

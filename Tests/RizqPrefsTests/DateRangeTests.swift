@@ -1,4 +1,5 @@
 import Foundation
+import RizqJSON
 import XCTest
 @testable import RizqPrefs
 

@@ -1,4 +1,5 @@
 import XCTest
+import RizqJSON
 @testable import RizqPrefs
 
 /// `JSONReader.parseDocument`: the order-keeping tree, and the same strictness and failures as

@@ -1,4 +1,5 @@
 import RizqPrefs
+import RizqJSON
 
 /// Turns a parsed dump file into entries: detects the format from the shape (or checks the one
 /// asked for), chooses the origin, and collects repeated keys and non-string values as warnings.

@@ -1,4 +1,5 @@
 import RizqPrefs
+import RizqJSON
 
 /// How the migration reads JSON from a web app: dumps, plans, and values that hold JSON.
 extension JSONNode {

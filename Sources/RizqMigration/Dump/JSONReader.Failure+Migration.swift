@@ -1,4 +1,5 @@
 import RizqPrefs
+import RizqJSON
 
 /// A JSON problem in the words of the migration's messages, which talk to someone holding a
 /// dump or plan file: where a cut-off string started, what was found instead of what was

@@ -1,4 +1,5 @@
 import Foundation
+import RizqJSON
 import RizqPrefs
 
 /// The `localStorage` of one web origin, read from a dump file: its keys and string values in

@@ -1,4 +1,5 @@
 import Foundation
+import RizqJSON
 import RizqPrefs
 
 /// Recognises credentials among `localStorage` entries, so that they go to the Secret Service

@@ -1,4 +1,5 @@
 import Foundation
+import RizqJSON
 import RizqPrefs
 
 /// A dump entry's value and the JSON it holds, parsed at most once however many rules look

@@ -1,4 +1,5 @@
 import RizqPrefs
+import RizqJSON
 
 /// The type of a `localStorage` string, guessed when no plan rule says: what `"true"`, `"42"`,
 /// `"0.5"` and `"{…}"` were before the web app stringified them.

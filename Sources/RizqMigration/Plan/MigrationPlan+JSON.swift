@@ -1,4 +1,5 @@
 import Foundation
+import RizqJSON
 import RizqPrefs
 
 /// The plan's JSON file format (see ``MigrationPlan``). Unknown fields are refused, so that a

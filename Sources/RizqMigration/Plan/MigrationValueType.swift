@@ -1,4 +1,5 @@
 import Foundation
+import RizqJSON
 import RizqPrefs
 
 /// The type a plan rule gives a value, and how a `localStorage` string becomes it.

@@ -1,4 +1,5 @@
 import Foundation
+import RizqJSON
 import RizqPrefs
 
 /// Reads the binary property list format, `bplist00`: what macOS and iOS keep in

@@ -1,4 +1,5 @@
 import Foundation
+import RizqJSON
 import RizqPrefs
 
 extension PropertyListNode {

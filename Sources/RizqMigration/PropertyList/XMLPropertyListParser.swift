@@ -1,4 +1,5 @@
 import Foundation
+import RizqJSON
 import RizqPrefs
 
 /// Reads the XML property list format: what Foundation's `UserDefaults` writes on Linux

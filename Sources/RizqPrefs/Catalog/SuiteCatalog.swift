@@ -1,4 +1,5 @@
 import Foundation
+import RizqJSON
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,4 +1,5 @@
 import RizqCore
+import RizqJSON
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

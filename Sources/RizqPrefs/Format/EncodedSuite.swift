@@ -1,3 +1,4 @@
+import RizqJSON
 /// A suite file's bytes, encoded from a ``SuiteTable``, with where each value's text sits in
 /// them: encoding the table again after some values changed copies the unchanged text and
 /// encodes only the changed values (``updated(to:)``).

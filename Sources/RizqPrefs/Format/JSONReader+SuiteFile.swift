@@ -1,5 +1,6 @@
 #if canImport(Glibc)
 import Glibc
+import RizqJSON
 #elseif canImport(Darwin)
 import Darwin
 #endif

@@ -1,3 +1,4 @@
+import RizqJSON
 /// How a suite file records the version of its schema: the top-level member
 /// `"$schemaVersion"`, a whole number from 0, written as the file's first member.
 ///

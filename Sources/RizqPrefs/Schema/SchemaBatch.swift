@@ -1,4 +1,5 @@
 import Foundation
+import RizqJSON
 
 /// The suite's contents during one stage of a migration: what a custom stage reads and changes.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import RizqJSON
 
 /// Why a suite could not be opened, read, or written, or why a value was refused.
 ///

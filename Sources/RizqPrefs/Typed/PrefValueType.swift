@@ -1,4 +1,5 @@
 import Foundation
+import RizqJSON
 
 /// The type a value given as text should be stored as: what `rizq-prefs set --type` and
 /// `defaults write -int` choose.

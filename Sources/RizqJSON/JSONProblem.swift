@@ -55,7 +55,7 @@ package enum JSONProblem: Sendable, Equatable {
 
     /// The words of ``JSONReader/Failure/reason``, unchanged since the reader's first release:
     /// logs, the CLI and people's scripts quote them.
-    var reason: String {
+    @inlinable package var reason: String {
         switch self {
         case .noValue, .truncated(.value), .truncated(.literal):
             return "unexpected end of input: the JSON is truncated"
@@ -116,11 +116,11 @@ package enum JSONProblem: Sendable, Equatable {
         }
     }
 
-    private static func printable(_ byte: UInt8) -> String {
+    @inlinable package static func printable(_ byte: UInt8) -> String {
         byte >= 0x20 && byte < 0x7F ? String(UnicodeScalar(byte)) : "\\x" + hex(byte)
     }
 
-    private static func hex(_ byte: UInt8) -> String {
+    @inlinable package static func hex(_ byte: UInt8) -> String {
         let digits = String(byte, radix: 16, uppercase: true)
         return digits.count == 1 ? "0" + digits : digits
     }

@@ -1,7 +1,11 @@
 import Foundation
 
-/// A strict, fast UTF-8 JSON reader that produces ``PrefValue``s, or a tree of ``JSONNode``s
-/// that keeps member order, repeated keys, positions and numbers as written.
+/// A strict, fast UTF-8 JSON reader, generic over what it builds (``JSONTreeBuilder``): the
+/// suite store's values (RizqPrefs' `PrefValueBuilder`), or a tree of ``JSONNode``s that keeps
+/// member order, repeated keys, positions and numbers as written.
+///
+/// Its grammar is `@inlinable`, so that the module whose builder it runs specializes it for that
+/// builder: a suite file is read as fast as if the reader were written for it.
 ///
 /// It keeps the types that Foundation's readers lose: `1.0` reads as `.double(1.0)` and `1` as
 /// `.int(1)`; integers use the full 64-bit range; `{"$date": …}` and `{"$data": …}` become
@@ -27,6 +31,15 @@ package struct JSONReader {
         /// What is wrong, as data (`nil` for a failure made by hand).
         package var problem: JSONProblem?
 
+        /// A failure at a position; `problem` is `nil` for one made by hand.
+        @inlinable package init(reason: String, offset: Int, line: Int, column: Int, problem: JSONProblem? = nil) {
+            self.reason = reason
+            self.offset = offset
+            self.line = line
+            self.column = column
+            self.problem = problem
+        }
+
         /// "line L, column C (byte O): reason".
         package var description: String { "line \(line), column \(column) (byte \(offset)): \(reason)" }
     }
@@ -45,39 +58,18 @@ package struct JSONReader {
     package static let maximumDepth = 512
 
     // The scanner's state, shared with JSONReader+Scanning.swift.
-    let bytes: UnsafeBufferPointer<UInt8>
-    var index = 0
-    var depth = 0
-    let loneSurrogates: LoneSurrogates
-    var replacedSurrogates = 0
+    package let bytes: UnsafeBufferPointer<UInt8>
+    package var index = 0
+    package var depth = 0
+    package let loneSurrogates: LoneSurrogates
+    package var replacedSurrogates = 0
     /// Keys that occurred more than once in the top-level object (the last occurrence wins, as
     /// in JavaScript).
-    private var duplicateTopLevelKeys: [String] = []
+    package var duplicateTopLevelKeys: [String] = []
 
-    init(_ bytes: UnsafeBufferPointer<UInt8>, loneSurrogates: LoneSurrogates) {
+    @inlinable package init(_ bytes: UnsafeBufferPointer<UInt8>, loneSurrogates: LoneSurrogates) {
         self.bytes = bytes
         self.loneSurrogates = loneSurrogates
-    }
-
-    /// Parses one JSON text (surrounded only by white space) into a value.
-    /// - Throws: ``Failure`` with the position of the first problem.
-    package static func parse(_ data: some ContiguousBytes) throws(Failure) -> PrefValue {
-        try parseReporting(data).value
-    }
-
-    /// Parses like ``parse(_:)`` and also returns the keys that were repeated in the top-level
-    /// object.
-    package static func parseReporting(_ data: some ContiguousBytes) throws(Failure) -> (value: PrefValue, duplicateKeys: [String]) {
-        let read = data.withUnsafeBytes { raw in
-            Self.read(raw.bindMemory(to: UInt8.self), into: PrefValueBuilder.self, loneSurrogates: .reject)
-        }
-        let result = try read.get()
-        return (result.value, result.duplicateKeys)
-    }
-
-    /// Parses a Swift string as JSON.
-    package static func parse(_ text: String) throws(Failure) -> PrefValue {
-        try parse(Array(text.utf8))
     }
 
     /// Parses one JSON text into a tree of ``JSONNode``s, which keeps what ``PrefValue`` drops:
@@ -102,15 +94,21 @@ package struct JSONReader {
 
     // MARK: - Grammar
 
-    private struct Read<Value> {
-        var value: Value
-        var duplicateKeys: [String]
-        var replacedSurrogates: Int
+    package struct Read<Value> {
+        package var value: Value
+        package var duplicateKeys: [String]
+        package var replacedSurrogates: Int
+
+        @inlinable package init(value: Value, duplicateKeys: [String], replacedSurrogates: Int) {
+            self.value = value
+            self.duplicateKeys = duplicateKeys
+            self.replacedSurrogates = replacedSurrogates
+        }
     }
 
     // Generic over the builder only, not over the caller's bytes type, so that it is specialized
     // for each builder even where the caller is not.
-    private static func read<Builder: JSONTreeBuilder>(
+    @inlinable package static func read<Builder: JSONTreeBuilder>(
         _ bytes: UnsafeBufferPointer<UInt8>, into _: Builder.Type, loneSurrogates: LoneSurrogates
     ) -> Result<Read<Builder.Value>, Failure> {
         var reader = JSONReader(bytes, loneSurrogates: loneSurrogates)
@@ -124,7 +122,7 @@ package struct JSONReader {
 
     /// Reads the whole text: an optional byte order mark, white space, what `readTop` reads,
     /// white space, and nothing else.
-    mutating func readDocument<Top>(_ readTop: (inout JSONReader) throws(Failure) -> Top) throws(Failure) -> Top {
+    @inlinable package mutating func readDocument<Top>(_ readTop: (inout JSONReader) throws(Failure) -> Top) throws(Failure) -> Top {
         skipWhitespace()
         if bytes.count >= 3, index == 0, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
             index = 3
@@ -137,7 +135,7 @@ package struct JSONReader {
         return value
     }
 
-    mutating func readValue<Builder: JSONTreeBuilder>(_: Builder.Type, topLevel: Bool = false) throws(Failure) -> Builder.Value {
+    @inlinable package mutating func readValue<Builder: JSONTreeBuilder>(_: Builder.Type, topLevel: Bool = false) throws(Failure) -> Builder.Value {
         guard index < bytes.count else { throw fail(.truncated(.value)) }
         let start = index
         switch bytes[index] {
@@ -173,7 +171,7 @@ package struct JSONReader {
         }
     }
 
-    private mutating func readObject<Builder: JSONTreeBuilder>(_: Builder.Type, topLevel: Bool) throws(Failure) -> Builder.Value {
+    @inlinable package mutating func readObject<Builder: JSONTreeBuilder>(_: Builder.Type, topLevel: Bool) throws(Failure) -> Builder.Value {
         var members = Builder.makeMembers()
         var duplicates: [String] = []
         let range = try readMembers(Builder.self) { key, keyOffset, value in
@@ -185,7 +183,7 @@ package struct JSONReader {
 
     /// Reads an object, `{` to `}`, handing each member to `add` (its key, the offset of the
     /// key's opening quote, its value); returns where the object is.
-    mutating func readMembers<Builder: JSONTreeBuilder>(
+    @inlinable package mutating func readMembers<Builder: JSONTreeBuilder>(
         _: Builder.Type, _ add: (String, Int, Builder.Value) -> Void
     ) throws(Failure) -> Range<Int> {
         let start = index
@@ -203,7 +201,7 @@ package struct JSONReader {
     /// Enters the object whose `{` is at `index` and moves past it; `false` when the object is
     /// empty (`{}`, then already left and moved past its `}`).
     @inline(__always)
-    mutating func openObject() throws(Failure) -> Bool {
+    @inlinable package mutating func openObject() throws(Failure) -> Bool {
         try enter()
         index += 1
         skipWhitespace()
@@ -215,7 +213,7 @@ package struct JSONReader {
 
     /// Moves to the opening quote of a member's key, or fails.
     @inline(__always)
-    mutating func expectKey() throws(Failure) {
+    @inlinable package mutating func expectKey() throws(Failure) {
         skipWhitespace()
         guard index < bytes.count else { throw fail(.truncated(.object)) }
         guard bytes[index] == UInt8(ascii: "\"") else { throw fail(.keyNotString(bytes[index])) }
@@ -223,7 +221,7 @@ package struct JSONReader {
 
     /// Moves past the `:` after a member's key and the whitespace after it, or fails.
     @inline(__always)
-    mutating func expectColon() throws(Failure) {
+    @inlinable package mutating func expectColon() throws(Failure) {
         skipWhitespace()
         guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
             throw fail(.missingColon(found: index < bytes.count ? bytes[index] : nil))
@@ -235,7 +233,7 @@ package struct JSONReader {
     /// After a member's value: `true` past a `,` (another member follows), `false` past the
     /// object's `}` (then left); fails on anything else.
     @inline(__always)
-    mutating func nextMember() throws(Failure) -> Bool {
+    @inlinable package mutating func nextMember() throws(Failure) -> Bool {
         skipWhitespace()
         guard index < bytes.count else { throw fail(.truncated(.object)) }
         if bytes[index] == UInt8(ascii: ",") {
@@ -248,7 +246,7 @@ package struct JSONReader {
         return false
     }
 
-    private mutating func readArray<Builder: JSONTreeBuilder>(_: Builder.Type) throws(Failure) -> Builder.Value {
+    @inlinable package mutating func readArray<Builder: JSONTreeBuilder>(_: Builder.Type) throws(Failure) -> Builder.Value {
         let start = index
         try enter()
         index += 1
@@ -276,7 +274,7 @@ package struct JSONReader {
         return Builder.array(elements, range: start..<index)
     }
 
-    mutating func enter() throws(Failure) {
+    @inlinable package mutating func enter() throws(Failure) {
         depth += 1
         guard depth <= Self.maximumDepth else { throw fail(.tooDeep) }
     }
@@ -284,7 +282,7 @@ package struct JSONReader {
 
 extension JSONReader.Failure {
     /// A failure at `offset` of `bytes`, with its line and column (only computed on failure).
-    init(_ problem: JSONProblem, at offset: Int, in bytes: UnsafeBufferPointer<UInt8>) {
+    @inlinable package init(_ problem: JSONProblem, at offset: Int, in bytes: UnsafeBufferPointer<UInt8>) {
         var line = 1
         var lineStart = 0
         let end = min(offset, bytes.count)

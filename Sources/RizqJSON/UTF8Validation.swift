@@ -4,7 +4,7 @@
 package enum UTF8Validation {
     /// The offset of the first byte that is not part of valid UTF-8 (overlong forms, encoded
     /// surrogates and values above U+10FFFF count as invalid), or `nil` when all of it is valid.
-    package static func firstInvalidOffset(in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+    @inlinable package static func firstInvalidOffset(in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
         var index = 0
         let count = bytes.count
         while index < count {
@@ -35,7 +35,7 @@ package enum UTF8Validation {
     }
 
     /// ``firstInvalidOffset(in:)`` for an array.
-    package static func firstInvalidOffset(in bytes: [UInt8]) -> Int? {
+    @inlinable package static func firstInvalidOffset(in bytes: [UInt8]) -> Int? {
         bytes.withUnsafeBufferPointer { firstInvalidOffset(in: $0) }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import RizqJSON
 
 /// Builds ``PrefValue``s for ``JSONReader/parse(_:)``: the last of a repeated key wins,
 /// integers keep their full 64-bit range, a number beyond a `Double`'s range reads as a string

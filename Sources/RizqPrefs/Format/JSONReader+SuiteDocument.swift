@@ -1,4 +1,5 @@
 import Foundation
+import RizqJSON
 
 extension JSONReader {
     /// Parses like ``parseReporting(_:)``, except that a top-level object is always a

@@ -3,14 +3,14 @@
 /// builds, it scans with these.
 extension JSONReader {
     /// Reads the string whose opening quote is at `index`, and moves past its closing quote.
-    mutating func scanString() throws(Failure) -> String {
+    @inlinable package mutating func scanString() throws(Failure) -> String {
         try scanStringKeepingASCII().text
     }
 
     /// Reads a string like ``scanString()``; `ascii` is its bytes in the text when they are all
     /// ASCII and hold no escape (nearly every key of a suite file), so that a caller can hash
     /// the key from them without going through the `String`.
-    mutating func scanStringKeepingASCII() throws(Failure) -> (text: String, ascii: UnsafeBufferPointer<UInt8>?) {
+    @inlinable package mutating func scanStringKeepingASCII() throws(Failure) -> (text: String, ascii: UnsafeBufferPointer<UInt8>?) {
         let opening = index
         let start = index + 1
         // Fast path: no escapes. Validation of UTF-8 happens once, on the whole run, and only
@@ -60,7 +60,7 @@ extension JSONReader {
     /// is always one of them; a flagged byte after it may not be (a borrow of the subtraction
     /// carries into the next byte), so only the first counts.
     @inline(__always)
-    static func stopBytes(in word: UInt64) -> UInt64 {
+    @inlinable package static func stopBytes(in word: UInt64) -> UInt64 {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let quotes = word ^ (ones &* UInt64(UInt8(ascii: "\"")))
         let backslashes = word ^ (ones &* UInt64(UInt8(ascii: "\\")))
@@ -72,7 +72,7 @@ extension JSONReader {
 
     /// The rest of ``scanString()`` from the first escape, at `index`, of the string whose
     /// opening quote is at `opening`.
-    private mutating func scanEscapedString(opening: Int) throws(Failure) -> String {
+    @inlinable package mutating func scanEscapedString(opening: Int) throws(Failure) -> String {
         let start = opening + 1
         guard index < bytes.count else { throw fail(.truncated(.string(openedAt: opening))) }
         var buffer = [UInt8](UnsafeBufferPointer(rebasing: bytes[start..<index]))
@@ -110,7 +110,7 @@ extension JSONReader {
         throw fail(.truncated(.string(openedAt: opening)))
     }
 
-    private mutating func appendUnicodeEscape(to buffer: inout [UInt8]) throws(Failure) {
+    @inlinable package mutating func appendUnicodeEscape(to buffer: inout [UInt8]) throws(Failure) {
         var scalar = try hex4()
         if (0xD800...0xDBFF).contains(scalar) {
             if index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") {
@@ -137,12 +137,12 @@ extension JSONReader {
         UTF8.encode(unicode) { buffer.append($0) }
     }
 
-    private mutating func replacingLoneSurrogate() -> UInt32 {
+    @inlinable package mutating func replacingLoneSurrogate() -> UInt32 {
         replacedSurrogates += 1
         return 0xFFFD
     }
 
-    private mutating func hex4() throws(Failure) -> UInt32 {
+    @inlinable package mutating func hex4() throws(Failure) -> UInt32 {
         guard index + 4 <= bytes.count else { throw fail(.truncated(.unicodeEscape)) }
         var value: UInt32 = 0
         for _ in 0..<4 {
@@ -163,13 +163,13 @@ extension JSONReader {
     /// A `String` of `run`, all of it ASCII: copied into the string's storage and checked there
     /// (an ASCII check, one word at a time), which costs a third less than `String(decoding:)`'s
     /// check and repair path for a string of a few bytes (callgrind).
-    private static func asciiString(_ run: UnsafeBufferPointer<UInt8>) -> String {
+    @inlinable package static func asciiString(_ run: UnsafeBufferPointer<UInt8>) -> String {
         String(unsafeUninitializedCapacity: run.count) { storage in
             storage.initialize(fromContentsOf: run)
         }
     }
 
-    private func makeString(_ run: UnsafeBufferPointer<UInt8>, at start: Int) throws(Failure) -> String {
+    @inlinable package func makeString(_ run: UnsafeBufferPointer<UInt8>, at start: Int) throws(Failure) -> String {
         // Not String(validating:as:): being generic over the encoding, it looks up type metadata
         // on every call, which cost a quarter of the time of reading a suite file.
         if let bad = UTF8Validation.firstInvalidOffset(in: run) {
@@ -183,7 +183,7 @@ extension JSONReader {
     /// reads it, or says what is wrong). One pass over the digits, where scanning the number and
     /// then converting its text took two, with a call and an overflow check per digit.
     @inline(__always)
-    mutating func scanShortInteger() -> Int? {
+    @inlinable package mutating func scanShortInteger() -> Int? {
         let count = bytes.count
         let negative = bytes[index] == UInt8(ascii: "-")
         let first = negative ? index + 1 : index
@@ -226,7 +226,7 @@ extension JSONReader {
     /// How many of `word`'s bytes (the first in the low bits) are digits before the first that
     /// is not; 8 when all are.
     @inline(__always)
-    static func leadingDigitCount(in word: UInt64) -> Int {
+    @inlinable package static func leadingDigitCount(in word: UInt64) -> Int {
         let ones: UInt64 = 0x0101_0101_0101_0101
         // A byte is a digit when its high half is 3 and its low half at most 9 (adding 6 keeps
         // it under 0x40). The addition's carry out of a byte of 0xFA or more can only misjudge
@@ -242,7 +242,7 @@ extension JSONReader {
     /// The value of the first `count` (1 to 7) bytes of `word`, all digits, the first the most
     /// significant: three multiplications for all of them (the usual eight-digit method).
     @inline(__always)
-    static func valueOfDigits(in word: UInt64, count: Int) -> Int {
+    @inlinable package static func valueOfDigits(in word: UInt64, count: Int) -> Int {
         let ones: UInt64 = 0x0101_0101_0101_0101
         // The digits' values, moved up so that the bytes below them are leading zeros.
         var value = ((word &- ones &* 0x30) & ((1 << UInt64(8 * count)) &- 1)) << UInt64(8 * (8 - count))
@@ -254,7 +254,7 @@ extension JSONReader {
 
     /// Moves past the number that starts at `index`, checking JSON's grammar for numbers;
     /// `true` when it has neither a fraction nor an exponent.
-    mutating func scanNumber() throws(Failure) -> Bool {
+    @inlinable package mutating func scanNumber() throws(Failure) -> Bool {
         // A local position, stored back once, as in scanStringKeepingASCII(); `index` is set
         // before each failure, which reports where it is.
         let count = bytes.count
@@ -299,14 +299,14 @@ extension JSONReader {
 
     /// The position of the first byte from `position` on that is not a digit.
     @inline(__always)
-    private func endOfDigits(from position: Int) -> Int {
+    @inlinable package func endOfDigits(from position: Int) -> Int {
         var position = position
         while position < bytes.count, isDigit(bytes[position]) { position += 1 }
         return position
     }
 
     /// Moves past `word` (`true`, `false` or `null`), which must start at `index`.
-    mutating func scanWord(_ word: StaticString) throws(Failure) {
+    @inlinable package mutating func scanWord(_ word: StaticString) throws(Failure) {
         let count = word.utf8CodeUnitCount
         guard index + count <= bytes.count else { throw fail(.truncated(.literal("\(word)"))) }
         let matches = word.withUTF8Buffer { expected in
@@ -319,7 +319,7 @@ extension JSONReader {
     // Inlined: called between every two tokens, and a call costs more than the usual single test.
     // A local position, stored back once (see scanStringKeepingASCII()).
     @inline(__always)
-    mutating func skipWhitespace() {
+    @inlinable package mutating func skipWhitespace() {
         var position = index
         let count = bytes.count
         while position < count {
@@ -333,10 +333,10 @@ extension JSONReader {
         index = position
     }
 
-    private func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
+    @inlinable package func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
 
     /// A failure at the current position.
-    func fail(_ problem: JSONProblem) -> Failure {
+    @inlinable package func fail(_ problem: JSONProblem) -> Failure {
         Failure(problem, at: index, in: bytes)
     }
 }

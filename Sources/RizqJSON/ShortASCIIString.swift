@@ -8,14 +8,14 @@
 /// pattern for every length compared equal with a string the library made from the same bytes,
 /// once per process; where any differs (another layout, another platform) there is no maker and
 /// the reader makes its strings the ordinary way. A reader takes the maker once, not once a key.
-struct ShortASCIIString {
+package struct ShortASCIIString {
     /// The longest string made here: a small string holds 15 bytes.
-    static let maximumCount = 15
+    package static let maximumCount = 15
 
     /// This process's maker; `nil` when its `String` does not store short ASCII strings as
     /// ``pattern(_:_:count:)`` says, checked against the standard library for every length
     /// from 0 to 15.
-    static let maker: ShortASCIIString? = {
+    package static let maker: ShortASCIIString? = {
         guard MemoryLayout<String>.size == MemoryLayout<(UInt64, UInt64)>.size else { return nil }
         let sample = Array("abcdefghijklmno".utf8)
         for count in 0...maximumCount {
@@ -33,19 +33,19 @@ struct ShortASCIIString {
         return ShortASCIIString()
     }()
 
-    private init() {}
+    @inlinable package init() {}
 
     /// The string of the `count` ASCII bytes in `first` (bytes 0–7, the first in the low bits)
     /// and `second` (bytes 8–14), with every byte past `count` zero; `nil` when `count` is over 15.
     @inline(__always)
-    func make(_ first: UInt64, _ second: UInt64, count: Int) -> String? {
+    @inlinable package func make(_ first: UInt64, _ second: UInt64, count: Int) -> String? {
         guard count <= Self.maximumCount else { return nil }
         return unsafeBitCast(Self.pattern(first, second, count: count), to: String.self)
     }
 
     /// A small ASCII string's two words on a 64-bit little-endian platform: the bytes, and in the
     /// top byte the flags "immortal, small, ASCII" (0xE0) with the count.
-    private static func pattern(_ first: UInt64, _ second: UInt64, count: Int) -> (UInt64, UInt64) {
+    @inlinable package static func pattern(_ first: UInt64, _ second: UInt64, count: Int) -> (UInt64, UInt64) {
         (UInt64(littleEndian: first), UInt64(littleEndian: second) | (0xE0 | UInt64(count)) << 56)
     }
 }

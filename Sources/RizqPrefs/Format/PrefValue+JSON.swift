@@ -1,3 +1,4 @@
+import RizqJSON
 extension PrefValue: CustomStringConvertible {
     /// The value as compact JSON, in the suite file's format.
     public var description: String {
