@@ -1,13 +1,13 @@
 /// A JSON text read as a tree of ``JSONNode``s by ``JSONReader/parseDocument(_:loneSurrogates:)``.
-package struct JSONDocument: Sendable, Equatable {
+public struct JSONDocument: Sendable, Equatable {
     /// The text's one value.
-    package var root: JSONNode
+    @usableFromInline package var root: JSONNode
     /// How many lone UTF-16 surrogate escapes were read as U+FFFD (always 0 with
     /// ``JSONReader/LoneSurrogates/reject``).
-    package var replacedSurrogates: Int
+    @usableFromInline package var replacedSurrogates: Int
 
     /// A document whose value is `root`.
-    package init(root: JSONNode, replacedSurrogates: Int = 0) {
+    @usableFromInline package init(root: JSONNode, replacedSurrogates: Int = 0) {
         self.root = root
         self.replacedSurrogates = replacedSurrogates
     }

@@ -12,18 +12,18 @@
 /// root.members?[0].value.kind                // .number("1.50"), as written
 /// root["a"].map { String(decoding: bytes[$0.range], as: UTF8.self) }   // "[true]"
 /// ```
-package struct JSONNode: Sendable, Equatable {
+public struct JSONNode: Sendable, Equatable {
     /// One object member. A key that occurs several times gives one member per occurrence.
-    package struct Member: Sendable, Equatable {
+    public struct Member: Sendable, Equatable {
         /// The key, escapes undone.
-        package var key: String
+        @usableFromInline package var key: String
         /// Byte offset of the key's opening quote in the input.
-        package var keyOffset: Int
+        @usableFromInline package var keyOffset: Int
         /// The member's value.
-        package var value: JSONNode
+        @usableFromInline package var value: JSONNode
 
         /// A member; `keyOffset` is the byte offset of the key's opening quote.
-        package init(key: String, keyOffset: Int, value: JSONNode) {
+        @usableFromInline package init(key: String, keyOffset: Int, value: JSONNode) {
             self.key = key
             self.keyOffset = keyOffset
             self.value = value
@@ -31,7 +31,7 @@ package struct JSONNode: Sendable, Equatable {
     }
 
     /// What the value is.
-    package enum Kind: Sendable, Equatable {
+    public enum Kind: Sendable, Equatable {
         /// Members in input order.
         case object([Member])
         /// Elements in input order.
@@ -48,38 +48,38 @@ package struct JSONNode: Sendable, Equatable {
     }
 
     /// What the value is.
-    package var kind: Kind
+    @usableFromInline package var kind: Kind
     /// The bytes of the input the value was read from: from its first byte (`{`, `[`, a quote,
     /// a digit, …) to just after its last.
-    package var range: Range<Int>
+    @usableFromInline package var range: Range<Int>
 
     /// A value read from `range` of some input.
-    package init(kind: Kind, range: Range<Int>) {
+    @usableFromInline package init(kind: Kind, range: Range<Int>) {
         self.kind = kind
         self.range = range
     }
 
     /// The text of a string, or `nil` for any other kind.
-    package var string: String? {
+    @usableFromInline package var string: String? {
         if case .string(let text) = kind { return text }
         return nil
     }
 
     /// The members of an object, or `nil` for any other kind.
-    package var members: [Member]? {
+    @usableFromInline package var members: [Member]? {
         if case .object(let members) = kind { return members }
         return nil
     }
 
     /// The elements of an array, or `nil` for any other kind.
-    package var elements: [JSONNode]? {
+    @usableFromInline package var elements: [JSONNode]? {
         if case .array(let elements) = kind { return elements }
         return nil
     }
 
     /// The value of `key` in an object: its last occurrence, as in JavaScript. `nil` when the
     /// key is absent or this is not an object.
-    package subscript(key: String) -> JSONNode? {
+    @usableFromInline package subscript(key: String) -> JSONNode? {
         members?.last { $0.key == key }?.value
     }
 }

@@ -3,9 +3,9 @@
 /// ``JSONReader/Failure`` carries one beside its ``JSONReader/Failure/reason``, so that a reader
 /// written for other people (the migration tool, talking about a browser's dump file) can word
 /// the same problem its own way without scanning the text again.
-package enum JSONProblem: Sendable, Equatable {
+public enum JSONProblem: Sendable, Equatable {
     /// A part of a JSON text that the input can end inside.
-    package enum Construct: Sendable, Equatable {
+    public enum Construct: Sendable, Equatable {
         case value
         case object
         case array

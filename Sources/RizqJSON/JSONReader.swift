@@ -5,7 +5,11 @@ import Foundation
 /// member order, repeated keys, positions and numbers as written.
 ///
 /// Its grammar is `@inlinable`, so that the module whose builder it runs specializes it for that
-/// builder: a suite file is read as fast as if the reader were written for it.
+/// builder: a suite file is read as fast as if the reader were written for it. The types of this
+/// module are `public` and their members `package` (RizqJSON is no product, so nothing of it
+/// reaches an app): Swift 6.3 inlines the `@inlinable` members of a `package` type across modules
+/// only when the type itself is public (with a `package` type, opening a 100,000-key suite took
+/// 20% more instructions: every `@inline(__always)` scanner became a call).
 ///
 /// It keeps the types that Foundation's readers lose: `1.0` reads as `.double(1.0)` and `1` as
 /// `.int(1)`; integers use the full 64-bit range; `{"$date": …}` and `{"$data": …}` become
@@ -17,19 +21,19 @@ import Foundation
 /// let value = try JSONReader.parse(Array(#"{"streak": 7}"#.utf8))
 /// let tree = try JSONReader.parseDocument(Array(#"{"b": 1, "a": 2}"#.utf8)).root  // b before a
 /// ```
-package struct JSONReader {
+public struct JSONReader {
     /// Why a text is not JSON, and where.
-    package struct Failure: Error, Sendable, Equatable, CustomStringConvertible {
+    public struct Failure: Error, Sendable, Equatable, CustomStringConvertible {
         /// What is wrong, e.g. "expected ',' or '}' after an object member".
-        package var reason: String
+        @usableFromInline package var reason: String
         /// Zero-based byte offset of the problem in the input.
-        package var offset: Int
+        @usableFromInline package var offset: Int
         /// One-based line of the problem.
-        package var line: Int
+        @usableFromInline package var line: Int
         /// One-based column (in bytes) of the problem.
-        package var column: Int
+        @usableFromInline package var column: Int
         /// What is wrong, as data (`nil` for a failure made by hand).
-        package var problem: JSONProblem?
+        @usableFromInline package var problem: JSONProblem?
 
         /// A failure at a position; `problem` is `nil` for one made by hand.
         @inlinable package init(reason: String, offset: Int, line: Int, column: Int, problem: JSONProblem? = nil) {
@@ -41,11 +45,11 @@ package struct JSONReader {
         }
 
         /// "line L, column C (byte O): reason".
-        package var description: String { "line \(line), column \(column) (byte \(offset)): \(reason)" }
+        public var description: String { "line \(line), column \(column) (byte \(offset)): \(reason)" }
     }
 
     /// What to do with a `\u` escape of half a UTF-16 surrogate pair that has no other half.
-    package enum LoneSurrogates: Sendable {
+    public enum LoneSurrogates: Sendable {
         /// Refuse the text: it is not valid JSON (RFC 8259 leaves it open; Unicode text has no
         /// such character).
         case reject
@@ -55,17 +59,17 @@ package struct JSONReader {
     }
 
     /// Nesting deeper than this is refused, so that a hostile file cannot exhaust the stack.
-    package static let maximumDepth = 512
+    @usableFromInline package static let maximumDepth = 512
 
     // The scanner's state, shared with JSONReader+Scanning.swift.
-    package let bytes: UnsafeBufferPointer<UInt8>
-    package var index = 0
-    package var depth = 0
-    package let loneSurrogates: LoneSurrogates
-    package var replacedSurrogates = 0
+    @usableFromInline package let bytes: UnsafeBufferPointer<UInt8>
+    @usableFromInline package var index = 0
+    @usableFromInline package var depth = 0
+    @usableFromInline package let loneSurrogates: LoneSurrogates
+    @usableFromInline package var replacedSurrogates = 0
     /// Keys that occurred more than once in the top-level object (the last occurrence wins, as
     /// in JavaScript).
-    package var duplicateTopLevelKeys: [String] = []
+    @usableFromInline package var duplicateTopLevelKeys: [String] = []
 
     @inlinable package init(_ bytes: UnsafeBufferPointer<UInt8>, loneSurrogates: LoneSurrogates) {
         self.bytes = bytes
@@ -79,7 +83,7 @@ package struct JSONReader {
     /// - Parameter loneSurrogates: whether half a surrogate pair fails the parse (the default)
     ///   or reads as U+FFFD.
     /// - Throws: ``Failure`` with the position of the first problem.
-    package static func parseDocument(_ data: some ContiguousBytes, loneSurrogates: LoneSurrogates = .reject) throws(Failure) -> JSONDocument {
+    @usableFromInline package static func parseDocument(_ data: some ContiguousBytes, loneSurrogates: LoneSurrogates = .reject) throws(Failure) -> JSONDocument {
         let read = data.withUnsafeBytes { raw in
             Self.read(raw.bindMemory(to: UInt8.self), into: JSONNodeBuilder.self, loneSurrogates: loneSurrogates)
         }
@@ -88,16 +92,16 @@ package struct JSONReader {
     }
 
     /// Parses a Swift string like ``parseDocument(_:loneSurrogates:)``.
-    package static func parseDocument(_ text: String, loneSurrogates: LoneSurrogates = .reject) throws(Failure) -> JSONDocument {
+    @usableFromInline package static func parseDocument(_ text: String, loneSurrogates: LoneSurrogates = .reject) throws(Failure) -> JSONDocument {
         try parseDocument(Array(text.utf8), loneSurrogates: loneSurrogates)
     }
 
     // MARK: - Grammar
 
-    package struct Read<Value> {
-        package var value: Value
-        package var duplicateKeys: [String]
-        package var replacedSurrogates: Int
+    public struct Read<Value> {
+        @usableFromInline package var value: Value
+        @usableFromInline package var duplicateKeys: [String]
+        @usableFromInline package var replacedSurrogates: Int
 
         @inlinable package init(value: Value, duplicateKeys: [String], replacedSurrogates: Int) {
             self.value = value

@@ -2,7 +2,7 @@
 /// one parser serves them all. The reader's grammar is generic over its builder and specialized
 /// for each, so a result pays only for what it keeps (the ``PrefValue`` path never computes a
 /// node's range, for one).
-package protocol JSONTreeBuilder {
+public protocol JSONTreeBuilder {
     /// A finished JSON value.
     associatedtype Value
     /// An object's members while they are being read.

@@ -6,16 +6,16 @@ import Foundation
 /// point, two-space indents. RizqPrefs walks its values with these (`JSONWriter+PrefValue`).
 ///
 /// The pieces are `@inlinable`, so that writing a large suite costs no call across modules.
-package enum JSONWriter {
+public enum JSONWriter {
     /// A value that JSON cannot hold: a NaN or an infinity, or a date beyond the years ±999,999,
     /// at `path`.
-    package struct Unrepresentable: Error, Sendable, Equatable, CustomStringConvertible {
+    public struct Unrepresentable: Error, Sendable, Equatable, CustomStringConvertible {
         /// Where the value is, as a JSON-pointer-like path (`/settings/ratio`).
-        package var path: String
+        @usableFromInline package var path: String
         /// The value, as Swift prints it (`nan`, `inf`).
-        package var value: String
+        @usableFromInline package var value: String
         /// "value nan at /ratio cannot be stored in JSON".
-        package var description: String { "value \(value) at \(path.isEmpty ? "/" : path) cannot be stored in JSON" }
+        public var description: String { "value \(value) at \(path.isEmpty ? "/" : path) cannot be stored in JSON" }
 
         /// A value that cannot be stored, at `path`.
         @inlinable package init(path: String, value: String) {

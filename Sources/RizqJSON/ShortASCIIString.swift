@@ -8,14 +8,14 @@
 /// pattern for every length compared equal with a string the library made from the same bytes,
 /// once per process; where any differs (another layout, another platform) there is no maker and
 /// the reader makes its strings the ordinary way. A reader takes the maker once, not once a key.
-package struct ShortASCIIString {
+public struct ShortASCIIString: Sendable {
     /// The longest string made here: a small string holds 15 bytes.
-    package static let maximumCount = 15
+    @usableFromInline package static let maximumCount = 15
 
     /// This process's maker; `nil` when its `String` does not store short ASCII strings as
     /// ``pattern(_:_:count:)`` says, checked against the standard library for every length
     /// from 0 to 15.
-    package static let maker: ShortASCIIString? = {
+    @usableFromInline package static let maker: ShortASCIIString? = {
         guard MemoryLayout<String>.size == MemoryLayout<(UInt64, UInt64)>.size else { return nil }
         let sample = Array("abcdefghijklmno".utf8)
         for count in 0...maximumCount {

@@ -1,7 +1,7 @@
 /// Where UTF-8 breaks: for error messages that point at the first bad byte, in a JSON string
 /// (``JSONReader``) or anywhere in a file (the migration tool checks a dump before parsing it,
 /// so that a binary file is called that rather than "unexpected character").
-package enum UTF8Validation {
+public enum UTF8Validation {
     /// The offset of the first byte that is not part of valid UTF-8 (overlong forms, encoded
     /// surrogates and values above U+10FFFF count as invalid), or `nil` when all of it is valid.
     @inlinable package static func firstInvalidOffset(in bytes: UnsafeBufferPointer<UInt8>) -> Int? {

@@ -134,7 +134,7 @@ final class ChangeStreamTests: XCTestCase {
         store.set(3, forKey: "current_streak")
         // Written before the child starts: a write of ours that the scheduler delays past the
         // child's change would win over it (conflicts are judged by the time of the other write,
-        // not of the other change: issue 18, item 4), and that is not what this test is about.
+        // not of the other change), and that is not what this test is about.
         try store.flush()
         let model = StreakModel(store: store)
         XCTAssertEqual(model.streak, 3)

@@ -41,7 +41,7 @@ private final class Flag: @unchecked Sendable {
 
 /// `withObservationTracking` fires for a `@UserDefault` property when its value changes: through
 /// the property, through another store of the suite in this process, and in another process.
-final class ObservationTests: XCTestCase {
+final class PreferenceObservationTests: XCTestCase {
     private var root: TemporaryRoot!
     private var store: SuiteStore!
 

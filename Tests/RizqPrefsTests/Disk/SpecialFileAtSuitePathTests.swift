@@ -3,11 +3,11 @@ import XCTest
 @testable import RizqPrefs
 
 /// What may stand at a suite's paths instead of its files: a FIFO, a device, a huge sparse
-/// file, symbolic links to files elsewhere (issue 18, failure 6 and the symlink attacks). The
+/// file, symbolic links to files elsewhere (and symbolic-link attacks). The
 /// suite gets a clear error, nothing hangs, and nothing outside the suite folder is ever
 /// created, truncated or overwritten: RizqPrefs never reads or writes through a link (decided:
 /// a clear error, not a silent replacement of the link).
-final class HostileFileTests: XCTestCase {
+final class SpecialFileAtSuitePathTests: XCTestCase {
     private let suite = "group.com.rizq.test"
 
     /// A FIFO at the suite path: a plain open blocked forever (no writer ever comes).

@@ -10,7 +10,7 @@ private enum Level: Int, Sendable { case low = 1, high = 3 }
 /// What sindresorhus/Defaults does with its keys, done by ours: defaults registered for untyped
 /// readers, a stream that starts with the current value, `Hashable` keys, `isDefaultValue`,
 /// resetting several keys at once, and `UUID`, `Set`, ranges and collections as plain keys.
-final class DefaultsParityTests: XCTestCase {
+final class KeyDefaultsParityTests: XCTestCase {
     private var root: TemporaryRoot!
     private var store: SuiteStore!
 

@@ -6,8 +6,8 @@ import XCTest
 /// The suite's lock file (`.<suite>.lock`) under attack: removed while writers run, replaced by
 /// a symbolic link. Writers must never hold "the lock" on two different files at once, and
 /// nothing is ever created through a link.
-final class LockFileTests: XCTestCase {
-    /// Issue 18, failure 1: a cleanup of `*.lock` files while writers run. Each writer's flush
+final class SuiteFileLockTests: XCTestCase {
+    /// A cleanup of `*.lock` files while writers run. Each writer's flush
     /// took the lock on whatever file was at the lock path when it opened it, so after a removal
     /// two writers held locks on different files at once and one overwrote the other's
     /// acknowledged key (7–8 of 2,400 lost with one removal, ~1,400 with many). Each acknowledged key here removes the lock file again.

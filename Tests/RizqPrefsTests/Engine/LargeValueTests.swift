@@ -2,9 +2,9 @@ import Foundation
 import XCTest
 @testable import RizqPrefs
 
-/// Issue 18, item 2 (scale): a 100 MiB value is stored and read back whole by a fresh process, or
+/// A 100 MiB value is stored and read back whole by a fresh process, or
 /// refused with an error that says why, and the suite stays usable.
-final class ScaleTests: XCTestCase {
+final class LargeValueTests: XCTestCase {
     func testAHundredMebibyteValueIsStoredAndReadBackOrRefusedClearly() throws {
         let root = TemporaryRoot()
         let store = try root.store()

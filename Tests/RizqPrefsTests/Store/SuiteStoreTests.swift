@@ -5,7 +5,7 @@ import XCTest
 
 /// The Foundation-compatible surface, and where we deliberately do better than
 /// Foundation's UserDefaults on Linux.
-final class SuiteStoreAPITests: XCTestCase {
+final class SuiteStoreTests: XCTestCase {
     func testMissingKeysGiveFoundationsDefaults() throws {
         let store = try TemporaryRoot().store()
         XCTAssertNil(store.object(forKey: "missing"))

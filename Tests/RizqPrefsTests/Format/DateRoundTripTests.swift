@@ -3,11 +3,11 @@ import RizqJSON
 import XCTest
 @testable import RizqPrefs
 
-/// Issue 18, failure 5: every `Date` a suite accepts reads back as the very same `Date` (bit for
+/// Every `Date` a suite accepts reads back as the very same `Date` (bit for
 /// bit) in a fresh process, across the years −999,999 to 999,999; dates beyond are refused at
 /// `set` with an error that says so; hand-written dates (seven fractional digits, a leap second)
 /// read as dates; every file written before reads as it did.
-final class DateRangeTests: XCTestCase {
+final class DateRoundTripTests: XCTestCase {
     private static let first = ISO8601Micro.parse("-999999-01-01T00:00:00Z")
     private static let last = ISO8601Micro.parse("+999999-12-31T23:59:59Z")
 

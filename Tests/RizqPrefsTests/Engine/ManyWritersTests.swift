@@ -3,9 +3,9 @@ import Synchronization
 import XCTest
 @testable import RizqPrefs
 
-/// Many writers, and writers killed mid-write (issue 18, item 2): real processes that
+/// Many writers, and writers killed mid-write: real processes that
 /// acknowledge over a pipe; no sleeps.
-final class CrashAndLoadTests: XCTestCase {
+final class ManyWritersTests: XCTestCase {
     /// 16 processes × 1,000 distinct keys into one app-group suite, flushing every 200 keys while
     /// the others do the same: all 16,000 keys at the end.
     func testSixteenProcessesWritingAThousandKeysEachKeepAll16000() throws {

@@ -2,8 +2,7 @@ import Foundation
 import XCTest
 @testable import RizqPrefs
 
-/// Two processes change one key: the later change wins, whichever process writes first
-/// (issue 18, failure 4).
+/// Two processes change one key: the later change wins, whichever process writes first.
 final class SameKeyConflictTests: XCTestCase {
     /// A sets `k`, B sets `k` after it, A writes, then B writes: B's change is the later one and
     /// must win. Judged against A's file's modification time (later than B's change), B's

@@ -3,7 +3,7 @@ import XCTest
 @testable import RizqPrefs
 import RizqTestSupport
 
-/// Real file-system faults (issue 18, item 2): a full disk (a tiny tmpfs), a read-only mount (a
+/// Real file-system faults: a full disk (a tiny tmpfs), a read-only mount (a
 /// read-only bind mount), an immutable folder (chattr +i), loose modes. The tests run as root in
 /// CI; where mounting is not permitted they skip, saying why. Every mount is undone, also when
 /// an assertion fails.

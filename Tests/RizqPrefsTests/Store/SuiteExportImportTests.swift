@@ -3,7 +3,7 @@ import XCTest
 @testable import RizqPrefs
 
 /// SuiteStore.exportJSON / importJSON: the backup format, what `rizq-prefs export` and `import` use.
-final class SuiteImportTests: XCTestCase {
+final class SuiteExportImportTests: XCTestCase {
     func testExportImportsBackIntoAnotherSuiteExactly() throws {
         let root = TemporaryRoot()
         let source = try root.store()

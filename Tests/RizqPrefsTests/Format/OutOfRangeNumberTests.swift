@@ -2,7 +2,7 @@ import Foundation
 import XCTest
 @testable import RizqPrefs
 
-/// Issue 18, failure 7: one number beyond a Double's range no longer quarantines a whole file.
+/// One number beyond a Double's range no longer quarantines a whole file.
 final class OutOfRangeNumberTests: XCTestCase {
     func testANumberBeyondADoublesRangeReadsAsItsTextAndTheFileIsKept() throws {
         let root = TemporaryRoot()

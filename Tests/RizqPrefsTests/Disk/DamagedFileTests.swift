@@ -3,7 +3,7 @@ import XCTest
 @testable import RizqPrefs
 
 /// Damaged and unreadable files: never overwritten, never silently dropped.
-final class DamageTests: XCTestCase {
+final class DamagedFileTests: XCTestCase {
     private func quarantined(_ root: TemporaryRoot) throws -> [String] {
         try FileManager.default.contentsOfDirectory(atPath: root.path + "/groups").filter { $0.contains(".corrupt-") }.sorted()
     }

@@ -2,10 +2,10 @@ import Foundation
 import XCTest
 @testable import RizqPrefs
 
-/// A suite file broken by hand under a running app (issue 18, failure 7): the broken file is
+/// A suite file broken by hand under a running app: the broken file is
 /// moved aside byte for byte, and the app neither empties what it holds nor loses its keys on
 /// its next write.
-final class BrokenFileTests: XCTestCase {
+final class FileBrokenUnderARunningAppTests: XCTestCase {
     private let broken = Data("{\"a\": 1,,}".utf8)
 
     /// The app picks up the change (a reload) before it writes again.
