@@ -6,7 +6,7 @@
 import CFuzzStores
 import Foundation
 import FuzzSupport
-import RizqMigration
+import RizqImport
 import RizqProfiles
 
 let scratch = Scratch()

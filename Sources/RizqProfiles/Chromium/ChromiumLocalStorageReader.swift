@@ -1,5 +1,5 @@
 import Foundation
-import RizqMigration
+import RizqImport
 
 /// Reads a Chromium-family browser's or an Electron app's `Local Storage/leveldb` folder with
 /// the real LevelDB library.

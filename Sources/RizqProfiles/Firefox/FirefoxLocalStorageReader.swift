@@ -1,5 +1,5 @@
 import Foundation
-import RizqMigration
+import RizqImport
 
 /// Reads Firefox's `localStorage`, each database from a private copy, with the real SQLite
 /// library (and values through snappy).

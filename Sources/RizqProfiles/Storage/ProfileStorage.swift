@@ -1,4 +1,4 @@
-import RizqMigration
+import RizqImport
 
 /// Everything a browser storage holds, read from a private copy: its origins and their items.
 ///
@@ -7,7 +7,7 @@ import RizqMigration
 /// let storage = try ProfileStorage.read(location)
 /// for origin in storage.origins { print(origin.origin, origin.keyCount, origin.storedSize) }
 /// let dump = try storage.dump(origin: "https://app.rizq.io")
-/// let report = try LocalStorageImporter(options: options).run(dump)
+/// let report = try Importer(options: options).run(dump)
 /// ```
 ///
 /// The profile is never opened in place: ``read(_:)`` copies what the reader needs into a
@@ -26,7 +26,7 @@ import RizqMigration
 ///   (`webappsstore2`, `data` + `database`); the `firefox` source (profiles.ini) is resolved in
 ///   ``ProfileLocator/locateFirefox(profile:)``.
 /// - Apple property lists are not browser storage: `rizq-prefs migrate --from X.plist` goes to
-///   RizqMigration's plist importer before RizqProfiles is asked.
+///   RizqImport's plist importer before RizqProfiles is asked.
 public struct ProfileStorage: Sendable {
     /// What was read.
     public var location: ProfileLocation
@@ -93,8 +93,8 @@ public struct ProfileStorage: Sendable {
         throw .originNotFound(source: source, origin: name, origins: names)
     }
 
-    /// The dump of origin `name` (or of the only one), for `LocalStorageImporter`.
-    public func dump(origin name: String?) throws(ProfileError) -> LocalStorageDump {
+    /// The dump of origin `name` (or of the only one), for `Importer`.
+    public func dump(origin name: String?) throws(ProfileError) -> ImportDump {
         try origin(name).dump(format: kind.dumpFormat, source: source)
     }
 }

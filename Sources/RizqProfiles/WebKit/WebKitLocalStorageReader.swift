@@ -1,5 +1,5 @@
 import Foundation
-import RizqMigration
+import RizqImport
 
 /// Reads legacy Chrome (up to version 60), old Electron and WebKit `*.localstorage` files:
 /// SQLite databases with one table, `ItemTable (key TEXT, value BLOB)`, one file per origin.
