@@ -7,7 +7,7 @@ import CFuzzStores
 import Foundation
 import FuzzSupport
 import RizqImport
-import RizqProfiles
+@_spi(Fuzzing) import RizqProfiles  // the readers and PrivateCopy: public only for the fuzzers
 
 let scratch = Scratch()
 let origins = ["https://app.rizq.io", "file://", "chrome-extension://abcdefghijklmnop"]

@@ -16,9 +16,10 @@ import RizqSecrets
 /// Each key is decided by, in order: the plan's rule for it (an exact key, else the first
 /// matching pattern); for keys no rule names, the plan's `unmapped` setting (`skip`, or
 /// `infer`, which is also what happens without a plan): transient login state is skipped,
-/// credentials (``CredentialDetector``) go to the Secret Service, and everything else goes to
-/// the default suite with an inferred type (``ValueInference``). A value shaped like a token
-/// goes to the Secret Service even when a plan rule names a suite.
+/// credentials go to the Secret Service, and everything else goes to the default suite with
+/// an inferred type (<doc:ImportingFromLocalStorage> says what is recognised as a credential and
+/// what inference does). A value shaped like a token goes to the Secret Service even when a
+/// plan rule names a suite.
 ///
 /// The guarantees:
 /// - **Dry run** (`dryRun`): the report lists every write the import would make; nothing is

@@ -24,11 +24,11 @@ import RizqPrefs
 ///    `password`, `passwd`, `pwd`, `jwt`, `credential`, `api_key`, `apikey`, … (any case, see
 ///    ``keyNameMarkers``), or is `pin`, `sid`, `otp` or `pass` — unless the value is a
 ///    property-list boolean or date, which cannot hold a credential (`hasSession`, `tokenExpiry`).
-public enum CredentialDetector {
+package enum CredentialDetector {
     /// Why an entry is a credential.
-    public struct Finding: Sendable, Equatable {
+    package struct Finding: Sendable, Equatable {
         /// What kind of evidence it is.
-        public enum Evidence: String, Sendable, Codable {
+        package enum Evidence: String, Sendable, Codable {
             /// The key belongs to a known auth library.
             case authLibraryKey
             /// The value has a token's shape (JWT, JWE, token prefix, session blob).
@@ -40,24 +40,24 @@ public enum CredentialDetector {
         }
 
         /// The kind of evidence.
-        public var evidence: Evidence
+        package var evidence: Evidence
         /// A phrase for the report, e.g. "Supabase session key (sb-*-auth-token)"; never the value.
-        public var reason: String
+        package var reason: String
     }
 
     /// Substrings of key names that mark a credential (compared lowercased; `auth` not inside
     /// `author`).
-    public static let keyNameMarkers = [
+    package static let keyNameMarkers = [
         "token", "auth", "session", "secret", "password", "passwd", "passphrase", "passcode", "pwd", "jwt", "credential",
         "api_key", "api-key", "apikey", "private_key", "privatekey", "access_key", "accesskey", "bearer",
     ]
 
     /// Whole key names that mark a credential (compared lowercased): too short to look for inside
     /// other names (`pin` is in `spinner`, `sid` in `inside`).
-    public static let credentialKeyNames: Set<String> = ["pin", "sid", "otp", "pass"]
+    package static let credentialKeyNames: Set<String> = ["pin", "sid", "otp", "pass"]
 
     /// Why the entry `key` = `value` is a credential, or `nil` when it does not look like one.
-    public static func inspect(key: String, value: String) -> Finding? {
+    package static func inspect(key: String, value: String) -> Finding? {
         inspect(key: key, value: StoredValue(value))
     }
 
@@ -89,7 +89,7 @@ public enum CredentialDetector {
     /// Evidence in the value alone that cannot be explained away by a plan: a JWT, JWE, token
     /// prefix or session blob, as the whole value, inside a JSON string literal, or anywhere
     /// inside a JSON value. `nil` when there is none.
-    public static func strongValueShape(_ value: String) -> String? {
+    package static func strongValueShape(_ value: String) -> String? {
         strongValueShape(StoredValue(value))
     }
 

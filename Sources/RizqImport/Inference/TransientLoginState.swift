@@ -7,9 +7,9 @@
 /// - oidc-client-ts / oidc-client: `oidc.<state id>` (but not `oidc.user:…`, which holds the
 ///   signed-in user's tokens and is a credential).
 /// - PKCE verifiers: any key whose name contains `pkce`, `code_verifier` or `codeVerifier`.
-public enum TransientLoginState {
+package enum TransientLoginState {
     /// Why `key` is transient login state, or `nil` when it is not.
-    public static func reason(forKey key: String) -> String? {
+    package static func reason(forKey key: String) -> String? {
         if key.hasPrefix("kc-callback-") {
             return "transient login state: a Keycloak sign-in callback (kc-callback-*)"
         }

@@ -20,9 +20,9 @@ import RizqPrefs
 /// `JSONEncoder` (and so a `@CodableUserDefault`-style wrapper over `UserDefaults`) stores a
 /// `Codable`, becomes that JSON (``Rule/codableData``), ready for `@CodableUserDefault`; other
 /// data stays data.
-public enum ValueInference {
+package enum ValueInference {
     /// Which inference rule fired.
-    public enum Rule: String, Sendable, Codable, CaseIterable {
+    package enum Rule: String, Sendable, Codable, CaseIterable {
         /// `"true"` / `"false"` → bool.
         case boolean
         /// A canonical integer → int.
@@ -47,7 +47,7 @@ public enum ValueInference {
         case codableData
 
         /// A phrase for the report: "\"true\"/\"false\" → bool".
-        public var explanation: String {
+        package var explanation: String {
             switch self {
             case .boolean: return "\"true\"/\"false\" → bool"
             case .integer: return "canonical integer → int"
@@ -65,23 +65,23 @@ public enum ValueInference {
     }
 
     /// A value and the rule that produced it.
-    public struct Result: Sendable, Equatable {
+    package struct Result: Sendable, Equatable {
         /// The suite value.
-        public var value: PrefValue
+        package var value: PrefValue
         /// Which rule fired.
-        public var rule: Rule
+        package var rule: Rule
         /// How many JSON strings nested inside a JSON value were decoded.
-        public var nestedDecoded: Int
+        package var nestedDecoded: Int
     }
 
     /// The largest integer a JavaScript number holds exactly (2^53 − 1).
-    public static let maximumSafeInteger = 9_007_199_254_740_991
+    package static let maximumSafeInteger = 9_007_199_254_740_991
 
     /// How many levels of JSON-in-a-string inside a JSON value are decoded.
-    public static let nestedJSONLevels = 3
+    package static let nestedJSONLevels = 3
 
     /// The inferred value of a `localStorage` string.
-    public static func infer(_ text: String) -> Result {
+    package static func infer(_ text: String) -> Result {
         infer(StoredValue(text))
     }
 

@@ -5,7 +5,7 @@
 /// ```swift
 /// GlobPattern("sb-*-auth-token").matches("sb-abcd-auth-token")   // true
 /// ```
-public struct GlobPattern: Sendable, Hashable, CustomStringConvertible {
+package struct GlobPattern: Sendable, Hashable, CustomStringConvertible {
     private enum Token: Hashable, Sendable {
         case literal(Unicode.Scalar)
         case one
@@ -13,11 +13,11 @@ public struct GlobPattern: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The pattern as written.
-    public let description: String
+    package let description: String
     private let tokens: [Token]
 
     /// A pattern from its text. A trailing lone `\` matches a backslash.
-    public init(_ text: String) {
+    package init(_ text: String) {
         description = text
         var tokens: [Token] = []
         var escaped = false
@@ -39,12 +39,12 @@ public struct GlobPattern: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Whether the pattern has a wildcard at all (else it matches one key only).
-    public var hasWildcards: Bool {
+    package var hasWildcards: Bool {
         tokens.contains { $0 == .one || $0 == .any }
     }
 
     /// Whether `key` matches the whole pattern.
-    public func matches(_ key: String) -> Bool {
+    package func matches(_ key: String) -> Bool {
         let scalars = Array(key.unicodeScalars)
         // Iterative matching with one backtrack point per `*`: linear in practice, and no
         // recursion a hostile pattern could blow up.

@@ -89,7 +89,7 @@ extension ImportPlan.Rule: Codable {
             }
             source = .key(key)
         case (nil, let pattern?):
-            source = .pattern(GlobPattern(pattern))
+            source = .pattern(pattern)
         default:
             throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "a rule needs exactly one of \"key\" (one key) or \"pattern\" (a glob such as \"sb-*-auth-token\")"))
         }
@@ -102,7 +102,7 @@ extension ImportPlan.Rule: Codable {
         var container = encoder.container(keyedBy: CodingKeys.self)
         switch source {
         case .key(let key): try container.encode(key, forKey: .key)
-        case .pattern(let pattern): try container.encode(pattern.description, forKey: .pattern)
+        case .pattern(let pattern): try container.encode(pattern, forKey: .pattern)
         }
         try container.encode(target, forKey: .to)
         try container.encodeIfPresent(undecodable, forKey: .undecodable)

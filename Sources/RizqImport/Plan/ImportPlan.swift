@@ -43,7 +43,7 @@ public struct ImportPlan: Sendable, Equatable {
         /// They are left out (listed as skipped in the report).
         case skip
         /// Their type is inferred and they go to the default suite, and credentials to the
-        /// Secret Service (see ``ValueInference`` and ``CredentialDetector``).
+        /// Secret Service, as without a plan (see <doc:ImportingFromLocalStorage>).
         case infer
     }
 
@@ -51,8 +51,9 @@ public struct ImportPlan: Sendable, Equatable {
     public enum Source: Sendable, Equatable {
         /// Exactly this key.
         case key(String)
-        /// Every key the glob pattern matches (`*`, `?`; see ``GlobPattern``).
-        case pattern(GlobPattern)
+        /// Every key the glob pattern matches: `*` any run of characters (none included), `?`
+        /// exactly one, `\` makes the next character literal; case-sensitive, like the keys.
+        case pattern(String)
     }
 
     /// Where a rule sends its keys.
@@ -98,7 +99,7 @@ public struct ImportPlan: Sendable, Equatable {
 
         /// A rule for every key that matches the glob `pattern`.
         public static func pattern(_ pattern: String, to target: Target, undecodable: UndecodableAction? = nil) -> Rule {
-            Rule(source: .pattern(GlobPattern(pattern)), target: target, undecodable: undecodable)
+            Rule(source: .pattern(pattern), target: target, undecodable: undecodable)
         }
 
         /// A rule from its parts.
@@ -144,7 +145,7 @@ public struct ImportPlan: Sendable, Equatable {
     public func rule(forKey key: String) -> (index: Int, rule: Rule)? {
         if let index = rules.firstIndex(where: { $0.source == .key(key) }) { return (index, rules[index]) }
         for (index, rule) in rules.enumerated() {
-            if case .pattern(let pattern) = rule.source, pattern.matches(key) { return (index, rule) }
+            if case .pattern(let pattern) = rule.source, GlobPattern(pattern).matches(key) { return (index, rule) }
         }
         return nil
     }
@@ -170,7 +171,7 @@ public struct ImportPlan: Sendable, Equatable {
                 }
                 exactKeys[key] = index
             case .pattern(let pattern):
-                if pattern.description.isEmpty { throw .invalid(file: file, path: path + ".pattern", reason: "the pattern is empty") }
+                if pattern.isEmpty { throw .invalid(file: file, path: path + ".pattern", reason: "the pattern is empty") }
             }
             switch rule.target {
             case .suite(let suite, let key, _):

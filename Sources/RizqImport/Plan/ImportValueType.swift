@@ -43,14 +43,14 @@ public enum ImportValueType: String, Sendable, CaseIterable, Codable {
     case data
 
     /// Why a value does not convert; never holds the value itself.
-    public struct ConversionFailure: Error, Sendable, Equatable {
+    package struct ConversionFailure: Error, Sendable, Equatable {
         /// What was expected, e.g. "an integer in the 64-bit range".
-        public var reason: String
+        package var reason: String
     }
 
     /// The suite value for `text`, or `nil` for a `json` value that is `null` (nothing to store).
     /// - Throws: ``ConversionFailure`` when `text` is not a value of this type.
-    public func convert(_ text: String) throws(ConversionFailure) -> PrefValue? {
+    package func convert(_ text: String) throws(ConversionFailure) -> PrefValue? {
         try convert(StoredValue(text))
     }
 

@@ -11,7 +11,7 @@ import Glibc
 /// ```swift
 /// for suite in try SuiteCatalog().suites() { print(suite.suiteName, suite.path) }
 /// ```
-public struct SuiteCatalog: Sendable {
+package struct SuiteCatalog: Sendable {
     /// One suite file.
     public struct Entry: Sendable, Equatable {
         /// The suite's name (`com.example.app`, `group.com.example.shared`).

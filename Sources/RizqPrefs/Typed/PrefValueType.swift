@@ -16,7 +16,7 @@ import Foundation
 /// ```swift
 /// let value = try PrefValueType.int.parse("42")     // .int(42)
 /// ```
-public enum PrefValueType: String, Sendable, CaseIterable {
+package enum PrefValueType: String, Sendable, CaseIterable {
     /// `true` or `false`.
     case bool
     /// A signed 64-bit integer.
@@ -113,7 +113,7 @@ public enum PrefValueType: String, Sendable, CaseIterable {
 }
 
 /// Text that does not parse as the ``PrefValueType`` asked for.
-public struct PrefValueParseError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct PrefValueParseError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The type asked for.
     public var type: PrefValueType
     /// The text given.

@@ -16,7 +16,7 @@ import RizqImport
 /// where `<key>` and `<value>` carry a format byte (`ChromiumStorageString`). The origin is
 /// the serialized origin (`https://app.rizq.io`, `file://`, `app://obsidian.md`,
 /// `chrome-extension://<id>`).
-public struct ChromiumLocalStorageReader: Sendable {
+@_spi(Fuzzing) public struct ChromiumLocalStorageReader: Sendable {
     /// A reader.
     public init() {}
 

@@ -11,18 +11,19 @@ import RizqImport
 /// ```
 ///
 /// The profile is never opened in place: ``read(_:)`` copies what the reader needs into a
-/// private `0700` folder (``PrivateCopy``), reads the copy, and removes it, so that a running
+/// private `0700` folder (`PrivateCopy`), reads the copy, and removes it, so that a running
 /// browser's lock or write-ahead log is no obstacle and the profile's bytes and modification
 /// times stay as they were.
 ///
 /// ## Adding a reader
 ///
 /// Each ``ProfileStoreKind`` is read by one reader, chosen in ``read(_:)``; a reader copies what
-/// it needs with the ``PrivateCopy`` it is given and returns ``StoredOrigin``s:
-/// - Chromium and Electron `Local Storage/leveldb`: ``ChromiumLocalStorageReader``.
-/// - Legacy Chrome/WebKit `*.localstorage`: ``WebKitLocalStorageReader``.
+/// it needs with the `PrivateCopy` it is given and returns ``StoredOrigin``s (the readers and
+/// `PrivateCopy` are `@_spi(Fuzzing)`: public only for the fuzzers in `Fuzz/`):
+/// - Chromium and Electron `Local Storage/leveldb`: `ChromiumLocalStorageReader`.
+/// - Legacy Chrome/WebKit `*.localstorage`: `WebKitLocalStorageReader`.
 /// - Firefox profiles, LSNG `ls/data.sqlite` and `webappsstore.sqlite`:
-///   ``FirefoxLocalStorageReader``; an `.sqlite` file is routed by its tables in `SQLiteKind`
+///   `FirefoxLocalStorageReader`; an `.sqlite` file is routed by its tables in `SQLiteKind`
 ///   (`webappsstore2`, `data` + `database`); the `firefox` source (profiles.ini) is resolved in
 ///   ``ProfileLocator/locateFirefox(profile:)``.
 /// - Apple property lists are not browser storage: `rizq-prefs migrate --from X.plist` goes to
