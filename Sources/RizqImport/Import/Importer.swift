@@ -34,7 +34,13 @@ import RizqSecrets
 /// - **Existing values win**: a suite key or secret account that already holds a value is
 ///   kept (reported as kept) unless `overwrite`.
 public struct Importer: Sendable {
-    /// How to run.
+    /// How to run: for real or as a dry run, again or once, over existing values or not, and
+    /// where keys and secrets go when the plan does not say.
+    ///
+    /// ```swift
+    /// let options = Importer.Options(dryRun: true, defaultSuite: "com.rizq.app", appID: "com.rizq.app")
+    /// let report = try Importer(plan: plan, options: options).run(dump)   // writes nothing
+    /// ```
     public struct Options: Sendable, Equatable {
         /// Report the writes without making them.
         public var dryRun: Bool
