@@ -13,7 +13,7 @@ import Glibc
 /// ```
 package struct SuiteCatalog: Sendable {
     /// One suite file.
-    public struct Entry: Sendable, Equatable {
+    package struct Entry: Sendable, Equatable {
         /// The suite's name (`com.example.app`, `group.com.example.shared`).
         public var suiteName: String
         /// The app whose folder holds it; `nil` for an app-group suite.
@@ -25,9 +25,9 @@ package struct SuiteCatalog: Sendable {
     }
 
     /// One result of ``inspect()``.
-    public struct Finding: Sendable, Equatable {
+    package struct Finding: Sendable, Equatable {
         /// How much it needs the user.
-        public enum Severity: String, Sendable, Comparable {
+        package enum Severity: String, Sendable, Comparable {
             /// All is well.
             case ok
             /// Worth knowing; nothing is at risk.
