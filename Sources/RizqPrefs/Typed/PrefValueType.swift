@@ -89,7 +89,7 @@ package enum PrefValueType: String, Sendable, CaseIterable {
     }
 
     /// The grammar of JSON numbers (and a leading `+`), so that Swift-only spellings (`nan`,
-    /// `inf`, `0x10`) are refused. Package-wide: the migration reads numbers by the same grammar.
+    /// `inf`, `0x10`) are refused. Package-wide: the importer reads numbers by the same grammar.
     package static func isDecimal(_ text: String) -> Bool {
         var bytes = Substring(text).utf8[...]
         if bytes.first == UInt8(ascii: "-") || bytes.first == UInt8(ascii: "+") { bytes = bytes.dropFirst() }
