@@ -4,8 +4,8 @@ import PackageDescription
 // Module layout, import direction and the paths data takes: docs/ARCHITECTURE.md.
 // RizqCore is the bottom: the app identity, SecretStore, SecretError, InMemorySecretStore, the
 // undo log, errno plumbing; it links no system library. RizqPrefs and RizqSecrets re-export it.
-// RizqPrefs ← RizqMigration → RizqSecrets → CSecretShim → CLibSecret; rizq-prefs uses all.
-// RizqProfiles → RizqMigration, and → CLevelDB, CSQLite, CSnappy (Debian's C libraries): the
+// RizqPrefs ← RizqImport → RizqSecrets → CSecretShim → CLibSecret; rizq-prefs uses all.
+// RizqProfiles → RizqImport, and → CLevelDB, CSQLite, CSnappy (Debian's C libraries): the
 // browser-profile readers, in a product of their own so that an app that imports no profile
 // links neither LevelDB nor SQLite.
 // RizqConfiguration → RizqPrefs, RizqCore, swift-configuration (no libsecret either).
@@ -20,7 +20,7 @@ let package = Package(
         // the app identity. No system library.
         .library(name: "RizqCore", targets: ["RizqCore"]),
         .library(name: "RizqSecrets", targets: ["RizqSecrets"]),
-        .library(name: "RizqMigration", targets: ["RizqMigration"]),
+        .library(name: "RizqImport", targets: ["RizqImport"]),
         .library(name: "RizqProfiles", targets: ["RizqProfiles"]),
         // swift-configuration providers over suites and secrets: a product of its own, so that
         // apps that do not use swift-configuration never resolve it.
@@ -61,7 +61,7 @@ let package = Package(
             dependencies: ["RizqCore", "CSecretShim", .product(name: "Logging", package: "swift-log")]
         ),
         .target(
-            name: "RizqMigration",
+            name: "RizqImport",
             dependencies: ["RizqPrefs", "RizqJSON", "RizqSecrets", .product(name: "Logging", package: "swift-log")]
         ),
         .systemLibrary(name: "CLevelDB", providers: [.apt(["libleveldb-dev"])]),
@@ -69,7 +69,7 @@ let package = Package(
         .systemLibrary(name: "CSnappy", pkgConfig: "snappy", providers: [.apt(["libsnappy-dev"])]),
         .target(
             name: "RizqProfiles",
-            dependencies: ["RizqMigration", "CLevelDB", "CSQLite", "CSnappy"]
+            dependencies: ["RizqImport", "CLevelDB", "CSQLite", "CSnappy"]
         ),
         .target(
             name: "RizqConfiguration",
@@ -84,7 +84,7 @@ let package = Package(
         .executableTarget(
             name: "rizq-prefs",
             dependencies: [
-                "RizqPrefs", "RizqJSON", "RizqSecrets", "RizqMigration", "RizqProfiles",
+                "RizqPrefs", "RizqJSON", "RizqSecrets", "RizqImport", "RizqProfiles",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -105,7 +105,7 @@ let package = Package(
         // A child process for the secret tests that need another environment (no session bus).
         .executableTarget(
             name: "rizq-secrets-test-child",
-            dependencies: ["RizqSecrets", "RizqMigration", "RizqPrefs", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["RizqSecrets", "RizqImport", "RizqPrefs", .product(name: "Logging", package: "swift-log")],
             path: "Tests/Support/SecretsChild"
         ),
         // A child process for the profile tests: holds a LevelDB open (its LOCK taken), as a
@@ -149,13 +149,13 @@ let package = Package(
             dependencies: ["RizqTestSupport", "RizqCore"]
         ),
         .testTarget(
-            name: "RizqMigrationTests",
-            dependencies: ["RizqTestSupport", "RizqJSON", "RizqMigration", "RizqPrefs", "RizqSecrets"]
+            name: "RizqImportTests",
+            dependencies: ["RizqTestSupport", "RizqJSON", "RizqImport", "RizqPrefs", "RizqSecrets"]
         ),
         .testTarget(
             name: "RizqProfilesTests",
             dependencies: [
-                "RizqTestSupport", "RizqProfiles", "RizqMigration", "RizqPrefs", "RizqSecrets", "CLevelDB", "CSQLite", "CSnappy",
+                "RizqTestSupport", "RizqProfiles", "RizqImport", "RizqPrefs", "RizqSecrets", "CLevelDB", "CSQLite", "CSnappy",
                 "rizq-profiles-test-child", "rizq-prefs",
             ]
         ),

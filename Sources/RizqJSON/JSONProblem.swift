@@ -1,7 +1,7 @@
 /// What is wrong with a JSON text, as data rather than words.
 ///
 /// ``JSONReader/Failure`` carries one beside its ``JSONReader/Failure/reason``, so that a reader
-/// written for other people (the migration tool, talking about a browser's dump file) can word
+/// written for other people (the importer, talking about a browser's dump file) can word
 /// the same problem its own way without scanning the text again.
 public enum JSONProblem: Sendable, Equatable {
     /// A part of a JSON text that the input can end inside.

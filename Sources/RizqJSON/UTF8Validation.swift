@@ -1,5 +1,5 @@
 /// Where UTF-8 breaks: for error messages that point at the first bad byte, in a JSON string
-/// (``JSONReader``) or anywhere in a file (the migration tool checks a dump before parsing it,
+/// (``JSONReader``) or anywhere in a file (the importer checks a dump before parsing it,
 /// so that a binary file is called that rather than "unexpected character").
 public enum UTF8Validation {
     /// The offset of the first byte that is not part of valid UTF-8 (overlong forms, encoded

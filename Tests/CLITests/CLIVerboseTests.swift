@@ -64,7 +64,7 @@ final class CLIVerboseTests: XCTestCase {
         XCTAssertFalse(stderr.contains(String(secret.prefix(20))), "nor any part of it")
     }
 
-    func testVerboseMigrationLogsTheStepsButNoTokenFromTheDump() throws {
+    func testVerboseMigrateLogsTheImportStepsButNoTokenFromTheDump() throws {
         try requireSecretService()
         let cli = try CLIHarness()
         let token = FakeToken.jwt()

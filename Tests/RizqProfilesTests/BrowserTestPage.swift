@@ -1,6 +1,6 @@
 import Foundation
 import XCTest
-@testable import RizqMigration
+@testable import RizqImport
 @testable import RizqProfiles
 
 /// The page the real-browser tests load (RealChromiumTests, RealFirefoxTests): it stores what

@@ -1,6 +1,6 @@
 import Foundation
 import XCTest
-@testable import RizqMigration
+@testable import RizqImport
 @testable import RizqProfiles
 
 /// The Chromium / Electron `Local Storage/leveldb` folders of the shared corpus (section D),
@@ -119,13 +119,13 @@ extension XCTestCase {
         defer { for account in (try? secrets.accounts()) ?? [] { _ = try? secrets.deleteSecret(forAccount: account) } }
         let dump = try storage.dump(origin: origin)
         XCTAssertEqual(dump.origin, storage.origins.first { $0.origin == origin }?.origin, file: file, line: line)
-        var options = LocalStorageImporter.Options(dryRun: true, secretService: service, appID: "com.rizq.tests.profiles", root: root.path)
-        let dry = try LocalStorageImporter(options: options).run(dump)
+        var options = Importer.Options(dryRun: true, secretService: service, appID: "com.rizq.tests.profiles", root: root.path)
+        let dry = try Importer(options: options).run(dump)
         XCTAssertEqual(dry.status, .dryRun, file: file, line: line)
         XCTAssertEqual(fileSnapshot(under: root.path), [:], "\(label) \(origin): the dry run wrote", file: file, line: line)
 
         options.dryRun = false
-        let report = try LocalStorageImporter(options: options).run(dump)
+        let report = try Importer(options: options).run(dump)
         XCTAssertEqual(report.status, .imported, file: file, line: line)
         XCTAssertEqual(report.items.map(\.action), dry.items.map(\.action), "\(label) \(origin): the import did what the dry run said", file: file, line: line)
         XCTAssertEqual(report.items.count, dump.entries.count, file: file, line: line)

@@ -1,6 +1,6 @@
 import Foundation
 import XCTest
-@testable import RizqMigration
+@testable import RizqImport
 @testable import RizqProfiles
 
 /// LevelDB folders written here with the library, in Chromium's layout, for what the corpus
@@ -53,7 +53,7 @@ final class ChromiumLevelDBTests: XCTestCase {
         XCTAssertEqual(app.undecodableCount, 4)
 
         // Imported without a plan: the four are skipped and named, the rest imported.
-        let report = try LocalStorageImporter(
+        let report = try Importer(
             options: .init(dryRun: true, appID: "com.rizq.tests", root: TemporaryFolder().path), secretStore: { InMemorySecretStore(service: $0) }
         ).run(try storage.dump(origin: "https://app.rizq.io"))
         let skipped = report.items(.skipped).map(\.sourceKey).sorted()

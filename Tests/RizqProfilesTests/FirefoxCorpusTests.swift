@@ -1,6 +1,6 @@
 import Foundation
 import XCTest
-@testable import RizqMigration
+@testable import RizqImport
 @testable import RizqProfiles
 
 /// The Firefox profiles of the shared corpus: LSNG origin folders (section B) and legacy
@@ -132,7 +132,7 @@ final class FirefoxCorpusTests: XCTestCase {
         XCTAssertEqual(clickup["persisted-queue:v1:plViNAfpbYhPPnw0NQgcdYWMJU0zLMqz:dest-Segment.io:items"]?.utf16.count, 5248)
         XCTAssertEqual(clickup["dark-theme"], "false")
         // Both tokens go to the Secret Service on import.
-        let report = try LocalStorageImporter(options: .init(dryRun: true, appID: "com.rizq.tests", root: TemporaryFolder().path), secretStore: { InMemorySecretStore(service: $0) })
+        let report = try Importer(options: .init(dryRun: true, appID: "com.rizq.tests", root: TemporaryFolder().path), secretStore: { InMemorySecretStore(service: $0) })
             .run(try readStorage(try lsng("sharky/https+++app.clickup.com")).dump(origin: nil))
         XCTAssertEqual(report.items.first { $0.sourceKey == "id_token" }?.action, .secret)
         XCTAssertEqual(report.items.first { $0.sourceKey == "refresh_token" }?.action, .secret)

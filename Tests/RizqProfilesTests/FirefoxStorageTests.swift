@@ -1,7 +1,7 @@
 import CSQLite
 import Foundation
 import XCTest
-@testable import RizqMigration
+@testable import RizqImport
 @testable import RizqProfiles
 
 /// Firefox storage made with the real SQLite and snappy libraries as Firefox makes it, for what
@@ -61,7 +61,7 @@ final class FirefoxStorageTests: XCTestCase {
         XCTAssertEqual(origin.warnings, ["the value of length is not as long as Firefox recorded (utf16_length); it is read as stored"])
 
         // Without a plan the importer skips them and says why, naming the key.
-        let report = try LocalStorageImporter(options: .init(dryRun: true, appID: "com.rizq.tests", root: TemporaryFolder().path), secretStore: { InMemorySecretStore(service: $0) })
+        let report = try Importer(options: .init(dryRun: true, appID: "com.rizq.tests", root: TemporaryFolder().path), secretStore: { InMemorySecretStore(service: $0) })
             .run(try readStorage(path).dump(origin: nil))
         let snappy = try XCTUnwrap(report.items.first { $0.sourceKey == "snappy" })
         XCTAssertEqual(snappy.action, .skipped)

@@ -1,7 +1,7 @@
 import CSQLite
 import Foundation
 import XCTest
-@testable import RizqProfiles
+@_spi(Fuzzing) @testable import RizqProfiles
 
 /// The profile is read from a private copy: its bytes and modification times do not change,
 /// also while another process holds the LevelDB open or an SQLite write-ahead log is pending,

@@ -5,7 +5,7 @@ import XCTest
 @_exported import RizqTestSupport
 @_exported import RizqPrefs
 @_exported import RizqSecrets
-@testable import RizqMigration
+@testable import RizqImport
 @testable import RizqProfiles
 
 /// The shared corpus of real profiles (../shared/corpus/localstorage beside the package, or one

@@ -1,6 +1,6 @@
 import Foundation
 import XCTest
-@testable import RizqMigration
+@testable import RizqImport
 @testable import RizqProfiles
 
 /// Debian's real `chromium`, headless, writes `localStorage` on a local page; the profile is then

@@ -1,7 +1,7 @@
 import CSQLite
 import Foundation
 import XCTest
-@testable import RizqMigration
+@testable import RizqImport
 @testable import RizqProfiles
 
 /// Debian's real `firefox-esr`, headless, writes `localStorage` on a local page; the profile is
@@ -93,7 +93,7 @@ final class RealFirefoxTests: XCTestCase {
         XCTAssertEqual(fingerprint(profile), before, "reading changed the profile")
 
         let report = try assertImportsThroughCLI(from: profile, origin: origin, page: page, appID: "com.rizq.firefox")
-        XCTAssertEqual(report["format"] as? String, LocalStorageDump.Format.firefoxLSNG.rawValue)
+        XCTAssertEqual(report["format"] as? String, ImportDump.Format.firefoxLSNG.rawValue)
         XCTAssertEqual(fingerprint(profile), before, "importing changed the profile")
     }
 

@@ -1,6 +1,6 @@
 import Foundation
 import XCTest
-@testable import RizqMigration
+@testable import RizqImport
 @testable import RizqProfiles
 
 /// The legacy Chrome / old Electron / WebKit `*.localstorage` files of the shared corpus
@@ -53,7 +53,7 @@ final class WebKitCorpusTests: XCTestCase {
         try requireSecretService()
         try assertImports(storage, origin: "http://localhost:5432", label: "lighttable")
         // The login token is a credential: Meteor is a known auth library.
-        let report = try LocalStorageImporter(options: .init(dryRun: true, appID: "com.rizq.tests", root: TemporaryFolder().path), secretStore: { InMemorySecretStore(service: $0) })
+        let report = try Importer(options: .init(dryRun: true, appID: "com.rizq.tests", root: TemporaryFolder().path), secretStore: { InMemorySecretStore(service: $0) })
             .run(try storage.dump(origin: nil))
         XCTAssertEqual(report.items.first { $0.sourceKey == "Meteor.loginToken" }?.action, .secret)
     }
@@ -65,7 +65,7 @@ final class WebKitCorpusTests: XCTestCase {
         XCTAssertEqual(window["fullscreen"], "false")
         XCTAssertEqual(window["fetchedVersion"], "null")
         // Typed on import: numbers become ints, "false" a bool.
-        let report = try LocalStorageImporter(options: .init(dryRun: true, appID: "com.rizq.tests", root: TemporaryFolder().path), secretStore: { InMemorySecretStore(service: $0) })
+        let report = try Importer(options: .init(dryRun: true, appID: "com.rizq.tests", root: TemporaryFolder().path), secretStore: { InMemorySecretStore(service: $0) })
             .run(try storage.dump(origin: "file://"))
         XCTAssertEqual(report.items.first { $0.sourceKey == "width" }?.type, "int")
         XCTAssertEqual(report.items.first { $0.sourceKey == "fullscreen" }?.value, .bool(false))

@@ -12,7 +12,7 @@ final class FrozenImportTests: XCTestCase {
     }
 
     private func runFrozenImport(_ mode: String) throws -> (status: Int32, stdout: String, stderr: String) {
-        try runInPrivateKeyring(#"exec timeout 300 "$RIZQ_CHILD" migrate-frozen org.rizq.tests.frozenimport "$RIZQ_KEYRING_PID" "# + mode)
+        try runInPrivateKeyring(#"exec timeout 300 "$RIZQ_CHILD" import-frozen org.rizq.tests.frozenimport "$RIZQ_KEYRING_PID" "# + mode)
     }
 
     /// The daemon answers again while the import rolls back: nothing imported remains, the

@@ -12,9 +12,9 @@ import Glibc
 /// ```swift
 /// for suite in try SuiteCatalog().suites() { print(suite.suiteName, suite.path) }
 /// ```
-public struct SuiteCatalog: Sendable {
+package struct SuiteCatalog: Sendable {
     /// One suite file.
-    public struct Entry: Sendable, Equatable {
+    package struct Entry: Sendable, Equatable {
         /// The suite's name (`com.example.app`, `group.com.example.shared`).
         public var suiteName: String
         /// The app whose folder holds it; `nil` for an app-group suite.
@@ -26,9 +26,9 @@ public struct SuiteCatalog: Sendable {
     }
 
     /// One result of ``inspect()``.
-    public struct Finding: Sendable, Equatable {
+    package struct Finding: Sendable, Equatable {
         /// How much it needs the user.
-        public enum Severity: String, Sendable, Comparable {
+        package enum Severity: String, Sendable, Comparable {
             /// All is well.
             case ok
             /// Worth knowing; nothing is at risk.

@@ -261,7 +261,7 @@ package enum ISO8601Micro {
     }
 
     // Howard Hinnant's days-from-civil algorithms (proleptic Gregorian calendar).
-    /// Package-visible for the migration's XML property-list dates.
+    /// Package-visible for the importer's XML property-list dates (RizqImport).
     package static func days(fromCivil year: Int64, _ month: Int64, _ day: Int64) -> Int64 {
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400

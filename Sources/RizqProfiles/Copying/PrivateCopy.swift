@@ -15,7 +15,7 @@ import Glibc
 /// files that are rewritten in place (LevelDB's `CURRENT` and `MANIFEST`, an SQLite database
 /// and its journal) did not change during it; logs may grow meanwhile, since their readers
 /// stop at the last complete record.
-public final class PrivateCopy: @unchecked Sendable {
+@_spi(Fuzzing) public final class PrivateCopy: @unchecked Sendable {
     /// The private folder.
     public let folder: String
     private var copies: [(copy: String, source: String)] = []

@@ -12,7 +12,7 @@
 //       time out), resumes the daemon and reads again; one line per step.
 //   rizq-secrets-test-child faults SERVICE PID
 //       the daemon frozen, the keyring locked, the daemon killed mid-call (see Faults.swift).
-//   rizq-secrets-test-child migrate-frozen SERVICE PID resume|stay
+//   rizq-secrets-test-child import-frozen SERVICE PID resume|stay
 //       an import whose second secret write times out on a frozen daemon (see Faults.swift).
 //   rizq-secrets-test-child restart SERVICE
 //       stores an item, runs $RIZQ_RESTART_COMMAND (which replaces the daemon), reads it back.
@@ -47,8 +47,8 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.count == 3, arguments[0] == "faults", let pid = pid_t(arguments[2]) {
     runFaults(service: arguments[1], pid: pid)
 }
-if arguments.count == 4, arguments[0] == "migrate-frozen", let pid = pid_t(arguments[2]) {
-    runFrozenMigration(service: arguments[1], pid: pid, resume: arguments[3] == "resume")
+if arguments.count == 4, arguments[0] == "import-frozen", let pid = pid_t(arguments[2]) {
+    runFrozenImport(service: arguments[1], pid: pid, resume: arguments[3] == "resume")
 }
 if arguments.count == 2, arguments[0] == "locked" {
     let store = SecretServiceStore(service: arguments[1], timeout: 10)
