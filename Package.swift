@@ -2,8 +2,9 @@
 import PackageDescription
 
 // Module layout, import direction and the paths data takes: docs/ARCHITECTURE.md.
-// RizqPrefs ← RizqMigration → RizqSecrets → CSecretShim → CLibSecret; RizqSecrets re-exports
-// RizqSecretsCore (SecretStore, InMemorySecretStore, SecretError: no libsecret); rizq-prefs uses all.
+// RizqPrefs ← RizqMigration → RizqSecrets → CSecretShim (which loads libsecret at run time, with
+// dlopen: nothing links it); RizqSecrets re-exports RizqSecretsCore (SecretStore,
+// InMemorySecretStore, SecretError); rizq-prefs uses all.
 // RizqProfiles → RizqMigration, and → CLevelDB, CSQLite, CSnappy (Debian's C libraries): the
 // browser-profile readers, in a product of their own so that an app that imports no profile
 // links neither LevelDB nor SQLite.
@@ -42,14 +43,12 @@ let package = Package(
         // Declarations of the Linux file calls Swift's Glibc module leaves out (renameat2, the
         // extended-attribute calls): a header, no code, nothing to install.
         .systemLibrary(name: "CLinuxFileCalls"),
-        .systemLibrary(
-            name: "CLibSecret",
-            pkgConfig: "libsecret-1",
-            providers: [.apt(["libsecret-1-dev"])]
-        ),
+        // The C shim over libsecret, which it loads with dlopen at the first secret call: it links
+        // neither libsecret nor GLib, and builds without their headers (CSecretShim.h says why).
         .target(
             name: "CSecretShim",
-            dependencies: ["CLibSecret"]
+            // dlopen: in glibc itself since 2.34, in libdl before.
+            linkerSettings: [.linkedLibrary("dl")]
         ),
         // SecretStore, InMemorySecretStore and SecretError: what an app's tests need, without libsecret.
         .target(name: "RizqSecretsCore"),
