@@ -4,7 +4,8 @@ import PackageDescription
 // Module layout, import direction and the paths data takes: docs/ARCHITECTURE.md.
 // RizqCore is the bottom: the app identity, SecretStore, SecretError, InMemorySecretStore, the
 // undo log, errno plumbing; it links no system library. RizqPrefs and RizqSecrets re-export it.
-// RizqPrefs ← RizqImport → RizqSecrets → CSecretShim → CLibSecret; rizq-prefs uses all.
+// RizqPrefs ← RizqImport → RizqSecrets → CSecretShim (which loads libsecret at run time, with
+// dlopen: nothing links it); rizq-prefs uses all.
 // RizqProfiles → RizqImport, and → CLevelDB, CSQLite, CSnappy (Debian's C libraries): the
 // browser-profile readers, in a product of their own so that an app that imports no profile
 // links neither LevelDB nor SQLite.
@@ -47,14 +48,12 @@ let package = Package(
         // Declarations of the Linux file calls Swift's Glibc module leaves out (renameat2, the
         // extended-attribute calls): a header, no code, nothing to install.
         .systemLibrary(name: "CLinuxFileCalls"),
-        .systemLibrary(
-            name: "CLibSecret",
-            pkgConfig: "libsecret-1",
-            providers: [.apt(["libsecret-1-dev"])]
-        ),
+        // The C shim over libsecret, which it loads with dlopen at the first secret call: it links
+        // neither libsecret nor GLib, and builds without their headers (CSecretShim.h says why).
         .target(
             name: "CSecretShim",
-            dependencies: ["CLibSecret"]
+            // dlopen: in glibc itself since 2.34, in libdl before.
+            linkerSettings: [.linkedLibrary("dl")]
         ),
         .target(
             name: "RizqSecrets",

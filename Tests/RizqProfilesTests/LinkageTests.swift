@@ -1,10 +1,16 @@
 import Foundation
 import XCTest
 
-/// The profile readers are a product of their own: an app that does not import profiles does
-/// not link LevelDB, SQLite or snappy. Checked on the built executables' dynamic section
-/// (`readelf -d`, binutils, which the Swift toolchain needs): `rizq-prefs` uses RizqProfiles and
-/// links all three; the test children built on `RizqPrefs` or `RizqSecrets` alone link none.
+/// What each program links, read from the built executables' dynamic section (`readelf -d`,
+/// binutils, which the Swift toolchain needs) and the loader's view (`ldd`, which follows the
+/// libraries' own dependencies).
+///
+/// - The profile readers are a product of their own: `rizq-prefs` uses RizqProfiles and links
+///   LevelDB, SQLite and snappy; the test children built on `RizqPrefs` or `RizqSecrets` alone
+///   link none.
+/// - libsecret is loaded at run time (dlopen), never linked: no program, not `rizq-prefs`, not a
+///   preferences-only program, not even one built on RizqSecrets, has libsecret or GLib among its
+///   libraries, so each starts where libsecret-1-0 is not installed.
 final class LinkageTests: XCTestCase {
     /// The shared libraries `executable` names as NEEDED.
     private func neededLibraries(_ executable: String, file: StaticString = #filePath, line: UInt = #line) throws -> [String] {
@@ -35,6 +41,25 @@ final class LinkageTests: XCTestCase {
             XCTAssertFalse(libraries.isEmpty, product)
             XCTAssertEqual(readerLibraries(in: libraries), [], "\(product) imports no profile: \(libraries)")
         }
-        XCTAssertTrue(try neededLibraries(builtProduct("rizq-secrets-test-child")).contains { $0.hasPrefix("libsecret-1.so") }, "the check reads NEEDED entries")
+    }
+
+    private let secretLibraries = ["libsecret-1", "libglib-2.0", "libgio-2.0", "libgobject-2.0"]
+
+    private func secretLibraries(in libraries: [String]) -> [String] {
+        libraries.filter { library in secretLibraries.contains { library.hasPrefix($0 + ".so") } }
+    }
+
+    func testNoProgramLinksLibsecretOrGLib() throws {
+        for product in ["rizq-prefs", "rizq-prefs-test-child", "rizq-secrets-test-child"] {
+            let needed = try neededLibraries(builtProduct(product))
+            XCTAssertTrue(needed.contains("libc.so.6"), "the check reads NEEDED entries: \(needed)")
+            XCTAssertEqual(secretLibraries(in: needed), [], "\(product) NEEDED: \(needed)")
+
+            let ldd = try runCommand("/usr/bin/ldd", [builtProduct(product)])
+            XCTAssertEqual(ldd.status, 0, ldd.stderr)
+            let loaded = ldd.stdout.split(separator: "\n").compactMap { $0.trimmingCharacters(in: .whitespaces).split(separator: " ").first.map(String.init) }
+            XCTAssertTrue(loaded.contains("libc.so.6"), "the check reads ldd's list: \(ldd.stdout)")
+            XCTAssertEqual(secretLibraries(in: loaded), [], "\(product) loads at start: \(ldd.stdout)")
+        }
     }
 }

@@ -27,6 +27,26 @@ final class DaemonFailureTests: XCTestCase {
         XCTAssertEqual(stepLine("read-resumed", in: output), "read-resumed ok before-freeze")
     }
 
+    /// The time-out is each call's own, passed to the shim with every D-Bus call, connecting
+    /// included (the process has not connected when the daemon freezes). A store whose caller
+    /// waits 600 s gets its error from its own 0.5 s round trips; one with a 1 s time-out gets
+    /// its own; the libsecret thread is then free, its round trip having ended by its own time-out
+    /// (with GDBus's default, it would be held 25 s per round trip, past the 10 s looked for).
+    func testTwoStoresWithDifferentTimeOutsOnAFrozenDaemonEachKeepTheirOwn() throws {
+        let script = #"""
+            printf 'before-freeze' | secret-tool store --label=timeouts service org.rizq.tests.timeouts account token
+            exec "$RIZQ_CHILD" timeouts org.rizq.tests.timeouts "$RIZQ_KEYRING_PID"
+            """#
+        let output = try runInPrivateKeyring(script)
+        let patient = "error " + SecretError.timedOut(seconds: 600).description
+        XCTAssertEqual(stepLine("frozen-patient", in: output), "frozen-patient " + patient)
+        XCTAssertEqual(stepLine("frozen-quick", in: output), "frozen-quick error " + SecretError.timedOut(seconds: 1).description)
+        XCTAssertEqual(stepLine("worker-free", in: output), "worker-free true")
+        XCTAssertEqual(stepLine("frozen-patient-again", in: output), "frozen-patient-again " + patient)
+        XCTAssertEqual(stepLine("resumed", in: output), "resumed ok before-freeze")
+        XCTAssertEqual(output.status, 0, output.stderr)
+    }
+
     func testAfterADaemonRestartTheStoreReconnectsByItself() throws {
         // Kill the daemon, start a new one on the same keyring file (unlocked with the password).
         let script = #"""

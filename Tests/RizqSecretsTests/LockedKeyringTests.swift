@@ -23,6 +23,10 @@ final class LockedKeyringTests: XCTestCase {
         XCTAssertTrue(stepLine("store-new", in: output).hasPrefix("store-new error the keyring is locked"), stepLine("store-new", in: output))
         XCTAssertTrue(stepLine("store-new", in: output).contains("unlock"), "the message says what to do")
         XCTAssertTrue(stepLine("read-existing", in: output).hasPrefix("read-existing error the keyring is locked"), stepLine("read-existing", in: output))
+        // The existing item is found (locked) and neither replaced, nor deleted, nor duplicated.
+        for step in ["store-over-existing", "delete-existing"] {
+            XCTAssertTrue(stepLine(step, in: output).hasPrefix("\(step) error the keyring is locked"), stepLine(step, in: output))
+        }
         // Names stay listable while locked; values do not.
         XCTAssertEqual(stepLine("accounts", in: output), "accounts ok existing")
         // Allowed to prompt but with no display: "dismissed", not a hang.

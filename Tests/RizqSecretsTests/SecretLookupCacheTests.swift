@@ -168,22 +168,3 @@ final class SecretLookupCacheTests: XCTestCase {
         XCTAssertEqual(stepLine("read-again-after-restart-cleared", in: output), "read-again-after-restart-cleared ok nil")
     }
 }
-
-/// Runs a command that must succeed; its standard output.
-@discardableResult
-private func checked(_ executable: String, _ arguments: [String], input: String? = nil) throws -> String {
-    let result = try runCommand(executable, arguments, input: input)
-    XCTAssertEqual(result.status, 0, "\(executable) \(arguments.first ?? ""): \(result.stderr)")
-    return result.stdout
-}
-
-/// The D-Bus paths of the unlocked items with these attributes, as the service lists them.
-private func itemPaths(service: String, account: String) throws -> [String] {
-    let reply = try checked("/usr/bin/gdbus", [
-        "call", "--session", "--dest", "org.freedesktop.secrets", "--object-path", "/org/freedesktop/secrets",
-        "--method", "org.freedesktop.Secret.Service.SearchItems", "{'service': '\(service)', 'account': '\(account)'}",
-    ])
-    // "([objectpath '/org/…/1', '/org/…/2'], @ao [])": the first list is the unlocked items.
-    let unlocked = reply.split(separator: "]").first ?? ""
-    return unlocked.split(separator: "'").filter { $0.hasPrefix("/") }.map(String.init)
-}

@@ -6,15 +6,22 @@ import XCTest
 /// LockedKeyringTests) reach these through GLib; these check the rules that decide between
 /// them, and the reading of the shim's C struct.
 final class SecretServiceFailureTests: XCTestCase {
+    /// The shim passes a GError's domain and number; the nickname comes from GIO's numbering.
     func testTheShimsErrorStructIsReadByItsNames() {
         var raw = rizq_secret_error()
         raw.code = 24
         fill(&raw.domain, "g-io-error-quark")
-        fill(&raw.code_name, "timed-out")
         fill(&raw.message, "Timeout was reached")
         let error = GLibError(raw)
         XCTAssertEqual(error, GLibError(domain: "g-io-error-quark", code: 24, codeName: "timed-out", message: "Timeout was reached"))
-        XCTAssertEqual(SecretServiceFailure(status: Int32(RIZQ_SECRET_ERROR), error: error), .timedOut)
+        XCTAssertEqual(SecretServiceFailure(status: .failed, error: error), .timedOut)
+
+        var remote = rizq_secret_error()
+        remote.code = 36
+        fill(&remote.domain, "g-io-error-quark")
+        fill(&remote.dbus_name, "org.freedesktop.Secret.Error.IsLocked")
+        XCTAssertEqual(GLibError(remote).codeName, "dbus-error")
+        XCTAssertEqual(SecretServiceFailure(status: .failed, error: GLibError(remote)), .locked)
     }
 
     func testEveryKindOfTimeOutIsATimeOut() {
@@ -44,11 +51,17 @@ final class SecretServiceFailureTests: XCTestCase {
         XCTAssertEqual(SecretServiceFailure(GLibError(domain: "g-io-error-quark", codeName: "failed", message: "Something else")), .other)
     }
 
-    func testTheShimsOwnStatusesNeedNoGLibError() {
+    /// The loader's statuses need no GLib error, and their message says what to install.
+    func testTheLoadersStatusesSayWhatToInstall() {
         let none = GLibError(domain: "", codeName: "")
-        XCTAssertEqual(SecretServiceFailure(status: Int32(RIZQ_SECRET_LOCKED), error: none), .locked)
-        XCTAssertEqual(SecretServiceFailure(status: Int32(RIZQ_SECRET_DISMISSED), error: none), .promptDismissed)
-        XCTAssertEqual(SecretServiceFailure(status: Int32(RIZQ_SECRET_NO_COLLECTION), error: none), .noCollection)
+        XCTAssertEqual(ShimStatus(RIZQ_SECRET_NO_LIBRARY), .noLibrary)
+        XCTAssertEqual(SecretServiceFailure(status: .noLibrary, error: none), .libsecretMissing)
+        XCTAssertEqual(SecretServiceFailure(status: .noSymbol, error: none), .libsecretTooOld)
+        let missing = SecretServiceFailure.libsecretMissing.secretError(
+            detail: "libsecret-1.so.0: cannot open shared object file: No such file or directory", alias: "default", timeout: 5)
+        guard case .serviceUnavailable(let detail) = missing else { return XCTFail("\(missing)") }
+        XCTAssertTrue(detail.hasPrefix("libsecret is not installed: libsecret-1.so.0 cannot be loaded"), detail)
+        XCTAssertTrue(detail.hasSuffix("install it with `apt-get install libsecret-1-0`"), detail)
         XCTAssertEqual(SecretServiceFailure.noCollection.secretError(detail: "", alias: "session", timeout: 5), .noCollection(alias: "session"))
     }
 
