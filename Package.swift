@@ -33,6 +33,9 @@ let package = Package(
         // Only the Logging trait (AccessLogger over swift-log, which we use anyway): not the
         // default JSON trait, nor Reloading (swift-metrics, swift-service-lifecycle) or YAML (Yams).
         .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0", traits: ["Logging"]),
+        // The vault's cryptography (X25519, HKDF, HMAC, ChaCha20-Poly1305; scrypt in CryptoExtras):
+        // only RizqAge and RizqSecrets link it, never an app that only wants preferences.
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
     ],
     targets: [
         .target(
@@ -59,6 +62,15 @@ let package = Package(
         .target(
             name: "RizqSecrets",
             dependencies: ["RizqSecretsCore", "CSecretShim", .product(name: "Logging", package: "swift-log")]
+        ),
+        // The age v1 file format (c2sp.org/age) over swift-crypto: the vault's file format, so that
+        // Debian's `age` tool can always read a vault. Internal: no product of its own.
+        .target(
+            name: "RizqAge",
+            dependencies: [
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+            ]
         ),
         .target(
             name: "RizqMigration",
@@ -143,6 +155,12 @@ let package = Package(
         .testTarget(
             name: "RizqSecretsTests",
             dependencies: ["RizqTestSupport", "RizqSecrets", .product(name: "Logging", package: "swift-log")]
+        ),
+        // The age format (the C2SP test vectors, Debian's `age` both ways) and the vault.
+        .testTarget(
+            name: "RizqVaultTests",
+            dependencies: ["RizqTestSupport", "RizqAge", .product(name: "Crypto", package: "swift-crypto")],
+            exclude: ["Fixtures"]
         ),
         .testTarget(
             name: "RizqSchemaSecretsTests",
