@@ -59,9 +59,16 @@ let package = Package(
         // The seam between the two: a SecretStore as the keyring a schema stage moves a key
         // into (RizqPrefs' SchemaSecretStore). RizqPrefs itself knows nothing of secrets.
         .target(name: "RizqSchemaSecrets", dependencies: ["RizqPrefs", "RizqSecretsCore"]),
+        // The kernel key-retention calls (add_key, keyctl) that Swift cannot call itself: glibc's
+        // keyctl() and syscall() are variadic. One C file, no library.
+        .target(name: "CKernelKeyring"),
         .target(
             name: "RizqSecrets",
-            dependencies: ["RizqSecretsCore", "CSecretShim", .product(name: "Logging", package: "swift-log")]
+            dependencies: [
+                "RizqSecretsCore", "CSecretShim", "RizqAge", "CKernelKeyring",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         // The age v1 file format (c2sp.org/age) over swift-crypto: the vault's file format, so that
         // Debian's `age` tool can always read a vault. Internal: no product of its own.
