@@ -127,6 +127,13 @@ let package = Package(
             dependencies: ["RizqSecrets", "RizqMigration", "RizqPrefs", .product(name: "Logging", package: "swift-log")],
             path: "Tests/Support/SecretsChild"
         ),
+        // A child process for the vault tests: drives a VaultSecretStore (several writers killed
+        // with -9, another uid, a seccomp filter, strace), secrets on stdin/stdout only.
+        .executableTarget(
+            name: "rizq-vault-test-child",
+            dependencies: ["RizqSecrets"],
+            path: "Tests/Support/VaultChild"
+        ),
         // A child process for the profile tests: holds a LevelDB open (its LOCK taken), as a
         // running browser does, while the test reads the profile.
         .executableTarget(
@@ -166,8 +173,11 @@ let package = Package(
         // The age format (the C2SP test vectors, Debian's `age` both ways) and the vault.
         .testTarget(
             name: "RizqVaultTests",
-            dependencies: ["RizqTestSupport", "RizqAge", .product(name: "Crypto", package: "swift-crypto")],
-            exclude: ["Fixtures"]
+            dependencies: [
+                "RizqTestSupport", "RizqAge", "RizqSecrets", "rizq-vault-test-child",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            exclude: ["Fixtures", "Scripts"]
         ),
         .testTarget(
             name: "RizqSchemaSecretsTests",

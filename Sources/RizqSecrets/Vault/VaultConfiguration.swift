@@ -34,9 +34,11 @@ public struct VaultConfiguration: Sendable {
     /// The longest a key-source program (`systemd-creds`, a passphrase command) may run, seconds.
     public var commandTimeout: Double
 
-    /// 2^16: an unlock takes about 0.15 s on this project's 2-core test machine (scrypt with
-    /// r = 8 needs 64 MiB); age's own `-p` uses 2^18 (about 0.6 s there, 256 MiB).
-    public static let defaultScryptWorkFactor = 16
+    /// 2^17: a cold passphrase unlock took 0.36–0.41 s (release build, 155 MB peak) on this
+    /// project's 2-core test machine, so it stays under a second when the machine is busy; scrypt
+    /// with r = 8 needs 128 MiB at this N. age's own `-p` writes 2^18 (0.51–0.64 s there,
+    /// 256 MiB); 2^16 took 0.15–0.22 s.
+    public static let defaultScryptWorkFactor = 17
 
     /// A configuration with everything given.
     public init(
