@@ -32,6 +32,7 @@ package struct AgeX25519Recipient: AgeRecipient, Equatable {
         Bech32.encode(hrp: Self.hrp, data: Array(publicKey.rawRepresentation))
     }
 
+    /// Two recipients are equal when their public keys are.
     package static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.publicKey.rawRepresentation == rhs.publicKey.rawRepresentation
     }

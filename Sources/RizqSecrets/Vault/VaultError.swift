@@ -4,8 +4,8 @@ import RizqSecretsCore
 ///
 /// Each message says what happened and what to do. None ever holds a secret, a passphrase, an
 /// identity or an account name of the vault (those live only inside its ciphertext); paths and
-/// the service name are not secret. At the ``SecretStore`` boundary each case maps to a
-/// ``SecretError`` (see ``secretError``).
+/// the service name are not secret. At the `SecretStore` boundary each case maps to a
+/// `SecretError` (see ``secretError``).
 public enum VaultError: Error, Sendable, Equatable {
     /// The service name cannot name a vault folder (empty, `/`, `.`, `..`, NUL, too long).
     case invalidService(reason: String)
@@ -79,7 +79,7 @@ extension VaultError: CustomStringConvertible, CustomDebugStringConvertible {
     /// Same as ``description``.
     public var debugDescription: String { "VaultError: " + description }
 
-    /// The ``SecretError`` a ``SecretStore`` caller sees.
+    /// The `SecretError` a `SecretStore` caller sees.
     public var secretError: SecretError {
         switch self {
         case .invalidService(let reason), .invalidInput(let reason):

@@ -4,7 +4,7 @@ import RizqAge
 import RizqSecretsCore
 import Synchronization
 
-/// A ``SecretStore`` that keeps one service's secrets in an encrypted file, for machines with no
+/// A `SecretStore` that keeps one service's secrets in an encrypted file, for machines with no
 /// desktop keyring: servers, containers, CI, cron, SSH sessions, systemd services.
 ///
 /// The vault is `<root>/<service>/vault.age`, an age v1 file (c2sp.org/age) encrypted to the
@@ -137,22 +137,22 @@ public final class VaultSecretStore: SecretStore {
         do { return try accountNames() } catch { throw error.secretError }
     }
 
-    /// ``storeSecret(_:isText:forAccount:label:)`` on a dispatch thread, not the concurrency pool.
+    /// The synchronous `storeSecret`, on a dispatch thread, not the Swift concurrency pool.
     public func storeSecret(_ bytes: Data, isText: Bool, forAccount account: String, label: String?) async throws(SecretError) {
         try await offload { () throws(SecretError) in try self.storeSecret(bytes, isText: isText, forAccount: account, label: label) }
     }
 
-    /// ``secretBytes(forAccount:)`` on a dispatch thread.
+    /// The synchronous `secretBytes(forAccount:)`, on a dispatch thread.
     public func secretBytes(forAccount account: String) async throws(SecretError) -> Data? {
         try await offload { () throws(SecretError) -> Data? in try self.secretBytes(forAccount: account) }
     }
 
-    /// ``deleteSecret(forAccount:)`` on a dispatch thread.
+    /// The synchronous `deleteSecret(forAccount:)`, on a dispatch thread.
     public func deleteSecret(forAccount account: String) async throws(SecretError) -> Bool {
         try await offload { () throws(SecretError) -> Bool in try self.deleteSecret(forAccount: account) }
     }
 
-    /// ``accounts()`` on a dispatch thread.
+    /// The synchronous `accounts()`, on a dispatch thread.
     public func accounts() async throws(SecretError) -> [String] {
         try await offload { () throws(SecretError) -> [String] in try self.accounts() }
     }
