@@ -187,4 +187,36 @@ final class VaultStoreTests: VaultTestCase {
         let slot = try Data(contentsOf: URL(fileURLWithPath: folder + "/slots/passphrase.age"))
         XCTAssertTrue(slot.starts(with: Data("age-encryption.org/v1\n-> scrypt ".utf8)))
     }
+
+    /// A process stuck holding the vault's lock makes a write fail with `timedOut` after the
+    /// configured wait, leaving the vault as it was; once the lock is free, writes go through.
+    func testAWriterStuckHoldingTheLockGivesATimeOutNotAHang() throws {
+        try requireTool("/usr/bin/flock")
+        try createPassphraseVault()
+        XCTAssertEqual(try runChild(["set", service, "a"], input: Data("before".utf8), environment: passphraseEnvironment).status, 0)
+        let before = try Data(contentsOf: URL(fileURLWithPath: folder + "/vault.age"))
+        // util-linux flock takes the same flock(2) lock and holds it until its stdin closes.
+        let holder = Process()
+        holder.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
+        holder.arguments = [folder + "/lock", "/bin/sh", "-c", "echo held; read line"]
+        let input = Pipe()
+        let output = Pipe()
+        holder.standardInput = input
+        holder.standardOutput = output
+        try holder.run()
+        var announced = Data()
+        while !announced.contains(Data("held\n".utf8)) {
+            let chunk = output.fileHandleForReading.availableData
+            guard !chunk.isEmpty else { break }
+            announced += chunk
+        }
+        XCTAssertEqual(String(decoding: announced, as: UTF8.self), "held\n")
+        let blocked = try runChild(["set", service, "b"], input: Data("during".utf8), environment: passphraseEnvironment.merging(["RIZQ_TEST_LOCK_TIMEOUT": "1"]) { $1 })
+        XCTAssertTrue(blocked.stdout.hasPrefix("error timedOut waiting for the lock "), blocked.stdout)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: folder + "/vault.age")), before)
+        try input.fileHandleForWriting.close()
+        holder.waitUntilExit()
+        XCTAssertEqual(try runChild(["set", service, "b"], input: Data("after".utf8), environment: passphraseEnvironment).stdout, "ok stored\n")
+        XCTAssertEqual(try runChild(["list", service], environment: passphraseEnvironment).stdout, "ok a,b\n")
+    }
 }

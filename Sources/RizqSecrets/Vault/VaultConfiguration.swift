@@ -33,6 +33,9 @@ public struct VaultConfiguration: Sendable {
     public var scryptWorkFactor: Int
     /// The longest a key-source program (`systemd-creds`, a passphrase command) may run, seconds.
     public var commandTimeout: Double
+    /// The longest a write waits for another process's write to finish, seconds; then it fails
+    /// with ``VaultError/timedOut(command:seconds:)`` rather than hang behind a stuck process.
+    public var lockTimeout: Double
 
     /// 2^17: a cold passphrase unlock took 0.36–0.41 s (release build, 155 MB peak) on this
     /// project's 2-core test machine, so it stays under a second when the machine is busy; scrypt
@@ -44,7 +47,7 @@ public struct VaultConfiguration: Sendable {
     public init(
         root: String, passphraseSources: [VaultPassphraseSource] = [], keyFile: String? = nil,
         usesSystemdCredentials: Bool = true, usesKeyringCache: Bool = true, newVaultSlots: [VaultKeySource]? = nil,
-        scryptWorkFactor: Int = VaultConfiguration.defaultScryptWorkFactor, commandTimeout: Double = 10
+        scryptWorkFactor: Int = VaultConfiguration.defaultScryptWorkFactor, commandTimeout: Double = 10, lockTimeout: Double = 30
     ) {
         self.root = root
         self.passphraseSources = passphraseSources
@@ -54,6 +57,7 @@ public struct VaultConfiguration: Sendable {
         self.newVaultSlots = newVaultSlots
         self.scryptWorkFactor = scryptWorkFactor
         self.commandTimeout = commandTimeout
+        self.lockTimeout = lockTimeout
     }
 
     /// The default root: `$RIZQ_SECRETS_DIR`, else `$XDG_DATA_HOME/rizq-prefs/secrets` (an

@@ -13,7 +13,7 @@ extension VaultSecretStore {
     public func create(slots: [VaultKeySource]) throws(VaultError) -> String {
         let layout = try layout()
         try layout.ensureFolders()
-        return try VaultLock.holding(layout.lock) { () throws(VaultError) -> String in
+        return try VaultLock.holding(layout.lock, timeout: configuration.lockTimeout) { () throws(VaultError) -> String in
             guard !PrivateFiles.exists(layout.recipient) else { throw .alreadyExists(folder: layout.folder) }
             return try createLocked(layout: layout, slots: slots).recipient.string
         }
@@ -80,7 +80,7 @@ extension VaultSecretStore {
         guard let recipient = try layout.readRecipient() else { throw .notCreated(folder: layout.folder) }
         let identity = try unlockedIdentity(recipient: recipient)
         let identityFile = Data(AgeIdentityFile.render(identity).utf8)
-        try VaultLock.holding(layout.lock) { () throws(VaultError) in
+        try VaultLock.holding(layout.lock, timeout: configuration.lockTimeout) { () throws(VaultError) in
             switch slot {
             case .systemdCredential: try systemdSlot(layout).wrap(identityFile)
             case .passphrase: try passphraseSlot(layout).wrap(identityFile)
@@ -102,7 +102,7 @@ extension VaultSecretStore {
         case .keyFile: throw .invalidSlotChange(reason: "the key file is yours, not the vault's: delete it yourself and unset RIZQ_SECRETS_KEY_FILE")
         case .kernelKeyringCache: throw .invalidSlotChange(reason: "the kernel-keyring cache is not a slot: use lock()")
         }
-        try VaultLock.holding(layout.lock) { () throws(VaultError) in
+        try VaultLock.holding(layout.lock, timeout: configuration.lockTimeout) { () throws(VaultError) in
             let others = [layout.systemdSlot, layout.passphraseSlot].filter { $0 != path && PrivateFiles.exists($0) }
             let keyFileHolds = (try? keyFileSlot(layout).unwrap(recipient: recipient)) != nil
             guard !others.isEmpty || keyFileHolds else {

@@ -106,7 +106,7 @@ public final class VaultSecretStore: SecretStore {
     public func setAsideDamagedVault() throws(VaultError) -> String? {
         let layout = try layout()
         guard PrivateFiles.exists(layout.folder) else { return nil }
-        return try VaultLock.holding(layout.lock) { () throws(VaultError) -> String? in
+        return try VaultLock.holding(layout.lock, timeout: configuration.lockTimeout) { () throws(VaultError) -> String? in
             guard PrivateFiles.exists(layout.vault) else { return nil }
             let stamp = ISO8601DateFormatter().string(from: Date()).replacingOccurrences(of: ":", with: "")
             let aside = layout.vault + ".damaged-" + stamp
@@ -213,19 +213,38 @@ public final class VaultSecretStore: SecretStore {
     /// Read, change, write under the vault's lock: the change sees every write acknowledged
     /// before, and a damaged vault stops it before anything is written. `body` returns whether
     /// it changed anything (nothing is written otherwise). `nil`: no vault and not `createIfMissing`.
+    ///
+    /// The key is unlocked before the lock is taken (a passphrase command or prompt must not
+    /// hold other writers up), after a first look at the header (damage is reported before any
+    /// key source is asked); under the lock the file is read again, as another writer may have
+    /// replaced it meanwhile.
     private func mutate(createIfMissing: Bool, _ body: (inout VaultContents) throws(VaultError) -> Bool) throws(VaultError) -> Bool? {
         let layout = try layout()
-        if !createIfMissing, !PrivateFiles.exists(layout.recipient) { return nil }
+        let unlocked: (recipient: String, identity: AgeX25519Identity)?
+        if let recipient = try layout.readRecipient() {
+            if let file = try PrivateFiles.read(layout.vault, limit: Self.maximumVaultSize) { try checkHeader(file, path: layout.vault) }
+            unlocked = (recipient, try unlockedIdentity(recipient: recipient))
+        } else if !createIfMissing {
+            return nil
+        } else {
+            unlocked = nil
+        }
         try layout.ensureFolders()
-        return try VaultLock.holding(layout.lock) { () throws(VaultError) -> Bool? in
+        return try VaultLock.holding(layout.lock, timeout: configuration.lockTimeout) { () throws(VaultError) -> Bool? in
             PrivateFiles.removeStaleTemporaries(in: layout.folder, for: "vault.age")
             var contents = VaultContents()
             let identity: AgeX25519Identity
             if let recipient = try layout.readRecipient() {
-                let file = try PrivateFiles.read(layout.vault, limit: Self.maximumVaultSize)
-                if let file { try checkHeader(file, path: layout.vault) }
-                identity = try unlockedIdentity(recipient: recipient)
-                if let file { contents = try decrypt(file, identity: identity, path: layout.vault) }
+                // Made, or made again, by another process since the first look: unlock for it.
+                if let unlocked, unlocked.recipient == recipient {
+                    identity = unlocked.identity
+                } else {
+                    identity = try unlockedIdentity(recipient: recipient)
+                }
+                if let file = try PrivateFiles.read(layout.vault, limit: Self.maximumVaultSize) {
+                    try checkHeader(file, path: layout.vault)
+                    contents = try decrypt(file, identity: identity, path: layout.vault)
+                }
             } else {
                 guard createIfMissing else { return nil }
                 identity = try createLocked(layout: layout, slots: configuration.newVaultSlots ?? automaticSlots(layout: layout))

@@ -5,7 +5,8 @@ import RizqSecrets
 /// the tests can use real processes (several writers, kill -9, another uid, a seccomp filter,
 /// strace). Configuration comes from the environment (VaultConfiguration.fromEnvironment:
 /// RIZQ_SECRETS_DIR, RIZQ_SECRETS_PASSPHRASE_FILE/_FD/_COMMAND, RIZQ_SECRETS_KEY_FILE), plus
-/// RIZQ_TEST_TERMINAL=1 (ask on the terminal), RIZQ_TEST_NO_SYSTEMD=1, RIZQ_TEST_NO_CACHE=1.
+/// RIZQ_TEST_TERMINAL=1 (ask on the terminal), RIZQ_TEST_NO_SYSTEMD=1, RIZQ_TEST_NO_CACHE=1,
+/// RIZQ_TEST_WORK_FACTOR (scrypt log2 N), RIZQ_TEST_LOCK_TIMEOUT (seconds).
 /// Secrets come in on stdin and go out on stdout, never in an argument. Every outcome is one line
 /// (`ok …`, or `error <case> <message>` with exit status 1).
 @main
@@ -20,6 +21,7 @@ struct VaultChild {
         if environment["RIZQ_TEST_NO_SYSTEMD"] == "1" { configuration.usesSystemdCredentials = false }
         if environment["RIZQ_TEST_NO_CACHE"] == "1" { configuration.usesKeyringCache = false }
         if let factor = environment["RIZQ_TEST_WORK_FACTOR"].flatMap(Int.init) { configuration.scryptWorkFactor = factor }
+        if let seconds = environment["RIZQ_TEST_LOCK_TIMEOUT"].flatMap(Double.init) { configuration.lockTimeout = seconds }
         let vault = VaultSecretStore(service: arguments[1], configuration: configuration)
         let rest = Array(arguments.dropFirst(2))
         do {

@@ -74,8 +74,9 @@ enum PrivateFiles {
                 guard data.count < limit else { break }
                 data.count = min(limit, max(data.count * 2, 4096))
             }
-            let count = data.withUnsafeMutableBytes { buffer in
-                Glibc.read(fd, buffer.baseAddress! + filled, buffer.count - filled)
+            let count = data.withUnsafeMutableBytes { buffer -> Int in
+                guard let base = buffer.baseAddress else { return 0 }
+                return Glibc.read(fd, base + filled, buffer.count - filled)
             }
             if count < 0 {
                 if errno == EINTR { continue }
@@ -163,13 +164,15 @@ enum PrivateFiles {
         guard fchmod(fd, 0o600) == 0 else { throw .fileSystem(path: path, operation: "set the mode of", reason: errnoText(errno)) }
         var written = 0
         while written < data.count {
-            let count = data.withUnsafeBytes { buffer in
-                write(fd, buffer.baseAddress! + written, buffer.count - written)
+            let count = data.withUnsafeBytes { buffer -> Int in
+                guard let base = buffer.baseAddress else { return 0 }
+                return write(fd, base + written, buffer.count - written)
             }
             if count < 0 {
                 if errno == EINTR { continue }
                 throw .fileSystem(path: path, operation: "write", reason: errnoText(errno))
             }
+            guard count > 0 else { throw .fileSystem(path: path, operation: "write", reason: "no progress") }
             written += count
         }
         guard fsync(fd) == 0 else { throw .fileSystem(path: path, operation: "flush (fsync)", reason: errnoText(errno)) }

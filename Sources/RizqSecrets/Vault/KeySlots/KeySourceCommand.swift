@@ -37,11 +37,15 @@ enum KeySourceCommand {
             guard input.count <= 60 * 1024 else { throw failure(source, name, "the input is larger than a pipe holds") }
             var written = 0
             while written < input.count {
-                let count = input.withUnsafeBytes { write(inputPipe[1], $0.baseAddress! + written, $0.count - written) }
+                let count = input.withUnsafeBytes { buffer -> Int in
+                    guard let base = buffer.baseAddress else { return 0 }
+                    return write(inputPipe[1], base + written, buffer.count - written)
+                }
                 if count < 0 {
                     if errno == EINTR { continue }
                     throw failure(source, name, "cannot write its input: \(PrivateFiles.errnoText(errno))")
                 }
+                guard count > 0 else { throw failure(source, name, "cannot write its input") }
                 written += count
             }
         }
