@@ -34,6 +34,9 @@ let package = Package(
         // Only the Logging trait (AccessLogger over swift-log, which we use anyway): not the
         // default JSON trait, nor Reloading (swift-metrics, swift-service-lifecycle) or YAML (Yams).
         .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0", traits: ["Logging"]),
+        // The vault's cryptography (X25519, HKDF, HMAC, ChaCha20-Poly1305; scrypt in CryptoExtras):
+        // only RizqAge and RizqSecrets link it, never an app that only wants preferences.
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
     ],
     targets: [
         // The bottom module: what suites, secrets, the importer and the CLI share. No system library.
@@ -55,9 +58,25 @@ let package = Package(
             // dlopen: in glibc itself since 2.34, in libdl before.
             linkerSettings: [.linkedLibrary("dl")]
         ),
+        // The kernel key-retention calls (add_key, keyctl) that Swift cannot call itself: glibc's
+        // keyctl() and syscall() are variadic. One C file, no library.
+        .target(name: "CKernelKeyring"),
         .target(
             name: "RizqSecrets",
-            dependencies: ["RizqCore", "CSecretShim", .product(name: "Logging", package: "swift-log")]
+            dependencies: [
+                "RizqCore", "CSecretShim", "RizqAge", "CKernelKeyring",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // The age v1 file format (c2sp.org/age) over swift-crypto: the vault's file format, so that
+        // Debian's `age` tool can always read a vault. Internal: no product of its own.
+        .target(
+            name: "RizqAge",
+            dependencies: [
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+            ]
         ),
         .target(
             name: "RizqImport",
@@ -107,6 +126,13 @@ let package = Package(
             dependencies: ["RizqSecrets", "RizqImport", "RizqPrefs", .product(name: "Logging", package: "swift-log")],
             path: "Tests/Support/SecretsChild"
         ),
+        // A child process for the vault tests: drives a VaultSecretStore (several writers killed
+        // with -9, another uid, a seccomp filter, strace), secrets on stdin/stdout only.
+        .executableTarget(
+            name: "rizq-vault-test-child",
+            dependencies: ["RizqSecrets"],
+            path: "Tests/Support/VaultChild"
+        ),
         // A child process for the profile tests: holds a LevelDB open (its LOCK taken), as a
         // running browser does, while the test reads the profile.
         .executableTarget(
@@ -142,6 +168,15 @@ let package = Package(
         .testTarget(
             name: "RizqSecretsTests",
             dependencies: ["RizqTestSupport", "RizqSecrets", "RizqPrefs", .product(name: "Logging", package: "swift-log")]
+        ),
+        // The age format (the C2SP test vectors, Debian's `age` both ways) and the vault.
+        .testTarget(
+            name: "RizqVaultTests",
+            dependencies: [
+                "RizqTestSupport", "RizqAge", "RizqSecrets", "rizq-vault-test-child",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            exclude: ["Fixtures", "Scripts"]
         ),
         .testTarget(
             name: "RizqCoreTests",

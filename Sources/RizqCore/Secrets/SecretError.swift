@@ -22,6 +22,19 @@ public enum SecretError: Error, Sendable, Equatable {
     case notText
     /// Anything else the Secret Service reported.
     case failed(detail: String)
+    /// No key source can unlock the encrypted vault (no passphrase source, no systemd-creds
+    /// slot usable, no cached key); `detail` lists why each could not and the one-line fixes.
+    case noKeySource(detail: String)
+    /// The passphrase given does not open the vault's passphrase slot.
+    case wrongPassphrase(detail: String)
+    /// The vault file at `path` is damaged (truncated, a changed byte); it is kept as it is and
+    /// is not overwritten by later writes.
+    case damaged(path: String, detail: String)
+    /// A key source of the vault is set up but failed (systemd-creds refused, a passphrase
+    /// command exited non-zero, a key file unreadable or for another vault).
+    case keySourceUnavailable(detail: String)
+    /// A file-backed store (the vault) could not read or write its files.
+    case storageFailed(detail: String)
 }
 
 extension SecretError: CustomStringConvertible, CustomDebugStringConvertible {
@@ -46,6 +59,10 @@ extension SecretError: CustomStringConvertible, CustomDebugStringConvertible {
             return "the stored secret is not UTF-8 text; read it as Data"
         case .failed(let detail):
             return "the Secret Service failed: \(detail)"
+        case .noKeySource(let detail), .wrongPassphrase(let detail), .damaged(_, let detail), .keySourceUnavailable(let detail),
+            .storageFailed(let detail):
+            // The vault's own message already says what happened and what to do.
+            return detail
         }
     }
 
