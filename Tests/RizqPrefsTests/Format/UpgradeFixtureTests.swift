@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import RizqTestSupport
 @testable import RizqPrefs
 
 /// Suite files written by the release before this one (Tests/Fixtures/LastRelease, made by
@@ -7,9 +8,7 @@ import XCTest
 /// value back the same: every value type, a schema version, and the change-time record the old
 /// release kept in an extended attribute. The file format does not change between releases.
 final class UpgradeFixtureTests: XCTestCase {
-    private static let fixtures = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Fixtures/LastRelease").path
+    private static let fixtures = repositoryRoot().appendingPathComponent("Tests/Fixtures/LastRelease").path
 
     private struct Profile: Codable, Equatable {
         var name: String
