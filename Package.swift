@@ -2,13 +2,14 @@
 import PackageDescription
 
 // Module layout, import direction and the paths data takes: docs/ARCHITECTURE.md.
-// RizqPrefs ← RizqMigration → RizqSecrets → CSecretShim → CLibSecret; RizqSecrets re-exports
-// RizqSecretsCore (SecretStore, InMemorySecretStore, SecretError: no libsecret); rizq-prefs uses all.
-// RizqProfiles → RizqMigration, and → CLevelDB, CSQLite, CSnappy (Debian's C libraries): the
+// RizqCore is the bottom: the app identity, SecretStore, SecretError, InMemorySecretStore, the
+// undo log, errno plumbing; it links no system library. RizqPrefs and RizqSecrets re-export it.
+// RizqPrefs ← RizqImport → RizqSecrets → CSecretShim (which loads libsecret at run time, with
+// dlopen: nothing links it); rizq-prefs uses all.
+// RizqProfiles → RizqImport, and → CLevelDB, CSQLite, CSnappy (Debian's C libraries): the
 // browser-profile readers, in a product of their own so that an app that imports no profile
 // links neither LevelDB nor SQLite.
-// RizqConfiguration → RizqPrefs, RizqSecretsCore, swift-configuration (no libsecret either).
-// RizqSchemaSecrets → RizqPrefs, RizqSecretsCore: a schema stage's move into any SecretStore.
+// RizqConfiguration → RizqPrefs, RizqCore, swift-configuration (no libsecret either).
 // RizqPrefs → CLinuxFileCalls: declarations of glibc calls that Swift's Glibc module leaves out
 // (renameat2, extended attributes); a header and a module map, no code.
 let package = Package(
@@ -16,11 +17,11 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "RizqPrefs", targets: ["RizqPrefs"]),
-        .library(name: "RizqSecretsCore", targets: ["RizqSecretsCore"]),
+        // What every layer shares, alone: SecretStore and InMemorySecretStore for an app's tests,
+        // the app identity. No system library.
+        .library(name: "RizqCore", targets: ["RizqCore"]),
         .library(name: "RizqSecrets", targets: ["RizqSecrets"]),
-        // A schema migration's move into a keyring, for any SecretStore (no libsecret).
-        .library(name: "RizqSchemaSecrets", targets: ["RizqSchemaSecrets"]),
-        .library(name: "RizqMigration", targets: ["RizqMigration"]),
+        .library(name: "RizqImport", targets: ["RizqImport"]),
         .library(name: "RizqProfiles", targets: ["RizqProfiles"]),
         // swift-configuration providers over suites and secrets: a product of its own, so that
         // apps that do not use swift-configuration never resolve it.
@@ -33,48 +34,65 @@ let package = Package(
         // Only the Logging trait (AccessLogger over swift-log, which we use anyway): not the
         // default JSON trait, nor Reloading (swift-metrics, swift-service-lifecycle) or YAML (Yams).
         .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0", traits: ["Logging"]),
+        // The vault's cryptography (X25519, HKDF, HMAC, ChaCha20-Poly1305; scrypt in CryptoExtras):
+        // only RizqAge and RizqSecrets link it, never an app that only wants preferences.
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
     ],
     targets: [
+        // The bottom module: what suites, secrets, the importer and the CLI share. No system library.
+        .target(name: "RizqCore"),
+        // The JSON codec, internal (no product): a strict reader generic over what it builds, and
+        // the writer's pieces; @inlinable, so that RizqPrefs specializes it for its values.
+        .target(name: "RizqJSON"),
         .target(
             name: "RizqPrefs",
-            dependencies: ["CLinuxFileCalls", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["RizqCore", "RizqJSON", "CLinuxFileCalls", .product(name: "Logging", package: "swift-log")]
         ),
         // Declarations of the Linux file calls Swift's Glibc module leaves out (renameat2, the
         // extended-attribute calls): a header, no code, nothing to install.
         .systemLibrary(name: "CLinuxFileCalls"),
-        .systemLibrary(
-            name: "CLibSecret",
-            pkgConfig: "libsecret-1",
-            providers: [.apt(["libsecret-1-dev"])]
-        ),
+        // The C shim over libsecret, which it loads with dlopen at the first secret call: it links
+        // neither libsecret nor GLib, and builds without their headers (CSecretShim.h says why).
         .target(
             name: "CSecretShim",
-            dependencies: ["CLibSecret"]
+            // dlopen: in glibc itself since 2.34, in libdl before.
+            linkerSettings: [.linkedLibrary("dl")]
         ),
-        // SecretStore, InMemorySecretStore and SecretError: what an app's tests need, without libsecret.
-        .target(name: "RizqSecretsCore"),
-        // The seam between the two: a SecretStore as the keyring a schema stage moves a key
-        // into (RizqPrefs' SchemaSecretStore). RizqPrefs itself knows nothing of secrets.
-        .target(name: "RizqSchemaSecrets", dependencies: ["RizqPrefs", "RizqSecretsCore"]),
+        // The kernel key-retention calls (add_key, keyctl) that Swift cannot call itself: glibc's
+        // keyctl() and syscall() are variadic. One C file, no library.
+        .target(name: "CKernelKeyring"),
         .target(
             name: "RizqSecrets",
-            dependencies: ["RizqSecretsCore", "CSecretShim", .product(name: "Logging", package: "swift-log")]
+            dependencies: [
+                "RizqCore", "CSecretShim", "RizqAge", "CKernelKeyring",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // The age v1 file format (c2sp.org/age) over swift-crypto: the vault's file format, so that
+        // Debian's `age` tool can always read a vault. Internal: no product of its own.
+        .target(
+            name: "RizqAge",
+            dependencies: [
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+            ]
         ),
         .target(
-            name: "RizqMigration",
-            dependencies: ["RizqPrefs", "RizqSecrets", .product(name: "Logging", package: "swift-log")]
+            name: "RizqImport",
+            dependencies: ["RizqPrefs", "RizqJSON", "RizqSecrets", .product(name: "Logging", package: "swift-log")]
         ),
         .systemLibrary(name: "CLevelDB", providers: [.apt(["libleveldb-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CSnappy", pkgConfig: "snappy", providers: [.apt(["libsnappy-dev"])]),
         .target(
             name: "RizqProfiles",
-            dependencies: ["RizqMigration", "CLevelDB", "CSQLite", "CSnappy"]
+            dependencies: ["RizqImport", "CLevelDB", "CSQLite", "CSnappy"]
         ),
         .target(
             name: "RizqConfiguration",
             dependencies: [
-                "RizqPrefs", "RizqSecretsCore",
+                "RizqPrefs", "RizqCore",
                 .product(name: "Configuration", package: "swift-configuration"),
             ],
             // swift-configuration's provider requirements take nonisolated(nonsending) handlers
@@ -84,7 +102,7 @@ let package = Package(
         .executableTarget(
             name: "rizq-prefs",
             dependencies: [
-                "RizqPrefs", "RizqSecrets", "RizqMigration", "RizqProfiles",
+                "RizqPrefs", "RizqJSON", "RizqSecrets", "RizqImport", "RizqProfiles",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -92,21 +110,28 @@ let package = Package(
         // the command line so the tests can run several real writers against one file.
         .executableTarget(
             name: "rizq-prefs-test-child",
-            dependencies: ["RizqPrefs"],
+            dependencies: ["RizqPrefs", "RizqJSON"],
             path: "Tests/Support/PrefsChild"
         ),
         // A child process for the schema migration tests: opens a suite with a schema, so that
         // the tests can migrate from two processes at once and kill a migration half-way.
         .executableTarget(
             name: "rizq-schema-test-child",
-            dependencies: ["RizqPrefs", "RizqSecrets", "RizqSchemaSecrets", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["RizqPrefs", "RizqSecrets", .product(name: "Logging", package: "swift-log")],
             path: "Tests/Support/SchemaChild"
         ),
         // A child process for the secret tests that need another environment (no session bus).
         .executableTarget(
             name: "rizq-secrets-test-child",
-            dependencies: ["RizqSecrets", "RizqMigration", "RizqPrefs", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["RizqSecrets", "RizqImport", "RizqPrefs", .product(name: "Logging", package: "swift-log")],
             path: "Tests/Support/SecretsChild"
+        ),
+        // A child process for the vault tests: drives a VaultSecretStore (several writers killed
+        // with -9, another uid, a seccomp filter, strace), secrets on stdin/stdout only.
+        .executableTarget(
+            name: "rizq-vault-test-child",
+            dependencies: ["RizqSecrets"],
+            path: "Tests/Support/VaultChild"
         ),
         // A child process for the profile tests: holds a LevelDB open (its LOCK taken), as a
         // running browser does, while the test reads the profile.
@@ -138,24 +163,33 @@ let package = Package(
         ),
         .testTarget(
             name: "RizqPrefsTests",
-            dependencies: ["RizqTestSupport", "RizqPrefs", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["RizqTestSupport", "RizqPrefs", "RizqJSON", .product(name: "Logging", package: "swift-log")]
         ),
         .testTarget(
             name: "RizqSecretsTests",
-            dependencies: ["RizqTestSupport", "RizqSecrets", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["RizqTestSupport", "RizqSecrets", "RizqPrefs", .product(name: "Logging", package: "swift-log")]
+        ),
+        // The age format (the C2SP test vectors, Debian's `age` both ways) and the vault.
+        .testTarget(
+            name: "RizqVaultTests",
+            dependencies: [
+                "RizqTestSupport", "RizqAge", "RizqSecrets", "rizq-vault-test-child",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            exclude: ["Fixtures", "Scripts"]
         ),
         .testTarget(
-            name: "RizqSchemaSecretsTests",
-            dependencies: ["RizqTestSupport", "RizqSchemaSecrets", "RizqPrefs", "RizqSecrets"]
+            name: "RizqCoreTests",
+            dependencies: ["RizqTestSupport", "RizqCore"]
         ),
         .testTarget(
-            name: "RizqMigrationTests",
-            dependencies: ["RizqTestSupport", "RizqMigration", "RizqPrefs", "RizqSecrets"]
+            name: "RizqImportTests",
+            dependencies: ["RizqTestSupport", "RizqJSON", "RizqImport", "RizqPrefs", "RizqSecrets"]
         ),
         .testTarget(
             name: "RizqProfilesTests",
             dependencies: [
-                "RizqTestSupport", "RizqProfiles", "RizqMigration", "RizqPrefs", "RizqSecrets", "CLevelDB", "CSQLite", "CSnappy",
+                "RizqTestSupport", "RizqProfiles", "RizqImport", "RizqPrefs", "RizqSecrets", "CLevelDB", "CSQLite", "CSnappy",
                 "rizq-profiles-test-child", "rizq-prefs",
             ]
         ),
@@ -171,13 +205,13 @@ let package = Package(
         ),
         .testTarget(
             name: "CLITests",
-            dependencies: ["RizqTestSupport", "RizqPrefs", "rizq-prefs"]
+            dependencies: ["RizqTestSupport", "RizqPrefs", "RizqJSON", "rizq-prefs"]
         ),
         // Examples/SeedApp's sources, compiled as they are (SeedApp/ links to them), and checked.
         // A target of its own: the seed's `typealias UserDefaults = SuiteStore` is module-wide.
         .testTarget(
             name: "SeedAppTests",
-            dependencies: ["RizqTestSupport", "RizqPrefs", "RizqSchemaSecrets", "RizqSecretsCore", "rizq-prefs"]
+            dependencies: ["RizqTestSupport", "RizqPrefs", "rizq-prefs"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -11,11 +11,11 @@ let targets: [(name: String, products: [String], libraries: [Target.Dependency])
     ("fuzz-suite-file", ["RizqPrefs"], []),
     ("fuzz-import", ["RizqPrefs"], []),
     ("fuzz-round-trip", ["RizqPrefs"], []),
-    ("fuzz-dump", ["RizqMigration"], []),
-    ("fuzz-plan", ["RizqMigration"], []),
-    ("fuzz-plist", ["RizqMigration"], []),
-    ("fuzz-chromium", ["RizqMigration", "RizqProfiles"], ["CFuzzStores"]),
-    ("fuzz-firefox", ["RizqMigration", "RizqProfiles"], ["CFuzzStores"]),
+    ("fuzz-dump", ["RizqImport"], []),
+    ("fuzz-plan", ["RizqImport"], []),
+    ("fuzz-plist", ["RizqImport"], []),
+    ("fuzz-chromium", ["RizqImport", "RizqProfiles"], ["CFuzzStores"]),
+    ("fuzz-firefox", ["RizqImport", "RizqProfiles"], ["CFuzzStores"]),
 ]
 
 let package = Package(
@@ -24,7 +24,7 @@ let package = Package(
     products: targets.map { .executable(name: $0.name, targets: [$0.name]) },
     dependencies: [.package(name: "RizqPrefs", path: "..")],
     targets: [
-        .target(name: "FuzzSupport", dependencies: ["RizqPrefs", "RizqMigration", "RizqSecretsCore"].map { .product(name: $0, package: "RizqPrefs") }),
+        .target(name: "FuzzSupport", dependencies: ["RizqPrefs", "RizqImport", "RizqCore"].map { .product(name: $0, package: "RizqPrefs") }),
         // LevelDB, SQLite and snappy, which the profile targets write their inputs with.
         .systemLibrary(name: "CFuzzStores", providers: [.apt(["libleveldb-dev", "libsqlite3-dev", "libsnappy-dev"])]),
     ] + targets.map { target in

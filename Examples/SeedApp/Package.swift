@@ -9,7 +9,6 @@ let package = Package(
         .executableTarget(name: "SeedApp", dependencies: [
             .product(name: "RizqPrefs", package: "RizqPrefs"),
             .product(name: "RizqSecrets", package: "RizqPrefs"),
-            .product(name: "RizqSchemaSecrets", package: "RizqPrefs"),
         ])
     ],
     swiftLanguageModes: [.v6]

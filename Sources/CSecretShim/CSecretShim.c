@@ -1,347 +1,250 @@
 #include "CSecretShim.h"
-
-/* For the D-Bus path calls (secret-paths.h) that reads use: libsecret marks them "subject to
- * change", but they have been unchanged since libsecret 0.7, and a change would fail the build
- * here, never silently. */
-#define SECRET_API_SUBJECT_TO_CHANGE
-#include <libsecret/secret.h>
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static SecretService *shared_service = NULL;
-static gint call_timeout = -1;
+/* libsecret, GLib and GIO as the shim uses them (why declared here: CSecretShim.h). Every type but
+ * GError goes through pointers; a GVariantType is its type string; the constants are gioenums.h's
+ * and secret-service.h's. GLib allocates with malloc (since 2.46), so free() releases its strings. */
+typedef struct { unsigned domain; int code; char *message; } GError;
+typedef void GVariant, GDBusConnection, GDBusMessage, SecretService, SecretValue;
+typedef GDBusMessage *(*GDBusMessageFilterFunction)(GDBusConnection *, GDBusMessage *, int incoming, void *data);
+enum { G_BUS_TYPE_SESSION = 2, G_DBUS_MESSAGE_TYPE_SIGNAL = 4, SECRET_SERVICE_NONE = 0 };
 
-#define RETURN_UNLESS_CONNECTED(error)                     \
-    do {                                                   \
-        int connected_ = rizq_secret_connect(error);       \
-        if (connected_ != RIZQ_SECRET_OK) return connected_; \
-    } while (0)
+#define FUNCTIONS(F)                                                                                                  \
+    F(SecretService *, secret_service_get_sync, (int flags, void *cancellable, GError **))                           \
+    F(int, secret_service_ensure_session_sync, (SecretService *, void *cancellable, GError **))                       \
+    F(SecretValue *, secret_service_get_secret_for_dbus_path_sync, (SecretService *, const char *, void *, GError **)) \
+    F(GVariant *, secret_service_prompt_at_dbus_path_sync, (SecretService *, const char *, void *, const char *type,   \
+                                                              GError **))                                             \
+    F(GVariant *, secret_service_encode_dbus_secret, (SecretService *, SecretValue *))                                \
+    F(SecretValue *, secret_value_new, (const void *secret, long length, const char *content_type))                   \
+    F(const void *, secret_value_get, (SecretValue *, size_t *length)) F(void, secret_value_unref, (SecretValue *))    \
+    F(void, secret_service_disconnect, (void)) F(GDBusConnection *, g_bus_get_sync, (int, void *, GError **))          \
+    F(GVariant *, g_dbus_connection_call_sync, (GDBusConnection *, const char *name, const char *path,               \
+        const char *interface, const char *method, GVariant *, const char *reply_type, int flags, int timeout_ms,     \
+        void *cancellable, GError **))                                                                                 \
+    F(unsigned, g_dbus_connection_add_filter, (GDBusConnection *, GDBusMessageFilterFunction, void *, void *))         \
+    F(int, g_dbus_message_get_message_type, (GDBusMessage *)) F(char *, g_dbus_error_get_remote_error, (GError *))    \
+    F(void, g_dbus_proxy_set_default_timeout, (void *, int)) F(void, g_object_unref, (void *))                          \
+    F(const char *, g_quark_to_string, (unsigned)) F(void, g_error_free, (GError *))                                   \
+    F(GVariant *, g_variant_new, (const char *format, ...)) F(void, g_variant_unref, (GVariant *))                    \
+    F(GVariant *, g_variant_new_va, (const char *format, const char **end, va_list *))                                \
+    F(int, g_variant_get_boolean, (GVariant *))                                                                        \
+    F(void, g_variant_get_va, (GVariant *, const char *format, const char **end, va_list *))                           \
+    F(GVariant *, g_variant_new_array, (const char *child_type, GVariant *const *children, size_t count))             \
+    F(int, g_variant_lookup, (GVariant *, const char *key, const char *format, ...))                                  \
+    F(int, g_variant_is_of_type, (GVariant *, const char *)) F(char **, g_variant_dup_objv, (GVariant *, size_t *))
 
-/* The change counter. Why a remembered item path may be trusted only while it stands still, and
- * the D-Bus ordering that argument rests on: RizqSecrets/Shim/SecretPathCache.swift. */
-static GDBusConnection *watched = NULL;   /* the connection the filter and match rules are on */
-static guint filter_id = 0;
-static gint changes = 0;                  /* written by GDBus's message thread: atomic */
+#define DECLARE(result, name, parameters) result(*name) parameters;
+static struct { FUNCTIONS(DECLARE) } fn;
+static pthread_once_t load_once = PTHREAD_ONCE_INIT;
+static rizq_secret_status loaded = RIZQ_SECRET_NO_LIBRARY;
+static char load_message[512];
 
-static const char *const match_rules[] = {
-    "type='signal',path_namespace='/org/freedesktop/secrets'",
-    "type='signal',sender='org.freedesktop.DBus',member='NameOwnerChanged',arg0='org.freedesktop.secrets'",
-};
+#define RESOLVE(result, name, parameters)                                                                           \
+    if ((*(void **) &fn.name = dlsym(library, #name)) == NULL && missing == NULL) missing = #name;
 
-static int set_status(rizq_secret_error *error, int status, const char *message) {
-    if (error != NULL) {
-        memset(error, 0, sizeof(*error));
-        g_strlcpy(error->message, message, sizeof(error->message));
-    }
+/* Opens libsecret, whose dependencies bring GLib and GIO (dlsym searches those too), and finds every
+ * function. It stays open: GLib cannot be unloaded. */
+static void load(void) {
+    void *library = dlopen("libsecret-1.so.0", RTLD_NOW | RTLD_LOCAL);
+    const char *missing = NULL, *reason = library == NULL ? dlerror() : NULL;
+    if (library != NULL) { FUNCTIONS(RESOLVE) }
+    loaded = library == NULL ? RIZQ_SECRET_NO_LIBRARY : missing != NULL ? RIZQ_SECRET_NO_SYMBOL : RIZQ_SECRET_OK;
+    snprintf(load_message, sizeof load_message, "%s", missing != NULL ? missing : reason != NULL ? reason : "");
+}
+
+/* Fills `error` with a GError's names (RizqSecrets sorts it), or with `message` alone; frees the GError. */
+static rizq_secret_status failed(rizq_secret_error *error, rizq_secret_status status, GError *gerror, const char *message) {
+    memset(error, 0, sizeof *error);
+    snprintf(error->message, sizeof error->message, "%s", gerror != NULL ? gerror->message : message);
+    if (gerror == NULL) return status;
+    const char *domain = fn.g_quark_to_string(gerror->domain);
+    char *remote = fn.g_dbus_error_get_remote_error(gerror);
+    snprintf(error->domain, sizeof error->domain, "%s", domain != NULL ? domain : "");
+    snprintf(error->dbus_name, sizeof error->dbus_name, "%s", remote != NULL ? remote : "");
+    error->code = gerror->code;
+    free(remote);
+    fn.g_error_free(gerror);
     return status;
 }
+#define FAILED(error, gerror) failed(error, RIZQ_SECRET_FAILED, gerror, "the Secret Service failed without saying why")
 
-/* Copies a GError into `error` by names (RizqSecrets sorts it), and frees it. The code's name
- * comes from the enum type GLib registers for the domain. */
-static int take_error(GError *gerror, rizq_secret_error *error) {
-    set_status(error, RIZQ_SECRET_ERROR, gerror != NULL ? gerror->message : "the Secret Service failed without saying why");
-    if (gerror != NULL && error != NULL) {
-        error->code = gerror->code;
-        g_strlcpy(error->domain, g_quark_to_string(gerror->domain), sizeof(error->domain));
-        GType type = gerror->domain == G_DBUS_ERROR ? G_TYPE_DBUS_ERROR
-                   : gerror->domain == G_IO_ERROR   ? G_TYPE_IO_ERROR_ENUM
-                   : gerror->domain == SECRET_ERROR ? SECRET_TYPE_ERROR
-                                                    : G_TYPE_INVALID;
-        /* An enum class of GLib's is never finalized: the reference is a count, not memory. */
-        GEnumValue *value = type != G_TYPE_INVALID ? g_enum_get_value(g_type_class_ref(type), gerror->code) : NULL;
-        g_strlcpy(error->code_name, value != NULL ? value->value_nick : "", sizeof(error->code_name));
-        gchar *remote = g_dbus_error_get_remote_error(gerror);
-        g_strlcpy(error->dbus_name, remote != NULL ? remote : "", sizeof(error->dbus_name));
-        g_free(remote);
-    }
-    g_clear_error(&gerror);
-    return RIZQ_SECRET_ERROR;
+#define BUS "org.freedesktop.DBus"
+#define SERVICE "org.freedesktop.Secret.Service"
+#define COLLECTION "org.freedesktop.Secret.Collection"
+#define ITEM "org.freedesktop.Secret.Item"
+#define PROPERTIES BUS ".Properties"
+#define NAME "org.freedesktop.secrets"
+#define ROOT "/org/freedesktop/secrets"
+static SecretService *service = NULL;
+static GDBusConnection *bus = NULL; /* GLib's shared one: it ends the process when it closes */
+
+/* One call to `name`'s object at `path`. After `in` come the call's parameters (a GVariant format
+ * and what it takes), the reply's type, `out`, a format to read the reply with (NULL: not read), and
+ * the pointers it fills. */
+static rizq_secret_status ask(rizq_secret_error *error, const char *name, const char *path, const char *interface,
+                              const char *method, int timeout_ms, const char *in, ...) {
+    va_list arguments;
+    va_start(arguments, in);
+    GVariant *parameters = fn.g_variant_new_va(in, NULL, &arguments);
+    const char *reply_type = va_arg(arguments, const char *), *out = va_arg(arguments, const char *);
+    GError *gerror = NULL;
+    GVariant *reply = fn.g_dbus_connection_call_sync(bus, name, path, interface, method, parameters, reply_type, 0,
+                                                     timeout_ms, NULL, &gerror);
+    if (reply != NULL && out != NULL) fn.g_variant_get_va(reply, out, NULL, &arguments);
+    va_end(arguments);
+    if (reply == NULL) return FAILED(error, gerror);
+    fn.g_variant_unref(reply);
+    return RIZQ_SECRET_OK;
 }
 
-/* Counts the signals that may change what an item path means; passes every message on. */
-static GDBusMessage *count_changes(GDBusConnection *connection G_GNUC_UNUSED, GDBusMessage *message, gboolean incoming,
-                                   gpointer user_data G_GNUC_UNUSED) {
-    if (incoming && g_dbus_message_get_message_type(message) == G_DBUS_MESSAGE_TYPE_SIGNAL) {
-        const gchar *path = g_dbus_message_get_path(message);
-        if ((path != NULL && g_str_has_prefix(path, "/org/freedesktop/secrets")) ||
-            (g_strcmp0(g_dbus_message_get_member(message), "NameOwnerChanged") == 0 &&
-             g_strcmp0(g_dbus_message_get_arg0(message), "org.freedesktop.secrets") == 0)) {
-            g_atomic_int_inc(&changes);
-        }
-    }
+/* The change counter: every signal the connection receives. The match rules make those the
+ * service's, plus any that other GLib code of the process subscribed to (they cost a search). */
+static atomic_uint changes; /* written by GDBus's message thread */
+static bool watching = false;
+
+static GDBusMessage *count_signals(GDBusConnection *connection, GDBusMessage *message, int incoming, void *data) {
+    (void) connection, (void) data;
+    if (incoming && fn.g_dbus_message_get_message_type(message) == G_DBUS_MESSAGE_TYPE_SIGNAL) atomic_fetch_add(&changes, 1);
     return message;
 }
 
-/* Removes the first `count` match rules; no reply wanted, so nothing waits on the bus. */
-static void remove_matches(GDBusConnection *connection, size_t count) {
-    for (size_t index = 0; index < count; index++) {
-        g_dbus_connection_call(connection, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
-                               "RemoveMatch", g_variant_new("(s)", match_rules[index]), NULL,
-                               G_DBUS_CALL_FLAGS_NONE, -1, NULL, NULL, NULL);
-    }
-}
+/* Once, waiting for the bus's reply: the bus has the rule before any later call of ours reaches the service. */
+#define ADD_MATCH(rule) (ask(&ignored, BUS, "/org/freedesktop/DBus", BUS, "AddMatch", timeout_ms, "(s)", rule, NULL, NULL) \
+                         == RIZQ_SECRET_OK)
 
-/* Subscribes to the signals above (the bus has the rules before any later call of ours reaches
- * the service); without them nothing is counted. */
-static void start_counting(void) {
-    GDBusConnection *connection = g_dbus_proxy_get_connection(G_DBUS_PROXY(shared_service));
-    for (size_t index = 0; index < G_N_ELEMENTS(match_rules); index++) {
-        GVariant *reply = g_dbus_connection_call_sync(connection, "org.freedesktop.DBus", "/org/freedesktop/DBus",
-                                                      "org.freedesktop.DBus", "AddMatch",
-                                                      g_variant_new("(s)", match_rules[index]), NULL,
-                                                      G_DBUS_CALL_FLAGS_NONE, -1, NULL, NULL);
-        if (reply == NULL) {
-            remove_matches(connection, index);
-            return;
-        }
-        g_variant_unref(reply);
+rizq_secret_status rizq_secret_connect(int timeout_ms, rizq_secret_error *error) {
+    pthread_once(&load_once, load);
+    if (loaded != RIZQ_SECRET_OK) return failed(error, loaded, NULL, load_message);
+    if (service != NULL) return RIZQ_SECRET_OK;
+    GError *gerror = NULL;
+    if (bus == NULL && (bus = fn.g_bus_get_sync(G_BUS_TYPE_SESSION, NULL, &gerror)) == NULL) return FAILED(error, gerror);
+    /* The ping keeps connecting within this call's time-out: libsecret's proxy loads the service's
+     * properties with GDBus's own 25 s, which nothing shortens, and a frozen daemon would hold it. */
+    if (ask(error, NAME, ROOT, BUS ".Peer", "Ping", timeout_ms, "()", NULL, NULL) != RIZQ_SECRET_OK) return RIZQ_SECRET_FAILED;
+    if ((service = fn.secret_service_get_sync(SECRET_SERVICE_NONE, NULL, &gerror)) == NULL) return FAILED(error, gerror);
+    fn.g_dbus_proxy_set_default_timeout(service, timeout_ms);
+    if (!fn.secret_service_ensure_session_sync(service, NULL, &gerror)) {
+        rizq_secret_disconnect();
+        return FAILED(error, gerror);
     }
-    watched = g_object_ref(connection);
-    filter_id = g_dbus_connection_add_filter(watched, count_changes, NULL, NULL);
-}
-
-int rizq_secret_connect(rizq_secret_error *error) {
-    if (shared_service == NULL) {
-        GError *gerror = NULL;
-        shared_service = secret_service_get_sync(SECRET_SERVICE_OPEN_SESSION, NULL, &gerror);
-        if (shared_service == NULL) {
-            return take_error(gerror, error);
-        }
-        start_counting();
-    }
-    g_dbus_proxy_set_default_timeout(G_DBUS_PROXY(shared_service), call_timeout);
+    rizq_secret_error ignored;
+    watching = watching || (ADD_MATCH("type='signal',path_namespace='" ROOT "'") &&
+                            ADD_MATCH("type='signal',sender='" BUS "',member='NameOwnerChanged',arg0='" NAME "'") &&
+                            fn.g_dbus_connection_add_filter(bus, count_signals, NULL, NULL) > 0);
     return RIZQ_SECRET_OK;
 }
 
 void rizq_secret_disconnect(void) {
-    if (watched != NULL) {
-        g_dbus_connection_remove_filter(watched, filter_id);
-        remove_matches(watched, G_N_ELEMENTS(match_rules));
-        g_clear_object(&watched);
-    }
-    g_clear_object(&shared_service);
-    secret_service_disconnect();
+    if (service != NULL) fn.g_object_unref(service), fn.secret_service_disconnect();
+    service = NULL;
 }
 
-void rizq_secret_set_timeout(int milliseconds) {
-    call_timeout = milliseconds;
+bool rizq_secret_changes(unsigned *count) {
+    *count = atomic_load(&changes);
+    return service != NULL && watching;
 }
 
-int rizq_secret_changes(unsigned *count) {
-    *count = (unsigned) g_atomic_int_get(&changes);
-    return watched != NULL;
+/* The a{ss} of name, value, … */
+static GVariant *dictionary(const char *const *pairs) {
+    size_t count = 0;
+    while (pairs[2 * count] != NULL && pairs[2 * count + 1] != NULL) count++;
+    GVariant *entries[count + 1];
+    for (size_t index = 0; index < count; index++, pairs += 2) entries[index] = fn.g_variant_new("{ss}", pairs[0], pairs[1]);
+    return fn.g_variant_new_array("{ss}", entries, count);
 }
 
-/* The attributes of (service, account), or of every item of `service` when `account` is NULL.
- * The table borrows the strings: unref it before they go. */
-static GHashTable *attributes_for(const char *service, const char *account) {
-    GHashTable *attributes = g_hash_table_new(g_str_hash, g_str_equal);
-    g_hash_table_insert(attributes, (gpointer) "service", (gpointer) service);
-    if (account != NULL) {
-        g_hash_table_insert(attributes, (gpointer) "account", (gpointer) account);
-    }
-    return attributes;
+/* The secret as the session sends it (encrypted); the plain bytes sit in libsecret's secure memory. */
+static GVariant *encoded(const void *bytes, size_t length, bool binary) {
+    const char *type = binary ? "application/octet-stream" : "text/plain";
+    SecretValue *value = fn.secret_value_new(length > 0 ? bytes : "", (long) length, type);
+    GVariant *secret = fn.secret_service_encode_dbus_secret(service, value);
+    fn.secret_value_unref(value);
+    return secret;
 }
 
-/* The items with these attributes, whatever their schema (so items made by secret-tool match). */
-static int search(const char *service, const char *account, GList **items, rizq_secret_error *error) {
-    RETURN_UNLESS_CONNECTED(error);
-    GHashTable *attributes = attributes_for(service, account);
+rizq_secret_status rizq_secret_search(const char *const *attributes, int timeout_ms, char ***unlocked, char ***locked,
+                                      rizq_secret_error *error) {
+    return ask(error, NAME, ROOT, SERVICE, "SearchItems", timeout_ms, "(@a{ss})", dictionary(attributes), "(aoao)",
+               "(^ao^ao)", unlocked, locked);
+}
+
+rizq_secret_status rizq_secret_get_secret(const char *item, int timeout_ms, rizq_secret_value **value, const void **bytes,
+                                          size_t *length, rizq_secret_error *error) {
     GError *gerror = NULL;
-    *items = secret_service_search_sync(shared_service, NULL, attributes, SECRET_SEARCH_ALL, NULL, &gerror);
-    g_hash_table_unref(attributes);
-    return gerror != NULL ? take_error(gerror, error) : RIZQ_SECRET_OK;
-}
-
-/* Locks, or unlocks by prompting, one item or collection; DISMISSED when an unlock changed nothing. */
-static int set_locked(gpointer object, int lock, rizq_secret_error *error) {
-    GList *objects = g_list_append(NULL, object);
-    GList *changed = NULL;
-    GError *gerror = NULL;
-    gint count = lock ? secret_service_lock_sync(shared_service, objects, NULL, &changed, &gerror)
-                      : secret_service_unlock_sync(shared_service, objects, NULL, &changed, &gerror);
-    g_list_free_full(changed, g_object_unref);
-    g_list_free(objects);
-    if (gerror != NULL) {
-        return take_error(gerror, error);
-    }
-    return count > 0 || lock ? RIZQ_SECRET_OK : set_status(error, RIZQ_SECRET_DISMISSED, "the unlock prompt was dismissed");
-}
-
-/* Unlocks a locked item or collection by prompting, when allowed. */
-static int unlock_one(gpointer object, int allow_prompt, rizq_secret_error *error) {
-    return allow_prompt ? set_locked(object, 0, error)
-                        : set_status(error, RIZQ_SECRET_LOCKED, "the item or collection is locked");
-}
-
-int rizq_secret_search_paths(const char *service, const char *account, char ***unlocked, char ***locked,
-                             rizq_secret_error *error) {
-    *unlocked = NULL;
-    *locked = NULL;
-    RETURN_UNLESS_CONNECTED(error);
-    GHashTable *attributes = attributes_for(service, account);
-    GError *gerror = NULL;
-    secret_service_search_for_dbus_paths_sync(shared_service, NULL, attributes, NULL, unlocked, locked, &gerror);
-    g_hash_table_unref(attributes);
-    return gerror != NULL ? take_error(gerror, error) : RIZQ_SECRET_OK;
-}
-
-void rizq_secret_paths_free(char **paths) {
-    g_strfreev(paths);
-}
-
-int rizq_secret_unlock_paths(char **paths, rizq_secret_error *error) {
-    RETURN_UNLESS_CONNECTED(error);
-    GError *gerror = NULL;
-    gchar **unlocked = NULL;
-    gint count = secret_service_unlock_dbus_paths_sync(shared_service, (const gchar **) paths, NULL, &unlocked, &gerror);
-    g_strfreev(unlocked);
-    if (gerror != NULL) {
-        return take_error(gerror, error);
-    }
-    return count > 0 ? RIZQ_SECRET_OK : set_status(error, RIZQ_SECRET_DISMISSED, "the unlock prompt was dismissed");
-}
-
-int rizq_secret_read_path(const char *path, rizq_secret_value **value, rizq_secret_error *error) {
-    *value = NULL;
-    RETURN_UNLESS_CONNECTED(error);
-    GError *gerror = NULL;
-    SecretValue *secret = secret_service_get_secret_for_dbus_path_sync(shared_service, path, NULL, &gerror);
-    if (gerror != NULL) {
-        g_clear_pointer(&secret, secret_value_unref);
-        return take_error(gerror, error);
-    }
-    if (secret == NULL) {
-        return set_status(error, RIZQ_SECRET_LOCKED, "the service returned no secret for the item");
-    }
+    fn.g_dbus_proxy_set_default_timeout(service, timeout_ms); /* libsecret's calls take the proxy's */
+    SecretValue *secret = fn.secret_service_get_secret_for_dbus_path_sync(service, item, NULL, &gerror);
+    if (secret != NULL && gerror != NULL) fn.secret_value_unref(secret), secret = NULL;
     *value = (rizq_secret_value *) secret;
-    return RIZQ_SECRET_OK;
+    *bytes = secret != NULL ? fn.secret_value_get(secret, length) : (*length = 0, NULL);
+    return gerror == NULL ? RIZQ_SECRET_OK : FAILED(error, gerror);
 }
 
-const void *rizq_secret_value_bytes(rizq_secret_value *value, size_t *length) {
-    gsize size = 0;
-    const gchar *bytes = secret_value_get((SecretValue *) value, &size);
-    *length = (size_t) size;
-    return bytes;
+void rizq_secret_value_release(rizq_secret_value *value) { fn.secret_value_unref((SecretValue *) value); }
+
+rizq_secret_status rizq_secret_set_secret(const char *item, const void *bytes, size_t length, bool binary, int timeout_ms,
+                                          rizq_secret_error *error) {
+    return ask(error, NAME, item, ITEM, "SetSecret", timeout_ms, "(@(oayays))", encoded(bytes, length, binary), NULL, NULL);
 }
 
-void rizq_secret_value_release(rizq_secret_value *value) {
-    secret_value_unref((SecretValue *) value);
+rizq_secret_status rizq_secret_set_label(const char *item, const char *label, int timeout_ms, rizq_secret_error *error) {
+    return ask(error, NAME, item, PROPERTIES, "Set", timeout_ms, "(ssv)", ITEM, "Label", fn.g_variant_new("s", label),
+               NULL, NULL);
 }
 
-/* The collection with `alias`; NO_COLLECTION when there is none. */
-static int collection_for(const char *alias, SecretCollection **collection, rizq_secret_error *error) {
-    *collection = NULL;
-    RETURN_UNLESS_CONNECTED(error);
+rizq_secret_status rizq_secret_item_attribute(const char *item, const char *name, int timeout_ms, char **value,
+                                              rizq_secret_error *error) {
+    GVariant *attributes = NULL;
+    rizq_secret_status status = ask(error, NAME, item, PROPERTIES, "Get", timeout_ms, "(ss)", ITEM, "Attributes",
+                                    "(v)", "(v)", &attributes);
+    if (status == RIZQ_SECRET_OK) fn.g_variant_lookup(attributes, name, "s", value), fn.g_variant_unref(attributes);
+    return status;
+}
+
+rizq_secret_status rizq_secret_create_item(const char *collection, const char *const *attributes, const char *label,
+                                           const void *bytes, size_t length, bool binary, bool replace, int timeout_ms,
+                                           char **item, char **prompt, rizq_secret_error *error) {
+    GVariant *properties[] = {fn.g_variant_new("{sv}", ITEM ".Label", fn.g_variant_new("s", label)),
+                              fn.g_variant_new("{sv}", ITEM ".Attributes", dictionary(attributes))};
+    return ask(error, NAME, collection, COLLECTION, "CreateItem", timeout_ms, "(@a{sv}@(oayays)b)",
+               fn.g_variant_new_array("{sv}", properties, 2), encoded(bytes, length, binary), (int) replace, "(oo)", "(oo)",
+               item, prompt);
+}
+
+rizq_secret_status rizq_secret_delete(const char *item, int timeout_ms, char **prompt, rizq_secret_error *error) {
+    return ask(error, NAME, item, ITEM, "Delete", timeout_ms, "()", "(o)", "(o)", prompt);
+}
+
+rizq_secret_status rizq_secret_read_alias(const char *alias, int timeout_ms, char **collection, rizq_secret_error *error) {
+    return ask(error, NAME, ROOT, SERVICE, "ReadAlias", timeout_ms, "(s)", alias, "(o)", "(o)", collection);
+}
+
+rizq_secret_status rizq_secret_collection_locked(const char *collection, int timeout_ms, bool *locked,
+                                                rizq_secret_error *error) {
+    GVariant *value = NULL;
+    rizq_secret_status status = ask(error, NAME, collection, PROPERTIES, "Get", timeout_ms, "(ss)", COLLECTION, "Locked",
+                                    "(v)", "(v)", &value);
+    if (status == RIZQ_SECRET_OK) *locked = fn.g_variant_get_boolean(value), fn.g_variant_unref(value);
+    return status;
+}
+
+rizq_secret_status rizq_secret_set_locked(const char *const *objects, bool lock, int timeout_ms, char ***done, char **prompt,
+                                          rizq_secret_error *error) {
+    return ask(error, NAME, ROOT, SERVICE, lock ? "Lock" : "Unlock", timeout_ms, "(^ao)", objects, "(aoo)", "(^aoo)",
+               done, prompt);
+}
+
+rizq_secret_status rizq_secret_prompt(const char *prompt, int timeout_ms, char ***objects, rizq_secret_error *error) {
     GError *gerror = NULL;
-    *collection = secret_collection_for_alias_sync(shared_service, alias, SECRET_COLLECTION_NONE, NULL, &gerror);
-    if (gerror != NULL) {
-        return take_error(gerror, error);
-    }
-    return *collection != NULL ? RIZQ_SECRET_OK
-                               : set_status(error, RIZQ_SECRET_NO_COLLECTION, "there is no collection with this alias");
-}
-
-/* A new item in the collection with `alias`, under the schema `schema_name`. */
-static int create_item(const char *schema_name, const char *service, const char *account, const char *label,
-                       SecretValue *value, const char *alias, int allow_prompt, rizq_secret_error *error) {
-    SecretCollection *collection = NULL;
-    int status = collection_for(alias, &collection, error);
-    if (status == RIZQ_SECRET_OK && secret_collection_get_locked(collection)) {
-        status = unlock_one(collection, allow_prompt, error);
-    }
-    if (status == RIZQ_SECRET_OK) {
-        GError *gerror = NULL;
-        const SecretSchema schema = {
-            schema_name, SECRET_SCHEMA_NONE,
-            { { "service", SECRET_SCHEMA_ATTRIBUTE_STRING }, { "account", SECRET_SCHEMA_ATTRIBUTE_STRING }, { NULL, 0 } },
-            0, NULL, NULL, NULL, NULL, NULL, NULL, NULL
-        };
-        GHashTable *attributes = attributes_for(service, account);
-        SecretItem *item = secret_item_create_sync(collection, &schema, attributes, label, value,
-                                                   SECRET_ITEM_CREATE_REPLACE, NULL, &gerror);
-        g_hash_table_unref(attributes);
-        status = item != NULL ? RIZQ_SECRET_OK : take_error(gerror, error);
-        g_clear_object(&item);
-    }
-    g_clear_object(&collection);
-    return status;
-}
-
-int rizq_secret_store(const char *schema_name, const char *service, const char *account, const char *label,
-                      const void *bytes, size_t length, int binary, const char *alias, int allow_prompt,
-                      rizq_secret_error *error) {
-    GList *items = NULL;
-    int status = search(service, account, &items, error);
-    if (status != RIZQ_SECRET_OK) {
-        return status;
-    }
-    SecretValue *value = secret_value_new(length > 0 ? (const gchar *) bytes : "", (gssize) length,
-                                          binary ? "application/octet-stream" : "text/plain");
-    if (items == NULL) {
-        status = create_item(schema_name, service, account, label, value, alias, allow_prompt, error);
-    } else {
-        /* Replace the secret of the existing item, so that there is never a second one. */
-        SecretItem *item = SECRET_ITEM(items->data);
-        GError *gerror = NULL;
-        status = secret_item_get_locked(item) ? unlock_one(item, allow_prompt, error) : RIZQ_SECRET_OK;
-        if (status == RIZQ_SECRET_OK && !secret_item_set_secret_sync(item, value, NULL, &gerror)) {
-            status = take_error(gerror, error);
-        }
-        if (status == RIZQ_SECRET_OK && !secret_item_set_label_sync(item, label, NULL, &gerror)) {
-            status = take_error(gerror, error);
-        }
-        g_list_free_full(items, g_object_unref);
-    }
-    secret_value_unref(value);
-    return status;
-}
-
-int rizq_secret_delete_path(const char *path, rizq_secret_error *error) {
-    RETURN_UNLESS_CONNECTED(error);
-    GError *gerror = NULL;
-    secret_service_delete_item_dbus_path_sync(shared_service, path, NULL, &gerror);
-    return gerror != NULL ? take_error(gerror, error) : RIZQ_SECRET_OK;
-}
-
-int rizq_secret_list(const char *service, char ***accounts, size_t *count, rizq_secret_error *error) {
-    *accounts = NULL;
-    *count = 0;
-    GList *items = NULL;
-    int status = search(service, NULL, &items, error);
-    if (status != RIZQ_SECRET_OK) {
-        return status;
-    }
-    char **names = calloc(g_list_length(items) + 1, sizeof(char *));
-    for (GList *node = items; node != NULL && names != NULL; node = node->next) {
-        /* Attributes are readable even when the item is locked; the secret is not read. */
-        GHashTable *attributes = secret_item_get_attributes(SECRET_ITEM(node->data));
-        const char *account = attributes != NULL ? g_hash_table_lookup(attributes, "account") : NULL;
-        if (account != NULL) {
-            names[(*count)++] = strdup(account);
-        }
-        g_clear_pointer(&attributes, g_hash_table_unref);
-    }
-    g_list_free_full(items, g_object_unref);
-    *accounts = names;
-    return names != NULL ? RIZQ_SECRET_OK : set_status(error, RIZQ_SECRET_ERROR, "out of memory");
-}
-
-int rizq_secret_collection_status(const char *alias, int *exists, int *locked, rizq_secret_error *error) {
-    SecretCollection *collection = NULL;
-    int status = collection_for(alias, &collection, error);
-    *exists = collection != NULL;
-    *locked = collection != NULL && secret_collection_get_locked(collection);
-    g_clear_object(&collection);
-    return status == RIZQ_SECRET_NO_COLLECTION ? RIZQ_SECRET_OK : status;
-}
-
-int rizq_secret_collection_set_locked(const char *alias, int locked, rizq_secret_error *error) {
-    SecretCollection *collection = NULL;
-    int status = collection_for(alias, &collection, error);
-    if (status == RIZQ_SECRET_OK) {
-        status = set_locked(collection, locked, error);
-    }
-    g_clear_object(&collection);
-    return status;
+    fn.g_dbus_proxy_set_default_timeout(service, timeout_ms); /* libsecret's calls take the proxy's */
+    GVariant *result = fn.secret_service_prompt_at_dbus_path_sync(service, prompt, NULL, NULL, &gerror);
+    *objects = result != NULL && fn.g_variant_is_of_type(result, "ao") ? fn.g_variant_dup_objv(result, NULL) : NULL;
+    if (result != NULL) fn.g_variant_unref(result);
+    return gerror == NULL ? RIZQ_SECRET_OK : FAILED(error, gerror);
 }

@@ -1,4 +1,5 @@
 // `import RizqSecrets` also brings the libsecret-free half of the API — `SecretStore`,
-// `InMemorySecretStore`, `SecretError` — which lives in `RizqSecretsCore` so that an app's tests
-// can use the in-memory store without linking libsecret (as swift-log ships `InMemoryLogging`).
-@_exported import RizqSecretsCore
+// `InMemorySecretStore`, `SecretError`, `AppIdentity` — which lives in `RizqCore` so that an
+// app's tests can use the in-memory store without linking libsecret (as swift-log ships
+// `InMemoryLogging`).
+@_exported import RizqCore

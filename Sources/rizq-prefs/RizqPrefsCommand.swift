@@ -50,7 +50,7 @@ struct RizqPrefsCommand: AsyncParsableCommand {
         subcommands: [
             GetCommand.self, SetCommand.self, DeleteCommand.self, ListCommand.self, SuitesCommand.self,
             ExportCommand.self, ImportCommand.self, WatchCommand.self, SecretCommand.self, DoctorCommand.self,
-            MigrateCommand.self, SchemaCommand.self,
+            ImportDumpCommand.self, SchemaCommand.self,
         ])
 
     @OptionGroup var verbosity: Verbosity

@@ -1,6 +1,5 @@
 import Foundation
 import RizqPrefs
-import RizqSecretsCore
 import XCTest
 
 /// The seed example's schema (Examples/SeedApp's SettingsSchema.swift, the v1 → v2 → v3 chain)

@@ -6,8 +6,8 @@
 import CFuzzStores
 import Foundation
 import FuzzSupport
-import RizqMigration
-import RizqProfiles
+import RizqImport
+@_spi(Fuzzing) import RizqProfiles  // the readers and PrivateCopy: public only for the fuzzers
 
 let scratch = Scratch()
 let origins = ["https://app.rizq.io", "file://", "chrome-extension://abcdefghijklmnop"]

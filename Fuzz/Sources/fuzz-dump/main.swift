@@ -2,15 +2,15 @@
 // run of the importer over it: inference, credential detection and the report.
 import Foundation
 import FuzzSupport
-import RizqMigration
+import RizqImport
 
 let scratch = Scratch()
-let formats: [LocalStorageDump.Format?] = [nil, .object, .pairs, .playwright, .cypress, .devtools, .plist]
+let formats: [ImportDump.Format?] = [nil, .object, .pairs, .playwright, .cypress, .devtools, .plist]
 
 runFuzzer { input in
     let bytes = Array(input)
     for format in formats {
-        guard let dump = try? LocalStorageDump(bytes: bytes, source: "fuzz", format: format) else { continue }
+        guard let dump = try? ImportDump(bytes: bytes, source: "fuzz", format: format) else { continue }
         require(format == nil || dump.format == format, "asked for \(String(describing: format)), read \(dump.format)")
         dryRunImport(dump, root: scratch.root)
     }

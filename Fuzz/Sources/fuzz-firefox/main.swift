@@ -7,8 +7,8 @@
 import CFuzzStores
 import Foundation
 import FuzzSupport
-import RizqMigration
-import RizqProfiles
+import RizqImport
+@_spi(Fuzzing) import RizqProfiles  // the readers and PrivateCopy: public only for the fuzzers
 
 let scratch = Scratch()
 nonisolated(unsafe) var round = 0

@@ -1,9 +1,9 @@
 import Configuration
 import Foundation
-import RizqSecretsCore
+import RizqCore
 import Synchronization
 
-/// A swift-configuration provider over a ``/RizqSecretsCore/SecretStore``: a `ConfigReader`
+/// A swift-configuration provider over a ``/RizqCore/SecretStore``: a `ConfigReader`
 /// reads tokens, passwords and API keys from the Secret Service (or any other store), and
 /// every value it returns is marked secret, so that swift-configuration's access logs and
 /// `ConfigValue.description` print `<REDACTED>` in its place.
@@ -26,12 +26,12 @@ import Synchronization
 /// `rizq-prefs secret set database.password` stores and `secret-tool lookup service S account
 /// database.password` prints. A secret is text or bytes: it reads as `string` (UTF-8) or
 /// `bytes`, and as `int`, `double` or `bool` when its text is one (`8080`, `0.5`, `true`);
-/// arrays are never secrets here. Store errors (``/RizqSecretsCore/SecretError``: no keyring,
+/// arrays are never secrets here. Store errors (``/RizqCore/SecretError``: no keyring,
 /// locked, timed out) are thrown as they are: a reader then answers with the default, or
 /// throws for a `required` read.
 ///
 /// This module does not link libsecret: pass a `SecretServiceStore` from `RizqSecrets`, or an
-/// ``/RizqSecretsCore/InMemorySecretStore`` in tests.
+/// ``/RizqCore/InMemorySecretStore`` in tests.
 ///
 /// Reads go to the store each time (with `SecretServiceStore`, one D-Bus round trip). The
 /// store has no change stream, so `watch` yields the current value only; a snapshot reads
@@ -52,7 +52,7 @@ extension SecretStoreProvider: ConfigProvider {
     public var providerName: String { "SecretStoreProvider[\(store.service)]" }
 
     /// The secret of the key's account now, marked secret; missing when there is no item.
-    /// - Throws: ``/RizqSecretsCore/SecretError`` from the store; ``ConfigTypeMismatch`` when the
+    /// - Throws: ``/RizqCore/SecretError`` from the store; ``ConfigTypeMismatch`` when the
     ///   secret does not read as `type`.
     public func value(forKey key: AbsoluteConfigKey, type: ConfigType) throws -> LookupResult {
         let account = Self.account(for: key)
@@ -66,7 +66,7 @@ extension SecretStoreProvider: ConfigProvider {
         return try result(account: account, bytes: try await store.secretBytes(forAccount: account), type: type)
     }
 
-    /// The current value only: a ``/RizqSecretsCore/SecretStore`` has no change stream. Use
+    /// The current value only: a ``/RizqCore/SecretStore`` has no change stream. Use
     /// ``fetchValue(forKey:type:)`` (a reader's `fetch` methods) to read a rotated secret.
     public func watchValue<Return: ~Copyable>(
         forKey key: AbsoluteConfigKey,
@@ -81,7 +81,7 @@ extension SecretStoreProvider: ConfigProvider {
         SecretSnapshot(provider: self)
     }
 
-    /// One snapshot: a ``/RizqSecretsCore/SecretStore`` has no change stream.
+    /// One snapshot: a ``/RizqCore/SecretStore`` has no change stream.
     public func watchSnapshot<Return: ~Copyable>(
         updatesHandler: (_ updates: ConfigUpdatesAsyncSequence<any ConfigSnapshot, Never>) async throws -> Return
     ) async throws -> Return {

@@ -1,4 +1,5 @@
 import Foundation
+import RizqJSON
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -11,9 +12,9 @@ import Glibc
 /// ```swift
 /// for suite in try SuiteCatalog().suites() { print(suite.suiteName, suite.path) }
 /// ```
-public struct SuiteCatalog: Sendable {
+package struct SuiteCatalog: Sendable {
     /// One suite file.
-    public struct Entry: Sendable, Equatable {
+    package struct Entry: Sendable, Equatable {
         /// The suite's name (`com.example.app`, `group.com.example.shared`).
         public var suiteName: String
         /// The app whose folder holds it; `nil` for an app-group suite.
@@ -25,9 +26,9 @@ public struct SuiteCatalog: Sendable {
     }
 
     /// One result of ``inspect()``.
-    public struct Finding: Sendable, Equatable {
+    package struct Finding: Sendable, Equatable {
         /// How much it needs the user.
-        public enum Severity: String, Sendable, Comparable {
+        package enum Severity: String, Sendable, Comparable {
             /// All is well.
             case ok
             /// Worth knowing; nothing is at risk.
@@ -195,11 +196,11 @@ public struct SuiteCatalog: Sendable {
             return Finding(severity: .problem, path: suite.path, message: "cannot read the file's status", fix: "check the folder's permissions")
         }
         if info.st_mode & S_IFMT != S_IFREG {
-            // The same judgment as an open's (SuiteFile.readRegularFile), which never blocks on a
+            // The same judgment as an open's (RegularFile.read), which never blocks on a
             // FIFO or follows a link: the fix is to move it away, not to chmod it.
             let what = info.st_mode & S_IFMT == S_IFLNK
                 ? "a symbolic link: suites are never read or written through links"
-                : "\(SuiteFile.kindName(info.st_mode)), not a regular file: the suite cannot be opened"
+                : "\(FileProblem.kindName(info.st_mode)), not a regular file: the suite cannot be opened"
             return Finding(severity: .problem, path: suite.path, message: "the file is \(what)", fix: "move it away (mv '\(suite.path)' '\(suite.path).moved'), or replace it by the file it stands for")
         }
         if info.st_uid != geteuid() {
@@ -208,13 +209,13 @@ public struct SuiteCatalog: Sendable {
         let mode = info.st_mode & 0o777
         let data: [UInt8]
         do {
-            guard let read = try SuiteFile.readRegularFile(suite.path) else {
+            guard let read = try RegularFile.read(suite.path) else {
                 return Finding(severity: .problem, path: suite.path, message: "the file is gone", fix: "run doctor again")
             }
             data = read.bytes
         } catch {
-            if Int64(info.st_size) > Int64(SuiteFile.sizeLimit) {
-                return Finding(severity: .problem, path: suite.path, message: "the file is too large: \(SuiteFile.tooLarge(Int64(info.st_size))); the suite cannot be opened", fix: "move it away (mv '\(suite.path)' '\(suite.path).moved')")
+            if Int64(info.st_size) > Int64(RegularFile.sizeLimit) {
+                return Finding(severity: .problem, path: suite.path, message: "the file is too large: \(RegularFile.tooLarge(Int64(info.st_size))); the suite cannot be opened", fix: "move it away (mv '\(suite.path)' '\(suite.path).moved')")
             }
             return Finding(severity: .problem, path: suite.path, message: "the file cannot be read (mode \(String(mode, radix: 8)))", fix: "chmod 600 '\(suite.path)'")
         }

@@ -1,4 +1,5 @@
 import Foundation
+import RizqJSON
 
 /// The suite's contents during one stage of a migration: what a custom stage reads and changes.
 ///
@@ -159,7 +160,7 @@ public struct SchemaBatch {
 struct SchemaMove: Sendable {
     enum Destination: Sendable {
         case suite(name: String, key: String)
-        case secretStore(any SchemaSecretStore, account: String, label: String?)
+        case secretStore(any SecretStore, account: String, label: String?)
     }
 
     var sourceKey: String

@@ -39,7 +39,7 @@ public struct SchemaChange: Sendable {
         case remove(key: String)
         case convert(key: String, fromName: String, toName: String, unconvertible: Unconvertible, conversion: @Sendable (PrefValue) -> Conversion)
         case moveToSuite(key: String, suite: String, newKey: String, conflict: Conflict)
-        case moveToSecretStore(key: String, store: any SchemaSecretStore, account: String, label: String?, conflict: Conflict)
+        case moveToSecretStore(key: String, store: any SecretStore, account: String, label: String?, conflict: Conflict)
     }
 
     /// What a conversion made of a value.
@@ -100,10 +100,18 @@ public struct SchemaChange: Sendable {
     /// The value never appears in a log line, an error or a preview. Another type of value
     /// fails the migration.
     ///
-    /// To pass a `SecretStore` (`SecretServiceStore`, `InMemorySecretStore`), import
-    /// `RizqSchemaSecrets`, which has the overload; see ``SchemaSecretStore``.
+    /// `store` is any `SecretStore`: `RizqSecrets`' stores, or `InMemorySecretStore` in an
+    /// app's tests (RizqPrefs itself links no libsecret).
+    ///
+    /// ```swift
+    /// import RizqPrefs
+    /// import RizqSecrets          // SecretServiceStore
+    ///
+    /// let keyring = SecretServiceStore(service: "com.rizq.app")
+    /// .lightweight(from: 2, to: 3, [.moveToSecretStore("auth_token", keyring)])
+    /// ```
     public static func moveToSecretStore(
-        _ key: String, _ store: any SchemaSecretStore, account: String? = nil, label: String? = nil,
+        _ key: String, _ store: any SecretStore, account: String? = nil, label: String? = nil,
         ifTargetExists conflict: Conflict = .replace
     ) -> SchemaChange {
         SchemaChange(operation: .moveToSecretStore(key: key, store: store, account: account ?? key, label: label, conflict: conflict))

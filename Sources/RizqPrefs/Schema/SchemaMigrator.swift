@@ -5,7 +5,7 @@ import Synchronization
 /// Runs a ``SuiteSchema`` on one suite: the stages in memory, then what they moved out (the
 /// keyring first, then other suites, each one commit), then the suite itself — its migrated
 /// table and the new version in one atomic replace — all under the suite's file lock
-/// (``SuiteBackend/migrate(_:)``). A failure anywhere undoes what was written.
+/// (``SuiteEngine/migrate(_:)``). A failure anywhere undoes what was written.
 struct SchemaMigrator {
     let schema: SuiteSchema
     /// The suite being migrated.
@@ -80,13 +80,13 @@ struct SchemaMigrator {
 
     private func migrate(_ store: SuiteStore) throws(SchemaMigrationError) {
         // Already there (the usual case, once migrated): no lock, no second read.
-        if let known = store.backend.replica.schemaVersion, known >= schema.version, store.backend.openError == nil {
+        if let known = store.engine.replica.schemaVersion, known >= schema.version, store.engine.openError == nil {
             if known > schema.version { reportNewer(known, store) }
             return
         }
         let outcome: Result<Void, SchemaMigrationError>
         do {
-            outcome = try store.backend.migrate { input, write in
+            outcome = try store.engine.migrate { input, write in
                 Result { () throws(SchemaMigrationError) in try migrate(store, input, write) }
             }
         } catch {
@@ -96,7 +96,7 @@ struct SchemaMigrator {
     }
 
     /// Under the file lock: decides, runs the stages, writes.
-    private func migrate(_ store: SuiteStore, _ input: SuiteBackend.MigrationInput, _ write: SuiteBackend.MigrationWriter) throws(SchemaMigrationError) {
+    private func migrate(_ store: SuiteStore, _ input: SuiteEngine.MigrationInput, _ write: SuiteEngine.MigrationWriter) throws(SchemaMigrationError) {
         guard input.exists else {
             // A fresh suite starts at the schema's version: no stage runs, and the file records
             // the version at once, so that a write by an older app cannot make it version 0.
@@ -199,17 +199,10 @@ struct SchemaMigrator {
     }
 }
 
-/// What a migration wrote outside its own suite, so that a failure can undo it.
+/// What a migration writes outside its own suite — the keyring first, then other suites — each
+/// recorded in one ``UndoLog`` as it is written, so that a failure can undo it.
 private struct WrittenParts {
-    struct Secret {
-        var store: any SchemaSecretStore
-        var account: String
-        /// What the account held before (`nil`: nothing).
-        var previous: Data?
-    }
-
-    var secrets: [Secret] = []
-    var commits: [SuiteCommit] = []
+    var log = UndoLog()
 
     /// Stores the values moved into secret stores, in order.
     mutating func moveSecrets(_ moves: [SchemaMove]) throws {
@@ -217,12 +210,21 @@ private struct WrittenParts {
             guard case .secretStore(let store, let account, let label) = move.destination else { continue }
             let previous = try store.secretBytes(forAccount: account)
             if previous != nil, move.conflict == .keepExisting { continue }
+            let bytes: Data
+            let isText: Bool
             switch move.value {
-            case .string(let text): try store.storeSecret(Data(text.utf8), isText: true, forAccount: account, label: label)
-            case .data(let bytes): try store.storeSecret(bytes, isText: false, forAccount: account, label: label)
+            case .string(let text): (bytes, isText) = (Data(text.utf8), true)
+            case .data(let data): (bytes, isText) = (data, false)
             default: continue  // refused when the stage ran
             }
-            secrets.append(Secret(store: store, account: account, previous: previous))
+            do {
+                try store.storeSecret(bytes, isText: isText, forAccount: account, label: label)
+            } catch {
+                // A time-out is only the caller giving up: the store may still keep it.
+                if case .timedOut = error { log.recordSecretWrite(to: store, account: account, previous: previous, uncertain: true) }
+                throw error
+            }
+            log.recordSecretWrite(to: store, account: account, previous: previous)
         }
     }
 
@@ -244,33 +246,12 @@ private struct WrittenParts {
                     try batch.set(move.value, forKey: key)
                 }
             }
-            commits.append(commit)
+            log.record(commit)
         }
     }
 
     /// Undoes everything written, last first; returns what could not be undone.
     func undo() -> [String] {
-        var problems: [String] = []
-        for commit in commits.reversed() {
-            do {
-                try commit.revert()
-            } catch {
-                problems.append("suite \(commit.suiteName) could not be reverted (\(error))")
-            }
-        }
-        for secret in secrets.reversed() {
-            do {
-                if let previous = secret.previous {
-                    let isText = String(data: previous, encoding: .utf8) != nil
-                    try secret.store.storeSecret(previous, isText: isText, forAccount: secret.account, label: nil)
-                } else {
-                    _ = try secret.store.deleteSecret(forAccount: secret.account)
-                }
-            } catch {
-                let what = secret.previous == nil ? "deleted" : "put back"
-                problems.append("secret store \(secret.store.service), account \(secret.account) could not be \(what) (\(error))")
-            }
-        }
-        return problems
+        log.undo().problems.map(\.message)
     }
 }

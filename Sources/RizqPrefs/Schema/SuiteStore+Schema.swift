@@ -48,7 +48,7 @@ extension SuiteStore {
     /// - Throws: ``SchemaMigrationError``; ``standard`` itself still works, unmigrated.
     public static func standard(schema: SuiteSchema) throws(SchemaMigrationError) -> SuiteStore {
         let store = standard
-        if let error = store.backend.openError { throw .cannotOpen(error) }
+        if let error = store.engine.openError { throw .cannotOpen(error) }
         try SchemaMigrator.migrate(store, to: schema)
         return store
     }
@@ -57,7 +57,7 @@ extension SuiteStore {
     /// or wrote it, 0 when it records none. After ``init(suite:appID:root:schema:)`` it is the
     /// schema's version — or higher, when a newer app has migrated the file further.
     public var schemaVersion: Int {
-        backend.replica.schemaVersion ?? 0
+        engine.replica.schemaVersion ?? 0
     }
 
     /// The dry run of a migration: what opening `suite` with `schema` would change, stage by
@@ -73,7 +73,7 @@ extension SuiteStore {
     public static func previewMigration(
         suite: String, appID: String? = nil, root: String? = nil, schema: SuiteSchema
     ) throws(SchemaMigrationError) -> SchemaMigrationPreview {
-        let appID = appID ?? AppIdentity.current()
+        let appID = appID ?? AppIdentity.current
         let location: SuiteLocation
         do {
             location = try SuiteLocation(suiteName: suite, appID: appID, root: root ?? SuiteLocation.defaultRoot())

@@ -62,7 +62,7 @@ extension SuiteStore {
         var batch = SuiteBatch(store: self)
         let result = try body(&batch)
         guard !batch.changes.isEmpty || batch.replacingAll else { return result }
-        backend.apply(batch.changes, replacingAll: batch.replacingAll)
+        engine.apply(batch.changes, replacingAll: batch.replacingAll)
         postDidChange()
         return result
     }

@@ -33,15 +33,15 @@ public struct SuiteCommit: Sendable {
     /// the value they already had are not listed (and caused no write).
     public let changes: [Change]
 
-    let backend: SuiteBackend
+    let engine: SuiteEngine
     /// What the write path recorded of the commit, for ``revert()``.
     let written: CommittedWrite
 
-    init(suiteName: String, backend: SuiteBackend, written: CommittedWrite) {
+    init(suiteName: String, engine: SuiteEngine, written: CommittedWrite) {
         self.suiteName = suiteName
-        path = backend.location.path
+        path = engine.location.path
         changes = written.changes.map { Change(key: $0.key, before: $0.before, after: $0.after) }
-        self.backend = backend
+        self.engine = engine
         self.written = written
     }
 
@@ -55,8 +55,8 @@ public struct SuiteCommit: Sendable {
     /// - Throws: ``SuiteStoreError/writeFailed(path:reason:)`` when the file cannot be written;
     ///   the revert then stays pending in memory and the next flush retries it.
     public func revert() throws(SuiteStoreError) {
-        try backend.revert(written)
-        DidChangeRelay.primaryStore(of: backend)?.postDidChange()
+        try engine.revert(written)
+        DidChangeRelay.primaryStore(of: engine)?.postDidChange()
     }
 }
 
@@ -82,8 +82,20 @@ extension SuiteStore {
     public func commit(_ body: (inout SuiteBatch) throws -> Void) throws -> SuiteCommit {
         var batch = SuiteBatch(store: self)
         try body(&batch)
-        let written = try backend.commit(batch.changes, replacingAll: batch.replacingAll)
+        let written = try engine.commit(batch.changes, replacingAll: batch.replacingAll)
         postDidChange()
-        return SuiteCommit(suiteName: suiteName, backend: backend, written: written)
+        return SuiteCommit(suiteName: suiteName, engine: engine, written: written)
+    }
+}
+
+extension UndoLog {
+    /// Records a commit, whose undo is its ``SuiteCommit/revert()``.
+    package mutating func record(_ commit: SuiteCommit) {
+        record(
+            undo: {
+                try commit.revert()
+                return commit.changes.isEmpty ? nil : .suiteReverted(commit.suiteName)
+            },
+            failure: { error in Problem(message: "suite \(commit.suiteName) could not be put back (\(error))", secret: nil) })
     }
 }

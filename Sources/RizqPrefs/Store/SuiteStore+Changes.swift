@@ -29,11 +29,11 @@ extension SuiteStore {
         key: String?, _ transform: @escaping @Sendable (SuiteChange) -> Element
     ) -> AsyncStream<Element> {
         let (stream, continuation) = AsyncStream<Element>.makeStream(bufferingPolicy: .unbounded)
-        let backend = self.backend
-        let id = backend.replica.addObserver(key: key) { change in continuation.yield(transform(change)) }
+        let engine = self.engine
+        let id = engine.replica.addObserver(key: key) { change in continuation.yield(transform(change)) }
         continuation.onTermination = { _ in
             // Not inline: termination may be triggered while the suite's state is locked.
-            DispatchQueue.global().async { backend.replica.removeObserver(id) }
+            DispatchQueue.global().async { engine.replica.removeObserver(id) }
         }
         return stream
     }

@@ -54,11 +54,11 @@ final class DidChangeRelay: Sendable {
     /// Records `store` as a store of its suite; the first one of a suite starts listening for
     /// other processes' changes.
     static func attach(_ store: SuiteStore) {
-        let backend = store.backend
+        let engine = store.engine
         let (relay, isNew) = relays.withLock { table -> (DidChangeRelay, Bool) in
-            if let existing = table[ObjectIdentifier(backend)] { return (existing, false) }
+            if let existing = table[ObjectIdentifier(engine)] { return (existing, false) }
             let relay = DidChangeRelay()
-            table[ObjectIdentifier(backend)] = relay
+            table[ObjectIdentifier(engine)] = relay
             return (relay, true)
         }
         relay.state.withLock { state in
@@ -67,15 +67,15 @@ final class DidChangeRelay: Sendable {
         }
         if isNew {
             // Backends live as long as the process (the registry keeps them), and so does this.
-            _ = backend.replica.addObserver(key: nil) { [relay] change in
+            _ = engine.replica.addObserver(key: nil) { [relay] change in
                 if change.origin == .external { relay.schedulePost() }
             }
         }
     }
 
-    /// The longest-lived store of `backend`'s suite in this process, if any is alive.
-    static func primaryStore(of backend: SuiteBackend) -> SuiteStore? {
-        relays.withLock { $0[ObjectIdentifier(backend)] }?.primaryStore
+    /// The longest-lived store of `engine`'s suite in this process, if any is alive.
+    static func primaryStore(of engine: SuiteEngine) -> SuiteStore? {
+        relays.withLock { $0[ObjectIdentifier(engine)] }?.primaryStore
     }
 
     private var primaryStore: SuiteStore? {

@@ -1,4 +1,5 @@
 import Foundation
+import RizqJSON
 
 /// Foundation's typed getters, with Foundation's answers for missing keys (`0`, `false`, `nil`)
 /// and its lenient conversions (`integer(forKey:)` of a stored `"42"` is `42`; text is read as

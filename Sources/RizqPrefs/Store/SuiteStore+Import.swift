@@ -1,4 +1,5 @@
 import Foundation
+import RizqJSON
 
 /// Why ``SuiteStore/importJSON(_:replacing:)`` imported nothing.
 public enum SuiteImportError: Error, Sendable, Equatable, CustomStringConvertible {

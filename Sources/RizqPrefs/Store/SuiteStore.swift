@@ -1,4 +1,5 @@
 import Foundation
+import RizqJSON
 import Logging
 import Synchronization
 
@@ -32,7 +33,7 @@ public final class SuiteStore: Sendable {
     public let appID: String
     /// Where the suite file lives.
     public let location: SuiteLocation
-    let backend: SuiteBackend
+    let engine: SuiteEngine
 
     private static let standardCache = Mutex<[String: SuiteStore]>([:])
 
@@ -45,7 +46,7 @@ public final class SuiteStore: Sendable {
     /// Never fails: when the file cannot be opened (permissions), the error is logged and the
     /// suite lives in memory only, leaving the file untouched; ``flush()`` reports the error.
     public static var standard: SuiteStore {
-        let appID = AppIdentity.current()
+        let appID = AppIdentity.current
         let root = SuiteLocation.defaultRoot()
         let cacheKey = root + "\u{0}" + appID
         if let cached = standardCache.withLock({ $0[cacheKey] }) { return cached }
@@ -66,16 +67,16 @@ public final class SuiteStore: Sendable {
     /// Sets the app id that ``standard`` and named suites use, for apps that do not set
     /// `RIZQ_PREFS_APP_ID` (which still wins). Call it once, early, before using ``standard``.
     public static func configure(appID: String) {
-        AppIdentity.configure(appID)
+        AppIdentity.configure(appID: appID)
     }
 
     /// The app id now in force (see ``standard``).
-    public static var currentAppID: String { AppIdentity.current() }
+    public static var currentAppID: String { AppIdentity.current }
 
     /// Foundation's failable initializer: `nil` names the standard suite; an invalid name, or a
     /// file that cannot be read, gives `nil`. Use ``init(suite:appID:root:)`` to learn why.
     public convenience init?(suiteName: String?) {
-        let appID = AppIdentity.current()
+        let appID = AppIdentity.current
         do {
             try self.init(suite: suiteName ?? appID, appID: appID, root: nil)
         } catch {
@@ -93,12 +94,12 @@ public final class SuiteStore: Sendable {
     /// - Throws: ``SuiteStoreError/invalidSuiteName(name:reason:)``,
     ///   ``SuiteStoreError/invalidAppID(appID:reason:)``, or ``SuiteStoreError/unreadable(path:reason:)``.
     public init(suite: String, appID: String? = nil, root: String? = nil) throws(SuiteStoreError) {
-        let appID = appID ?? AppIdentity.current()
+        let appID = appID ?? AppIdentity.current
         let location = try SuiteLocation(suiteName: suite, appID: appID, root: root ?? SuiteLocation.defaultRoot())
         self.suiteName = suite
         self.appID = appID
         self.location = location
-        self.backend = try SuiteRegistry.backend(for: location)
+        self.engine = try SuiteRegistry.engine(for: location)
         DidChangeRelay.attach(self)
     }
 
@@ -107,7 +108,7 @@ public final class SuiteStore: Sendable {
         self.appID = appID
         self.location = (try? SuiteLocation(suiteName: suite, appID: appID, root: root))
             ?? SuiteLocation(unvalidated: suite, root: root)
-        self.backend = SuiteBackend(unopenable: self.location, error: error)
+        self.engine = SuiteEngine(unopenable: self.location, error: error)
         DidChangeRelay.attach(self)
     }
 
@@ -156,7 +157,7 @@ public final class SuiteStore: Sendable {
     @usableFromInline
     func store(_ value: PrefValue?, forKey key: String) throws(SuiteStoreError) {
         if let value { try Self.validate(value, forKey: key) }
-        backend.set(value, forKey: key)
+        engine.set(value, forKey: key)
         postDidChange()
     }
 
@@ -203,7 +204,7 @@ public final class SuiteStore: Sendable {
 
     /// Removes the key from the suite (registered defaults still answer for it).
     public func removeObject(forKey key: String) {
-        backend.set(nil, forKey: key)
+        engine.set(nil, forKey: key)
         postDidChange()
     }
 
@@ -219,7 +220,7 @@ public final class SuiteStore: Sendable {
                 Logger.rizqPrefs.error("cannot register a default for key '\(key)': \(error)", metadata: ["suite": "\(suiteName)"])
             }
         }
-        backend.replica.register(converted)
+        engine.replica.register(converted)
     }
 
     /// Empties the suite named `domainName` (this suite, or another suite of the same app):
@@ -227,7 +228,7 @@ public final class SuiteStore: Sendable {
     public func removePersistentDomain(forName domainName: String) {
         do {
             let target = domainName == suiteName ? self : try sibling(named: domainName)
-            target.backend.apply([], replacingAll: true)
+            target.engine.apply([], replacingAll: true)
             postDidChange()
         } catch {
             Logger.rizqPrefs.error("cannot remove persistent domain: \(error)")
@@ -237,7 +238,7 @@ public final class SuiteStore: Sendable {
     /// The stored contents of the suite named `domainName`, or `nil` when it cannot be opened.
     public func persistentDomain(forName domainName: String) -> [String: Any]? {
         let target = domainName == suiteName ? self : try? sibling(named: domainName)
-        return target?.backend.replica.values.dictionary.mapValues(\.anyValue)
+        return target?.engine.replica.values.dictionary.mapValues(\.anyValue)
     }
 
     /// Writes pending changes now and picks up other processes' changes; `false` (and a logged
@@ -246,7 +247,7 @@ public final class SuiteStore: Sendable {
     public func synchronize() -> Bool {
         do {
             try flush()
-            backend.refresh()
+            engine.refresh()
             return true
         } catch {
             Logger.rizqPrefs.error("\(error)", metadata: ["suite": "\(suiteName)"])
@@ -258,14 +259,14 @@ public final class SuiteStore: Sendable {
     /// crash or power loss.
     /// - Throws: ``SuiteStoreError/writeFailed(path:reason:)``; the changes stay pending in memory.
     public func flush() throws(SuiteStoreError) {
-        try backend.flush()
+        try engine.flush()
     }
 
     // MARK: Reading
 
     /// The stored value, or the registered default, as a ``PrefValue``.
     public func prefValue(forKey key: String) -> PrefValue? {
-        backend.replica.value(forKey: key)
+        engine.replica.value(forKey: key)
     }
 
     /// The stored value (or registered default) as `Value`; `nil` when missing or of another type.
@@ -285,22 +286,22 @@ public final class SuiteStore: Sendable {
     /// started empty), and why the file was judged damaged; `nil` when the file was sound.
     /// Tools use it to tell the user; the quarantined file is kept byte for byte.
     public var damagedFileMovedAside: (path: String, reason: String)? {
-        backend.movedAsideAtOpen
+        engine.movedAsideAtOpen
     }
 
     /// The stored keys, sorted (registered defaults not included).
     public var keys: [String] {
-        JSONWriter.sortedKeys(backend.replica.values.keys)
+        JSONWriter.sortedKeys(engine.replica.values.keys)
     }
 
     /// The stored entries as ``PrefValue``s (registered defaults not included).
     public var entries: [String: PrefValue] {
-        backend.replica.values.dictionary
+        engine.replica.values.dictionary
     }
 
     /// Stored values and registered defaults, as Foundation-style values.
     public func dictionaryRepresentation() -> [String: Any] {
-        let (values, defaults) = backend.replica.valuesAndDefaults
+        let (values, defaults) = engine.replica.valuesAndDefaults
         return defaults.merging(values.dictionary) { _, stored in stored }.mapValues(\.anyValue)
     }
 }

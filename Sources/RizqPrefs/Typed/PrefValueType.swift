@@ -1,4 +1,5 @@
 import Foundation
+import RizqJSON
 
 /// The type a value given as text should be stored as: what `rizq-prefs set --type` and
 /// `defaults write -int` choose.
@@ -16,7 +17,7 @@ import Foundation
 /// ```swift
 /// let value = try PrefValueType.int.parse("42")     // .int(42)
 /// ```
-public enum PrefValueType: String, Sendable, CaseIterable {
+package enum PrefValueType: String, Sendable, CaseIterable {
     /// `true` or `false`.
     case bool
     /// A signed 64-bit integer.
@@ -89,7 +90,7 @@ public enum PrefValueType: String, Sendable, CaseIterable {
     }
 
     /// The grammar of JSON numbers (and a leading `+`), so that Swift-only spellings (`nan`,
-    /// `inf`, `0x10`) are refused. Package-wide: the migration reads numbers by the same grammar.
+    /// `inf`, `0x10`) are refused. Package-wide: the importer reads numbers by the same grammar.
     package static func isDecimal(_ text: String) -> Bool {
         var bytes = Substring(text).utf8[...]
         if bytes.first == UInt8(ascii: "-") || bytes.first == UInt8(ascii: "+") { bytes = bytes.dropFirst() }
@@ -113,7 +114,7 @@ public enum PrefValueType: String, Sendable, CaseIterable {
 }
 
 /// Text that does not parse as the ``PrefValueType`` asked for.
-public struct PrefValueParseError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct PrefValueParseError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The type asked for.
     public var type: PrefValueType
     /// The text given.

@@ -1,5 +1,5 @@
 import Foundation
-import RizqMigration
+import RizqImport
 
 /// Reads a Chromium-family browser's or an Electron app's `Local Storage/leveldb` folder with
 /// the real LevelDB library.
@@ -16,7 +16,7 @@ import RizqMigration
 /// where `<key>` and `<value>` carry a format byte (`ChromiumStorageString`). The origin is
 /// the serialized origin (`https://app.rizq.io`, `file://`, `app://obsidian.md`,
 /// `chrome-extension://<id>`).
-public struct ChromiumLocalStorageReader: Sendable {
+@_spi(Fuzzing) public struct ChromiumLocalStorageReader: Sendable {
     /// A reader.
     public init() {}
 

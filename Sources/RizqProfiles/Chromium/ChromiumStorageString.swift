@@ -1,4 +1,4 @@
-import RizqMigration
+import RizqImport
 
 /// How Chromium stores a `localStorage` key or value in LevelDB: a format byte, then the
 /// string's code units.

@@ -1,4 +1,5 @@
 import Foundation
+import RizqCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -14,7 +15,7 @@ import Glibc
 /// files that are rewritten in place (LevelDB's `CURRENT` and `MANIFEST`, an SQLite database
 /// and its journal) did not change during it; logs may grow meanwhile, since their readers
 /// stop at the last complete record.
-public final class PrivateCopy: @unchecked Sendable {
+@_spi(Fuzzing) public final class PrivateCopy: @unchecked Sendable {
     /// The private folder.
     public let folder: String
     private var copies: [(copy: String, source: String)] = []
@@ -214,22 +215,17 @@ public final class PrivateCopy: @unchecked Sendable {
         defer { close(output) }
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         while true {
-            let count = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
-            if count == 0 { break }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw .failed(String(cString: strerror(errno)))
+            let count: Int
+            do {
+                count = try buffer.withUnsafeMutableBytes { try DescriptorIO.read(input, into: $0) }
+            } catch {
+                throw .failed("\(error)")
             }
-            var written = 0
-            while written < count {
-                let result = buffer.withUnsafeBytes { bytes in
-                    bytes.baseAddress.map { write(output, $0 + written, count - written) } ?? -1
-                }
-                if result < 0 {
-                    if errno == EINTR { continue }
-                    throw .failed("cannot write the copy: \(String(cString: strerror(errno)))")
-                }
-                written += result
+            if count == 0 { break }
+            do {
+                try buffer.withUnsafeBytes { try DescriptorIO.writeAll(UnsafeRawBufferPointer(rebasing: $0[..<count]), to: output) }
+            } catch {
+                throw .failed("cannot write the copy: \(error)")
             }
         }
     }

@@ -1,4 +1,4 @@
-import RizqMigration
+import RizqImport
 
 /// One origin's LSNG database, `storage/default/<origin>/ls/data.sqlite`, read from a private
 /// copy: the origin from its `database` table, the items from its `data` table.

@@ -1,4 +1,4 @@
-import RizqMigration
+import RizqImport
 
 /// How Firefox's LSNG (`storage/default/<origin>/ls/data.sqlite`) stores a value, after
 /// Firefox's `dom/localstorage/LSValue.cpp` (database schema 5, `user_version` 80):

@@ -1,5 +1,5 @@
 import Foundation
-import RizqMigration
+import RizqImport
 
 /// Reads Firefox's `localStorage`, each database from a private copy, with the real SQLite
 /// library (and values through snappy).
@@ -22,7 +22,7 @@ import RizqMigration
 /// Syncthing's conflict copies (`*.sync-conflict-*`) are not Firefox's files: they are not
 /// read, and the origin they sit in says so in its warnings. An origin that holds no items
 /// is left out.
-public struct FirefoxLocalStorageReader: Sendable {
+@_spi(Fuzzing) public struct FirefoxLocalStorageReader: Sendable {
     /// A reader.
     public init() {}
 

@@ -1,4 +1,4 @@
-import RizqMigration
+import RizqImport
 
 /// Firefox's legacy `localStorage` database, `webappsstore.sqlite` (and `storage/ls-archive.sqlite`,
 /// the copy of it Firefox keeps since LSNG), read from a private copy: one table,

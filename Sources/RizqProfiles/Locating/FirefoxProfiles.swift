@@ -30,34 +30,34 @@ import Foundation
 /// 3. the profile marked `Default=1`;
 /// 4. the only profile;
 /// and otherwise asks for `--profile`.
-public struct FirefoxProfiles: Sendable, Equatable {
+package struct FirefoxProfiles: Sendable, Equatable {
     /// A profile of `profiles.ini`.
-    public struct Profile: Sendable, Equatable {
+    package struct Profile: Sendable, Equatable {
         /// The name Firefox shows (`default-release`).
-        public var name: String
+        package var name: String
         /// The profile folder.
-        public var path: String
+        package var path: String
         /// Whether it is marked `Default=1` (the default before per-installation defaults).
-        public var isMarkedDefault: Bool
+        package var isMarkedDefault: Bool
 
         /// The profile folder's own name (`m4bxbel5.default-esr`).
-        public var folderName: String { (path as NSString).lastPathComponent }
+        package var folderName: String { (path as NSString).lastPathComponent }
 
         /// How lists show it: `default-esr (m4bxbel5.default-esr)`.
-        public var listed: String { name == folderName ? name : "\(name) (\(folderName))" }
+        package var listed: String { name == folderName ? name : "\(name) (\(folderName))" }
     }
 
     /// The folder that holds `profiles.ini`.
-    public var folder: String
+    package var folder: String
     /// The profiles, in `profiles.ini`'s order.
-    public var profiles: [Profile]
+    package var profiles: [Profile]
     /// Each installation's default profile folder, by installation hash.
-    public var installDefaults: [String: String]
+    package var installDefaults: [String: String]
 
     /// Reads `folder/profiles.ini`, and `folder/installs.ini` when `profiles.ini` is of the older
     /// format (no `[General] Version`) that kept the installations there only, as Firefox does.
     /// - Throws: ``ProfileError/unreadable(path:reason:)``.
-    public init(folder: String) throws(ProfileError) {
+    package init(folder: String) throws(ProfileError) {
         self.folder = folder
         let ini = try Self.readINI(folder + "/profiles.ini")
         var profiles: [Profile] = []
@@ -90,7 +90,7 @@ public struct FirefoxProfiles: Sendable, Equatable {
     /// is false where Firefox gives installations no profiles of their own (Snap).
     /// - Throws: ``ProfileError/profileNotFound(name:folder:available:)``,
     ///   ``ProfileError/profileRequired(folder:available:)``.
-    public func choose(_ name: String?, installHashes: [String], dedicated: Bool = true) throws(ProfileError) -> Profile {
+    package func choose(_ name: String?, installHashes: [String], dedicated: Bool = true) throws(ProfileError) -> Profile {
         let listed = profiles.map(\.listed)
         if let name {
             if let match = profiles.first(where: { $0.name == name }) ?? profiles.first(where: { $0.folderName == name })
@@ -145,7 +145,7 @@ public struct FirefoxProfiles: Sendable, Equatable {
     /// `MOZ_LEGACY_HOME=1`, else `$XDG_CONFIG_HOME/mozilla/firefox` (default
     /// `~/.config/mozilla/firefox`, where recent Firefox starts a new user); then the Snap and
     /// Flatpak packages'.
-    public static func dataFolders(home: String, environment: [String: String]) -> [String] {
+    package static func dataFolders(home: String, environment: [String: String]) -> [String] {
         let legacy = home + "/.mozilla/firefox"
         let configHome = environment["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? home + "/.config"
         let xdg = configHome + "/mozilla/firefox"

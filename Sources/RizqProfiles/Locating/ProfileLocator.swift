@@ -64,8 +64,10 @@ public struct ProfileLocator: Sendable {
     }
 
     /// Firefox's default profile, or `profile` (by the name Firefox shows or the folder's
-    /// name), from the first of ``FirefoxProfiles/dataFolders(home:environment:)`` that holds
-    /// `profiles.ini`; the default is chosen as Firefox chooses it (``FirefoxProfiles``).
+    /// name), from the first folder that holds `profiles.ini`, in the order Firefox prefers
+    /// them (`~/.mozilla/firefox` or `~/.config/mozilla/firefox`, then the Snap and Flatpak
+    /// packages'); the default is chosen as Firefox chooses it (the `[Install<hash>]` of the
+    /// Firefox installed here, then `Default=1`).
     public func locateFirefox(profile: String?) throws(ProfileError) -> ProfileLocation {
         let folders = FirefoxProfiles.dataFolders(home: home, environment: environment)
         guard let folder = folders.first(where: { Self.exists($0 + "/profiles.ini") }) else {
@@ -162,7 +164,7 @@ public struct ProfileLocator: Sendable {
             return ProfileLocation(kind: .chromiumLevelDB, path: folder, label: label ?? "LevelDB folder")
         }
         if name.hasSuffix(".plist") {
-            throw .unsupported(path: path, reason: "a property list is read by RizqMigration's plist importer (`rizq-prefs migrate --from FILE.plist`), not as browser storage")
+            throw .unsupported(path: path, reason: "a property list is read by RizqImport's plist importer (`rizq-prefs migrate --from FILE.plist`), not as browser storage")
         }
         if name.hasSuffix(".sqlite") || name.hasSuffix(".sqlite3") || name.hasSuffix(".db") || Self.isSQLite(path) {
             return ProfileLocation(kind: .sqliteFile, path: path, label: label ?? "SQLite file")
@@ -173,15 +175,15 @@ public struct ProfileLocator: Sendable {
     // MARK: Chromium profiles
 
     /// A profile of a Chromium user-data folder: its folder name and the name the browser shows.
-    public struct ChromiumProfile: Sendable, Equatable {
+    package struct ChromiumProfile: Sendable, Equatable {
         /// The folder: `Default`, `Profile 1`, …
-        public var directory: String
+        package var directory: String
         /// The name the browser shows (`Local State`'s `profile.info_cache`), if known.
-        public var name: String?
+        package var name: String?
     }
 
     /// The profiles of the user-data folder `folder`, and the last used one.
-    public static func chromiumProfiles(in folder: String) -> (profiles: [ChromiumProfile], lastUsed: String?) {
+    package static func chromiumProfiles(in folder: String) -> (profiles: [ChromiumProfile], lastUsed: String?) {
         var names: [String: String] = [:]
         var lastUsed: String?
         if let data = FileManager.default.contents(atPath: folder + "/Local State"),

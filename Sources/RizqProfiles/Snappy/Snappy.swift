@@ -2,16 +2,16 @@ import CSnappy
 
 /// Snappy decompression through Debian's libsnappy (its C API), for the profile readers that
 /// store compressed values (Firefox's LSNG `compression_type` 1).
-public enum Snappy {
+package enum Snappy {
     /// Why bytes could not be decompressed.
-    public enum Failure: Error, Sendable, Equatable, CustomStringConvertible {
+    package enum Failure: Error, Sendable, Equatable, CustomStringConvertible {
         /// The bytes are not valid snappy data.
         case invalidInput
         /// The data would decompress to more than the limit.
         case tooLarge(size: Int, limit: Int)
 
         /// What went wrong.
-        public var description: String {
+        package var description: String {
             switch self {
             case .invalidInput: return "not valid snappy-compressed data"
             case .tooLarge(let size, let limit): return "it decompresses to \(size) bytes, more than the \(limit) allowed"
@@ -20,11 +20,11 @@ public enum Snappy {
     }
 
     /// The most a value may decompress to: 64 MiB (a browser allows an origin about 5 MiB).
-    public static let maximumSize = 64 << 20
+    package static let maximumSize = 64 << 20
 
     /// The decompressed bytes of `compressed`.
     /// - Throws: ``Failure``.
-    public static func decompress(_ compressed: [UInt8], limit: Int = maximumSize) throws(Failure) -> [UInt8] {
+    package static func decompress(_ compressed: [UInt8], limit: Int = maximumSize) throws(Failure) -> [UInt8] {
         var length = 0
         let sized = compressed.withUnsafeBufferPointer { input in
             input.withMemoryRebound(to: CChar.self) { snappy_uncompressed_length($0.baseAddress, $0.count, &length) }

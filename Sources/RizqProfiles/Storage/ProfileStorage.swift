@@ -1,4 +1,4 @@
-import RizqMigration
+import RizqImport
 
 /// Everything a browser storage holds, read from a private copy: its origins and their items.
 ///
@@ -7,26 +7,27 @@ import RizqMigration
 /// let storage = try ProfileStorage.read(location)
 /// for origin in storage.origins { print(origin.origin, origin.keyCount, origin.storedSize) }
 /// let dump = try storage.dump(origin: "https://app.rizq.io")
-/// let report = try LocalStorageImporter(options: options).run(dump)
+/// let report = try Importer(options: options).run(dump)
 /// ```
 ///
 /// The profile is never opened in place: ``read(_:)`` copies what the reader needs into a
-/// private `0700` folder (``PrivateCopy``), reads the copy, and removes it, so that a running
+/// private `0700` folder (`PrivateCopy`), reads the copy, and removes it, so that a running
 /// browser's lock or write-ahead log is no obstacle and the profile's bytes and modification
 /// times stay as they were.
 ///
 /// ## Adding a reader
 ///
 /// Each ``ProfileStoreKind`` is read by one reader, chosen in ``read(_:)``; a reader copies what
-/// it needs with the ``PrivateCopy`` it is given and returns ``StoredOrigin``s:
-/// - Chromium and Electron `Local Storage/leveldb`: ``ChromiumLocalStorageReader``.
-/// - Legacy Chrome/WebKit `*.localstorage`: ``WebKitLocalStorageReader``.
+/// it needs with the `PrivateCopy` it is given and returns ``StoredOrigin``s (the readers and
+/// `PrivateCopy` are `@_spi(Fuzzing)`: public only for the fuzzers in `Fuzz/`):
+/// - Chromium and Electron `Local Storage/leveldb`: `ChromiumLocalStorageReader`.
+/// - Legacy Chrome/WebKit `*.localstorage`: `WebKitLocalStorageReader`.
 /// - Firefox profiles, LSNG `ls/data.sqlite` and `webappsstore.sqlite`:
-///   ``FirefoxLocalStorageReader``; an `.sqlite` file is routed by its tables in `SQLiteKind`
+///   `FirefoxLocalStorageReader`; an `.sqlite` file is routed by its tables in `SQLiteKind`
 ///   (`webappsstore2`, `data` + `database`); the `firefox` source (profiles.ini) is resolved in
 ///   ``ProfileLocator/locateFirefox(profile:)``.
 /// - Apple property lists are not browser storage: `rizq-prefs migrate --from X.plist` goes to
-///   RizqMigration's plist importer before RizqProfiles is asked.
+///   RizqImport's plist importer before RizqProfiles is asked.
 public struct ProfileStorage: Sendable {
     /// What was read.
     public var location: ProfileLocation
@@ -93,8 +94,8 @@ public struct ProfileStorage: Sendable {
         throw .originNotFound(source: source, origin: name, origins: names)
     }
 
-    /// The dump of origin `name` (or of the only one), for `LocalStorageImporter`.
-    public func dump(origin name: String?) throws(ProfileError) -> LocalStorageDump {
+    /// The dump of origin `name` (or of the only one), for `Importer`.
+    public func dump(origin name: String?) throws(ProfileError) -> ImportDump {
         try origin(name).dump(format: kind.dumpFormat, source: source)
     }
 }

@@ -1,4 +1,4 @@
-import RizqMigration
+import RizqImport
 
 /// The kinds of browser storage, each read by its own reader (see ``ProfileStorage/read(_:)``).
 public enum ProfileStoreKind: String, Sendable, CaseIterable {
@@ -16,7 +16,7 @@ public enum ProfileStoreKind: String, Sendable, CaseIterable {
     case firefoxWebappsstore = "firefox-webappsstore"
 
     /// The dump format the importer records for this kind.
-    public var dumpFormat: LocalStorageDump.Format {
+    public var dumpFormat: ImportDump.Format {
         switch self {
         case .chromiumLevelDB: return .chromiumLevelDB
         case .webkitSQLite, .sqliteFile: return .webkitSQLite

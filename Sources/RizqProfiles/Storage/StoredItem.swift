@@ -1,7 +1,7 @@
-import RizqMigration
+import RizqImport
 
 /// One `localStorage` item as the browser stored it: key and value may each be bytes that are
-/// not valid Unicode (see ``/RizqMigration/StoredString``), never silently replaced.
+/// not valid Unicode (see ``/RizqImport/StoredString``), never silently replaced.
 public struct StoredItem: Sendable, Hashable {
     /// The key as stored.
     public var key: StoredString

@@ -1,8 +1,8 @@
-import RizqMigration
+import RizqImport
 
 /// One origin's `localStorage`, as every profile reader produces it: the origin, its items as
 /// stored, and what was odd about them. ``dump(format:source:)`` turns it into the
-/// `LocalStorageDump` that `LocalStorageImporter` consumes.
+/// `ImportDump` that `Importer` consumes.
 public struct StoredOrigin: Sendable, Equatable {
     /// The origin as the browser names it: `https://app.rizq.io`, `http://localhost:5432`,
     /// `file://`, `app://obsidian.md`, `chrome-extension://<id>`, or a partitioned form such as
@@ -30,7 +30,7 @@ public struct StoredOrigin: Sendable, Equatable {
     public var undecodableCount: Int { items.reduce(0) { $0 + ($1.key.isText && $1.value.isText ? 0 : 1) } }
 
     /// The dump the importer consumes; `source` names the profile (not the private copy).
-    public func dump(format: LocalStorageDump.Format, source: String) -> LocalStorageDump {
-        LocalStorageDump(storedItems: items.map { ($0.key, $0.value) }, origin: origin, format: format, source: source, warnings: warnings)
+    public func dump(format: ImportDump.Format, source: String) -> ImportDump {
+        ImportDump(storedItems: items.map { ($0.key, $0.value) }, origin: origin, format: format, source: source, warnings: warnings)
     }
 }

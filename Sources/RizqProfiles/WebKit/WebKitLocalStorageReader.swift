@@ -1,5 +1,5 @@
 import Foundation
-import RizqMigration
+import RizqImport
 
 /// Reads legacy Chrome (up to version 60), old Electron and WebKit `*.localstorage` files:
 /// SQLite databases with one table, `ItemTable (key TEXT, value BLOB)`, one file per origin.
@@ -7,14 +7,14 @@ import RizqMigration
 /// Values are the string's raw UTF-16LE code units (a lone surrogate stays as it was stored,
 /// and is reported, never replaced); keys are SQLite text in the database's encoding. The
 /// origin comes from the file name (`WebKitOriginName`).
-public struct WebKitLocalStorageReader: Sendable {
+package struct WebKitLocalStorageReader: Sendable {
     /// A reader.
-    public init() {}
+    package init() {}
 
     /// Reads `path`: one `*.localstorage` file, or a folder of them (a profile's
     /// `Local Storage`), each from a private copy made in `copy`.
     /// - Throws: ``ProfileError``, naming the file.
-    public func read(path: String, in copy: PrivateCopy) throws(ProfileError) -> [StoredOrigin] {
+    package func read(path: String, in copy: PrivateCopy) throws(ProfileError) -> [StoredOrigin] {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { throw .notFound(path: path) }
         if !isFolder.boolValue { return [try readFile(path, in: copy)] }
@@ -36,7 +36,7 @@ public struct WebKitLocalStorageReader: Sendable {
     }
 
     /// Reads one file.
-    public func readFile(_ file: String, in copy: PrivateCopy) throws(ProfileError) -> StoredOrigin {
+    package func readFile(_ file: String, in copy: PrivateCopy) throws(ProfileError) -> StoredOrigin {
         let copied = try copy.copySQLite(file)
         var warnings: [String] = []
         let name = (file as NSString).lastPathComponent

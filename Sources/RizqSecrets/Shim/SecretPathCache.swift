@@ -8,8 +8,10 @@
 /// item after a restart; another process may change an item's attributes in place, so that it no
 /// longer belongs to the account; a keyring may be locked. So an entry is trusted only while the
 /// Secret Service has sent no signal since the search that found the path. The shim's GDBus
-/// filter counts every signal under `/org/freedesktop/secrets` and every change of owner of the
-/// name `org.freedesktop.secrets` (`rizq_secret_changes`). An entry keeps the count from before
+/// filter counts every signal the connection receives (`rizq_secret_changes`); its match rules
+/// make those include every signal under `/org/freedesktop/secrets` and every change of owner of
+/// the name `org.freedesktop.secrets` (signals other GLib code of the process subscribed to on
+/// the same connection count too, which only costs a search). An entry keeps the count from before
 /// its search; a read at the path is used only if the count was the same before the read and
 /// still is after its reply. Anything else — a moved count, no secret, any error — drops the
 /// entry and takes the full lookup, which tells missing, locked and present apart. So a read

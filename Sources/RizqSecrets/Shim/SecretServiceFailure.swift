@@ -1,17 +1,23 @@
-import CSecretShim
-
 /// Why a call into the Secret Service failed, in the terms RizqSecrets acts on.
 ///
-/// The C shim reports what it found (a status, and for a GLib error its domain, code, the
-/// code's GLib nickname, the D-Bus error name and the message: ``GLibError``); this type gives
-/// that meaning, in one place (``init(status:error:)``), as swift-system's `Errno` gives C's
-/// error numbers one documented name each. Each case names the errors it stands for: D-Bus
-/// error names as the service replies them, GLib codes by their nickname in GDBus's
-/// (`GDBusError`), GIO's (`GIOErrorEnum`) and libsecret's (`SecretError`) enum types.
+/// The C shim reports what it found (a ``ShimStatus``, and for a GLib error its domain, code,
+/// D-Bus error name and message: ``GLibError``); this type gives that meaning, in one place
+/// (``init(status:error:)``), as swift-system's `Errno` gives C's error numbers one documented
+/// name each. Each case names the errors it stands for: D-Bus error names as the service replies
+/// them, GLib codes by their nickname in GDBus's (`GDBusError`), GIO's (`GIOErrorEnum`) and
+/// libsecret's (`SecretError`) enum types. The policy (``SecretServicePolicy``) adds the
+/// outcomes it decides itself: locked, dismissed, no collection.
 ///
 /// A D-Bus error name decides alone when there is one (the service replied with an error);
 /// otherwise the domain and code do.
 enum SecretServiceFailure: Equatable, Sendable {
+    /// libsecret is not installed: `libsecret-1.so.0` could not be loaded
+    /// (``ShimStatus/noLibrary``).
+    case libsecretMissing
+
+    /// The installed libsecret lacks a function the shim calls (``ShimStatus/noSymbol``).
+    case libsecretTooOld
+
     /// There is no D-Bus session bus to talk to.
     ///
     /// GDBus `no-server`, `bad-address`, `file-not-found`; GIO `not-found`,
@@ -29,25 +35,26 @@ enum SecretServiceFailure: Equatable, Sendable {
     /// The connection, or the object called, went away (a restarted daemon): connect again and
     /// retry.
     ///
-    /// `org.freedesktop.Secret.Error.NoSuchObject`, `org.freedesktop.DBus.Error.UnknownObject`,
+    /// `org.freedesktop.Secret.Error.NoSuchObject`, `org.freedesktop.Secret.Error.NoSession`
+    /// (the session was the old daemon's), `org.freedesktop.DBus.Error.UnknownObject`,
     /// `org.freedesktop.DBus.Error.UnknownMethod`; GDBus `disconnected`, `unknown-object`,
     /// `unknown-method`; GIO `closed`, `broken-pipe`; libsecret `no-such-object`.
     case disconnected
 
     /// The item or collection is locked, and no prompt was allowed.
     ///
-    /// `org.freedesktop.Secret.Error.IsLocked`; libsecret `is-locked`; the shim's
-    /// `RIZQ_SECRET_LOCKED` (it found the item locked, or the service gave no secret for it).
+    /// `org.freedesktop.Secret.Error.IsLocked`; libsecret `is-locked`; and the policy's own
+    /// finding (a search found the item locked, or the service gave no secret for it).
     case locked
 
     /// The prompt to unlock was dismissed, or could not be shown.
     ///
-    /// GIO `cancelled`; the shim's `RIZQ_SECRET_DISMISSED` (the prompt unlocked nothing).
+    /// GIO `cancelled`; and the policy's own finding (the prompt completed dismissed, or an
+    /// unlock unlocked nothing).
     case promptDismissed
 
-    /// No collection has the alias the store writes to.
-    ///
-    /// The shim's `RIZQ_SECRET_NO_COLLECTION`.
+    /// No collection has the alias the store writes to: the policy's own finding
+    /// (`ReadAlias` answered `/`).
     case noCollection
 
     /// The service did not answer within the D-Bus time-out.
@@ -60,12 +67,11 @@ enum SecretServiceFailure: Equatable, Sendable {
     /// Anything else; the message says what.
     case other
 
-    /// What the shim's `status` and, for `RIZQ_SECRET_ERROR`, its GLib `error` mean.
-    init(status: Int32, error: GLibError) {
+    /// What the shim's `status` and, for ``ShimStatus/failed``, its GLib `error` mean.
+    init(status: ShimStatus, error: GLibError) {
         switch status {
-        case Int32(RIZQ_SECRET_LOCKED): self = .locked
-        case Int32(RIZQ_SECRET_DISMISSED): self = .promptDismissed
-        case Int32(RIZQ_SECRET_NO_COLLECTION): self = .noCollection
+        case .noLibrary: self = .libsecretMissing
+        case .noSymbol: self = .libsecretTooOld
         default: self = Self(error)
         }
     }
@@ -90,6 +96,7 @@ enum SecretServiceFailure: Equatable, Sendable {
         "org.freedesktop.DBus.Error.NameHasNoOwner": .serviceUnavailable,
         "org.freedesktop.Secret.Error.IsLocked": .locked,
         "org.freedesktop.Secret.Error.NoSuchObject": .disconnected,
+        "org.freedesktop.Secret.Error.NoSession": .disconnected,
         "org.freedesktop.DBus.Error.UnknownObject": .disconnected,
         "org.freedesktop.DBus.Error.UnknownMethod": .disconnected,
         "org.freedesktop.DBus.Error.NoReply": .timedOut,
@@ -116,4 +123,26 @@ enum SecretServiceFailure: Equatable, Sendable {
             "no-such-object": .disconnected,
         ],
     ]
+}
+
+extension SecretServiceFailure {
+    /// The error a caller sees; `detail` is GLib's message (the loader's, the policy's), `alias`
+    /// the keyring the call was about, `timeout` the caller's time-out.
+    func secretError(detail: String, alias: String, timeout: Double) -> SecretError {
+        switch self {
+        case .libsecretMissing:
+            return .serviceUnavailable(
+                detail: "libsecret is not installed: libsecret-1.so.0 cannot be loaded (\(detail)); install it with `apt-get install libsecret-1-0`")
+        case .libsecretTooOld:
+            return .serviceUnavailable(
+                detail: "the installed libsecret-1.so.0 lacks \(detail) (it is older than 0.18); upgrade it with `apt-get install libsecret-1-0`")
+        case .noSessionBus: return .noSessionBus(detail: detail)
+        case .serviceUnavailable: return .serviceUnavailable(detail: detail)
+        case .locked: return .locked(detail: detail)
+        case .promptDismissed: return .promptDismissed
+        case .noCollection: return .noCollection(alias: alias)
+        case .timedOut: return .timedOut(seconds: timeout)
+        case .disconnected, .other: return .failed(detail: detail)
+        }
+    }
 }

@@ -15,6 +15,10 @@ import Logging
 /// secret), so that reading it again is one round trip as long as the service reports no change.
 /// Nothing prompts the user unless ``allowsPrompt`` is set.
 ///
+/// libsecret is loaded when the first call is made, not linked: a program that uses this store
+/// starts on a machine without Debian's `libsecret-1-0`, and there each call fails with
+/// ``/RizqCore/SecretError/serviceUnavailable(detail:)``, whose detail says to install it.
+///
 /// ```swift
 /// let secrets = SecretServiceStore(service: "com.rizq.app")
 /// try secrets.setSecret(token, forAccount: "auth_token", label: "RIZQ sign-in")
@@ -30,7 +34,7 @@ public struct SecretServiceStore: SecretStore {
     }
 
     /// The largest secret a store takes (32 MiB): a larger one is refused with
-    /// ``/RizqSecretsCore/SecretError/invalidInput(reason:)`` before anything is sent. D-Bus carries at most 64 MiB
+    /// ``/RizqCore/SecretError/invalidInput(reason:)`` before anything is sent. D-Bus carries at most 64 MiB
     /// in one array, and near that size the daemon, or the connection, fails.
     public static let maximumSecretSize = SecretInput.maximumSecretSize
 
@@ -42,13 +46,14 @@ public struct SecretServiceStore: SecretStore {
     public let service: String
     /// Where new items go.
     public let collection: Collection
-    /// How long a call may take before it fails with ``/RizqSecretsCore/SecretError/timedOut(seconds:)``.
+    /// How long a call may take before it fails with ``/RizqCore/SecretError/timedOut(seconds:)``.
     public let timeout: Double
     /// Whether a locked keyring may be unlocked by prompting the user.
     public let allowsPrompt: Bool
     /// How long each D-Bus round trip of a call may take: three quarters of ``timeout``, so that
     /// a frozen service fails the round trip, and frees the worker thread, before the caller
-    /// stops waiting (instead of holding the worker for GDBus's 25 s).
+    /// stops waiting (instead of holding the worker for GDBus's 25 s). Every call passes it to
+    /// the shim with each D-Bus call: two stores with different time-outs each keep their own.
     package let roundTripTimeout: Double
 
     private static let logger = Logger(label: "RizqSecrets")
@@ -61,7 +66,7 @@ public struct SecretServiceStore: SecretStore {
     /// A store whose D-Bus round trips have a time-out of their own (tests: a round trip that
     /// times out long before the caller would stop waiting).
     package init(service: String? = nil, collection: Collection = .default, timeout: Double, allowsPrompt: Bool = false, roundTripTimeout: Double) {
-        self.service = service ?? SecretInput.defaultService()
+        self.service = service ?? AppIdentity.current
         self.collection = collection
         self.timeout = timeout
         self.allowsPrompt = allowsPrompt
@@ -127,7 +132,9 @@ public struct SecretServiceStore: SecretStore {
     public func keyringStatus() throws(SecretError) -> (exists: Bool, locked: Bool) {
         let (alias, timeout, roundTrip) = (collection.rawValue, timeout, roundTripTimeout)
         return try SecretWorker.shared.run(timeout: timeout) { () throws(SecretError) -> KeyringStatus in
-            let status = try LibSecret.perform(timeout: timeout, roundTrip: roundTrip, alias: alias) { LibSecret.collectionStatus(alias) }
+            let status = try SecretServiceSession.perform(timeout: timeout, roundTrip: roundTrip, alias: alias) {
+                calls, _ throws(ShimFailure) in try SecretServicePolicy(calls: calls, allowsPrompt: false).keyringStatus(alias: alias)
+            }
             return KeyringStatus(exists: status.exists, locked: status.locked)
         }.pair
     }
@@ -136,7 +143,9 @@ public struct SecretServiceStore: SecretStore {
     public func lockKeyring() throws(SecretError) {
         let (alias, timeout, roundTrip) = (collection.rawValue, timeout, roundTripTimeout)
         try SecretWorker.shared.run(timeout: timeout) { () throws(SecretError) in
-            try LibSecret.perform(timeout: timeout, roundTrip: roundTrip, alias: alias) { LibSecret.setLocked(alias, true) }
+            try SecretServiceSession.perform(timeout: timeout, roundTrip: roundTrip, alias: alias) { calls, _ throws(ShimFailure) in
+                try SecretServicePolicy(calls: calls, allowsPrompt: false).lockKeyring(alias: alias)
+            }
         }
     }
 
@@ -150,8 +159,9 @@ public struct SecretServiceStore: SecretStore {
         let (key, alias, prompt, timeout, roundTrip) = (key(account), collection.rawValue, allowsPrompt, timeout, roundTripTimeout)
         let label = label ?? SecretInput.defaultLabel(service: service, account: account)
         return { () throws(SecretError) in
-            try LibSecret.perform(timeout: timeout, roundTrip: roundTrip, alias: alias) {
-                LibSecret.store(bytes, isText: isText, for: key, label: label, schema: Self.schemaName, alias: alias, allowsPrompt: prompt)
+            try SecretServiceSession.perform(timeout: timeout, roundTrip: roundTrip, alias: alias) { calls, paths throws(ShimFailure) in
+                try SecretServicePolicy(calls: calls, allowsPrompt: prompt)
+                    .store(bytes, isText: isText, for: key, label: label, schema: Self.schemaName, alias: alias, paths: &paths)
             }
             Self.logger.debug("stored a secret", metadata: ["service": "\(key.service)", "account": "\(key.account)"])
         }
@@ -160,7 +170,9 @@ public struct SecretServiceStore: SecretStore {
     private func lookupOperation(_ account: String) -> @Sendable () throws(SecretError) -> Data? {
         let (key, prompt, timeout, roundTrip) = (key(account), allowsPrompt, timeout, roundTripTimeout)
         return { () throws(SecretError) -> Data? in
-            let found = try LibSecret.perform(timeout: timeout, roundTrip: roundTrip) { LibSecret.lookup(key, allowsPrompt: prompt) }
+            let found = try SecretServiceSession.perform(timeout: timeout, roundTrip: roundTrip) { calls, paths throws(ShimFailure) in
+                try SecretServicePolicy(calls: calls, allowsPrompt: prompt).lookup(key, paths: &paths)
+            }
             Self.logger.debug("looked up a secret", metadata: ["service": "\(key.service)", "account": "\(key.account)", "found": "\(found != nil)"])
             return found
         }
@@ -169,19 +181,31 @@ public struct SecretServiceStore: SecretStore {
     private func deleteOperation(_ account: String) -> @Sendable () throws(SecretError) -> Bool {
         let (key, prompt, timeout, roundTrip) = (key(account), allowsPrompt, timeout, roundTripTimeout)
         return { () throws(SecretError) -> Bool in
-            let found = try LibSecret.perform(timeout: timeout, roundTrip: roundTrip) { LibSecret.delete(key, allowsPrompt: prompt) }
+            let found = try SecretServiceSession.perform(timeout: timeout, roundTrip: roundTrip) { calls, paths throws(ShimFailure) in
+                try SecretServicePolicy(calls: calls, allowsPrompt: prompt).delete(key, paths: &paths)
+            }
             Self.logger.debug("deleted a secret", metadata: ["service": "\(key.service)", "account": "\(key.account)", "found": "\(found)"])
             return found
         }
     }
 
     private func listOperation() -> @Sendable () throws(SecretError) -> [String] {
-        let (service, timeout, roundTrip) = (service, timeout, roundTripTimeout)
+        let (service, prompt, timeout, roundTrip) = (service, allowsPrompt, timeout, roundTripTimeout)
         return { () throws(SecretError) -> [String] in
-            let accounts = try LibSecret.perform(timeout: timeout, roundTrip: roundTrip) { LibSecret.accounts(of: service) }
+            let accounts = try SecretServiceSession.perform(timeout: timeout, roundTrip: roundTrip) { calls, _ throws(ShimFailure) in
+                try SecretServicePolicy(calls: calls, allowsPrompt: prompt).accounts(of: service)
+            }
             Self.logger.debug("listed accounts", metadata: ["service": "\(service)", "items": "\(accounts.count)"])
             return accounts
         }
+    }
+}
+
+extension SecretServiceStore {
+    /// Whether the one libsecret thread is free, as seen within `seconds`: the tests' way to see
+    /// that a timed-out call did not keep it (its round trips have time-outs of their own).
+    package static func workerIsFree(within seconds: Double) -> Bool {
+        (try? SecretWorker.shared.run(timeout: seconds) { () throws(SecretError) in true }) ?? false
     }
 }
 

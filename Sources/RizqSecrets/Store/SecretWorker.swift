@@ -2,9 +2,9 @@ import Dispatch
 import Foundation
 import Synchronization
 
-/// The one thread that talks to libsecret. Its calls block (a frozen daemon makes one wait
-/// about 50 s), so they never run on the Swift concurrency pool, and the caller gives up after
-/// its time-out while the worker finishes the call in the background.
+/// The one thread that talks to libsecret. Its calls block (on a frozen daemon, each D-Bus
+/// round trip until its own time-out), so they never run on the Swift concurrency pool, and the
+/// caller gives up after its time-out while the worker finishes the call in the background.
 final class SecretWorker: Sendable {
     static let shared = SecretWorker()
 

@@ -72,7 +72,7 @@ struct DoctorCommand: ParsableCommand {
     }
 
     private func secretServiceFinding() -> SuiteCatalog.Finding {
-        let name = service ?? AppID.resolve(nil) ?? "rizq-prefs"
+        let name = service ?? AppIdentity.named(nil) ?? "rizq-prefs"
         let store = SecretServiceStore(service: name, timeout: 5)
         do {
             let status = try store.keyringStatus()

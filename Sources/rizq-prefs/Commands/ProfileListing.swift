@@ -1,4 +1,5 @@
 import RizqPrefs
+import RizqJSON
 import RizqProfiles
 
 /// `migrate --from SOURCE --list`: the origins a browser storage holds, with their key counts

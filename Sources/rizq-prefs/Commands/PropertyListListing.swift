@@ -1,11 +1,12 @@
 import Foundation
-import RizqMigration
+import RizqImport
+import RizqJSON
 import RizqPrefs
 
 /// `migrate --from FILE.plist --list`: the domain a property list holds, with its key count and
 /// size, never a value; the same shape as a browser's listing (``ProfileListing``).
 struct PropertyListListing {
-    let dump: LocalStorageDump
+    let dump: ImportDump
     let path: String
 
     /// The domain: the file's name without `.plist` (`com.rizq.app`), as `defaults` names it.
@@ -39,7 +40,7 @@ struct PropertyListListing {
         let object: PrefValue = .dictionary([
             "source": .string(path),
             "label": .string("property list"),
-            "format": .string(LocalStorageDump.Format.plist.rawValue),
+            "format": .string(ImportDump.Format.plist.rawValue),
             "origins": .array([.dictionary([
                 "origin": .string(domain),
                 "keys": .int(dump.entries.count),

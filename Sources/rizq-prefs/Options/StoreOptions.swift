@@ -14,7 +14,7 @@ struct StoreOptions: ParsableArguments {
     var app: String?
 
     /// The app id: `--app`, else `RIZQ_PREFS_APP_ID`; `nil` when neither is given.
-    var appID: String? { AppID.resolve(app) }
+    var appID: String? { AppIdentity.named(app) }
 
     /// The suite's name as given, for messages.
     var suiteDescription: String { suite ?? appID ?? "(standard suite)" }

@@ -1,4 +1,5 @@
 import Foundation
+import RizqCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -46,15 +47,10 @@ enum Output {
 
     /// write(2) until everything is out; a closed pipe ends the process quietly, as for `head`.
     private static func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) {
-        var offset = 0
-        while offset < bytes.count {
-            let written = Glibc.write(descriptor, bytes.baseAddress.map { $0 + offset }, bytes.count - offset)
-            if written < 0 {
-                if errno == EINTR { continue }
-                if errno == EPIPE { exit(0) }
-                return
-            }
-            offset += written
+        do {
+            try DescriptorIO.writeAll(bytes, to: descriptor)
+        } catch {
+            if error == .brokenPipe { exit(0) }
         }
     }
 }

@@ -1,4 +1,5 @@
 import RizqPrefs
+import RizqJSON
 
 extension PrefValue {
     /// Compact JSON in the suite file's format (tagged `$date` and `$data`).

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes the property-list fixtures of Tests/RizqMigrationTests/PropertyListReaderTests.swift
+"""Writes the property-list fixtures of Tests/RizqImportTests/PropertyListReaderTests.swift
 with Python's plistlib, a writer independent of Foundation's. Run it from anywhere; it writes
 beside itself. The files are committed, so the tests do not need Python; run it again only to
 change them (and the tests' expected values with them). No fixture holds anything token-shaped:

@@ -4,6 +4,7 @@
 //
 // Commands print one line per result on stdout and exit 0; errors go to stderr, exit 1.
 import Foundation
+import RizqJSON
 import RizqPrefs
 import Synchronization
 

@@ -7,7 +7,6 @@
 import Foundation
 import Logging
 import RizqPrefs
-import RizqSchemaSecrets
 import RizqSecrets
 
 /// Unbuffered, so that a parent that kills this process has seen every line it printed.

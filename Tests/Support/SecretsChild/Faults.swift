@@ -2,7 +2,7 @@
 // locked or killed under the store and under an import, inside a throw-away keyring session.
 import Foundation
 import Logging
-import RizqMigration
+import RizqImport
 import RizqPrefs
 import RizqSecrets
 
@@ -123,19 +123,19 @@ final class FreezingStore: SecretStore, @unchecked Sendable {
     func accounts() throws(SecretError) -> [String] { try patient.accounts() }
 }
 
-/// `migrate-frozen SERVICE PID resume|stay`: imports two tokens and a setting; the daemon
+/// `import-frozen SERVICE PID resume|stay`: imports two tokens and a setting; the daemon
 /// freezes before the second token's write, which times out. With `resume` it answers again
 /// when the rollback starts; with `stay` it stays frozen through the rollback and is resumed
 /// afterwards. Prints the error, then (once the daemon answers and every queued call is done)
 /// the accounts that remain.
-func runFrozenMigration(service: String, pid: pid_t, resume: Bool) {
-    let dump = LocalStorageDump(pairs: [
+func runFrozenImport(service: String, pid: pid_t, resume: Bool) {
+    let dump = ImportDump(pairs: [
         ("auth_token", FakeSecret.make("auth")), ("refresh_token", FakeSecret.make("refresh")), ("theme_mode", "dark"),
     ])
     let store = FreezingStore(service: service, pid: pid, resumeOnRollback: resume)
-    let options = LocalStorageImporter.Options(secretService: service, appID: "com.rizq.tests.frozen")
+    let options = Importer.Options(secretService: service, appID: "com.rizq.tests.frozen")
     do {
-        let report = try LocalStorageImporter(options: options, secretStore: { _ in store }).run(dump)
+        let report = try Importer(options: options, secretStore: { _ in store }).run(dump)
         print("imported \(report.status)")
     } catch {
         print("error " + "\(error)".replacingOccurrences(of: "\n", with: " | "))

@@ -10,9 +10,16 @@
 //       stores an item, stops the daemon PID (SIGSTOP), reads with a 1 s time-out, reads again
 //       with D-Bus round trips of 0.5 s under a 600 s time-out (so that only the round trip can
 //       time out), resumes the daemon and reads again; one line per step.
+//   rizq-secrets-test-child timeouts SERVICE PID
+//       before any secret call (so the first also connects), stops the daemon PID, reads account
+//       "token" with two stores of different time-outs, prints whether the libsecret thread is
+//       free again ("worker-free true"), resumes the daemon and reads once more.
+//   rizq-secrets-test-child unavailable SERVICE ACCOUNT
+//       for a machine without libsecret: prints "started", then each secret call's error by its
+//       case ("read serviceUnavailable …"), then a preference written and read back ("prefs 42").
 //   rizq-secrets-test-child faults SERVICE PID
 //       the daemon frozen, the keyring locked, the daemon killed mid-call (see Faults.swift).
-//   rizq-secrets-test-child migrate-frozen SERVICE PID resume|stay
+//   rizq-secrets-test-child import-frozen SERVICE PID resume|stay
 //       an import whose second secret write times out on a frozen daemon (see Faults.swift).
 //   rizq-secrets-test-child restart SERVICE
 //       stores an item, runs $RIZQ_RESTART_COMMAND (which replaces the daemon), reads it back.
@@ -23,6 +30,7 @@
 //       stores and reads accounts "kept" and "cleared" twice, runs $RIZQ_RESTART_COMMAND (which
 //       may clear and store items around a daemon restart), then reads both again.
 import Foundation
+import RizqPrefs
 import RizqSecrets
 
 func describe<Value>(_ step: String, _ body: () throws(SecretError) -> Value) -> String {
@@ -47,8 +55,8 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.count == 3, arguments[0] == "faults", let pid = pid_t(arguments[2]) {
     runFaults(service: arguments[1], pid: pid)
 }
-if arguments.count == 4, arguments[0] == "migrate-frozen", let pid = pid_t(arguments[2]) {
-    runFrozenMigration(service: arguments[1], pid: pid, resume: arguments[3] == "resume")
+if arguments.count == 4, arguments[0] == "import-frozen", let pid = pid_t(arguments[2]) {
+    runFrozenImport(service: arguments[1], pid: pid, resume: arguments[3] == "resume")
 }
 if arguments.count == 2, arguments[0] == "locked" {
     let store = SecretServiceStore(service: arguments[1], timeout: 10)
@@ -57,7 +65,9 @@ if arguments.count == 2, arguments[0] == "locked" {
     print(describe("lock") { () throws(SecretError) in try store.lockKeyring() })
     print(describe("locked") { () throws(SecretError) in try store.keyringStatus().locked })
     printStore("store-new", store, secret, account: "new_token")
+    printStore("store-over-existing", store, secret, account: "existing")
     printRead("read-existing", store, account: "existing")
+    print(describe("delete-existing") { () throws(SecretError) in try store.deleteSecret(forAccount: "existing") })
     print(describe("accounts") { () throws(SecretError) in try store.accounts().joined(separator: ",") })
     // Headless, a prompt cannot be shown: allowing one must end quickly, not hang.
     let prompting = SecretServiceStore(service: arguments[1], timeout: 10, allowsPrompt: true)
@@ -75,6 +85,47 @@ if arguments.count == 3, arguments[0] == "frozen", let pid = pid_t(arguments[2])
     // The worker finishes the call that timed out once the daemon answers; then calls work again.
     let patient = SecretServiceStore(service: arguments[1], timeout: 10)
     printRead("read-resumed", patient, account: "token")
+    exit(0)
+}
+if arguments.count == 3, arguments[0] == "timeouts", let pid = pid_t(arguments[2]) {
+    kill(pid, SIGSTOP)
+    // The caller would wait 600 s: only the call's own 0.5 s round trips can end it sooner.
+    let patient = SecretServiceStore(service: arguments[1], timeout: 600, roundTripTimeout: 0.5)
+    printRead("frozen-patient", patient, account: "token")
+    let quick = SecretServiceStore(service: arguments[1], timeout: 1)
+    printRead("frozen-quick", quick, account: "token")
+    // The caller gave up after 1 s; the worker is free once the call's own round trip (0.75 s)
+    // timed out, not after GDBus's default 25 s (or two of them, connecting).
+    print("worker-free \(SecretServiceStore.workerIsFree(within: 10))")
+    printRead("frozen-patient-again", patient, account: "token")
+    kill(pid, SIGCONT)
+    printRead("resumed", SecretServiceStore(service: arguments[1], timeout: 10), account: "token")
+    exit(0)
+}
+if arguments.count == 3, arguments[0] == "unavailable" {
+    print("started")
+    fflush(nil)
+    let store = SecretServiceStore(service: arguments[1], timeout: 5)
+    func printKind(_ step: String, _ body: () throws(SecretError) -> Void) {
+        do throws(SecretError) {
+            try body()
+            print("\(step) no error")
+        } catch {
+            guard case .serviceUnavailable(let detail) = error else { return print("\(step) other \(error)") }
+            print("\(step) serviceUnavailable \(detail)")
+        }
+    }
+    printKind("read") { () throws(SecretError) in _ = try store.secret(forAccount: arguments[2]) }
+    printKind("store") { () throws(SecretError) in try store.setSecret("never-stored", forAccount: arguments[2]) }
+    printKind("accounts") { () throws(SecretError) in _ = try store.accounts() }
+    do {
+        let suite = try SuiteStore(suite: "com.rizq.tests.unavailable", appID: "com.rizq.tests.unavailable")
+        suite.set(42, forKey: "answer")
+        try suite.flush()
+        print("prefs \(suite.integer(forKey: "answer"))")
+    } catch {
+        print("prefs error \(error)")
+    }
     exit(0)
 }
 /// Runs the shell command in the environment variable `name`; its exit status, or an error.
@@ -133,7 +184,7 @@ if arguments.count == 2, arguments[0] == "cache-restart" {
     exit(0)
 }
 guard arguments.count == 2 else {
-    FileHandle.standardError.write(Data("usage: SERVICE ACCOUNT | locked SERVICE | frozen SERVICE PID | restart SERVICE | cache-locked SERVICE | cache-restart SERVICE\n".utf8))
+    FileHandle.standardError.write(Data("usage: SERVICE ACCOUNT | locked SERVICE | frozen SERVICE PID | timeouts SERVICE PID | unavailable SERVICE ACCOUNT | restart SERVICE | cache-locked SERVICE | cache-restart SERVICE\n".utf8))
     exit(2)
 }
 let store = SecretServiceStore(service: arguments[0], timeout: 5)

@@ -1,7 +1,5 @@
 import Foundation
 import RizqPrefs
-import RizqSchemaSecrets  // .moveToSecretStore with a SecretStore
-import RizqSecretsCore
 
 /// The settings' schema: how a suite file written by an older version of the app becomes the
 /// shape this version's keys read. Not a Linux edit — the seed has nothing like it — but what

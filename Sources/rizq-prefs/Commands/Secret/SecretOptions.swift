@@ -36,7 +36,7 @@ struct SecretOptions: ParsableArguments {
         if service?.isEmpty == true {
             throw CLIError(.usage, "--service is empty; give the service name (for example the app id), or leave --service out to use the app id")
         }
-        guard let name = service ?? AppID.resolve(app) else {
+        guard let name = service ?? AppIdentity.named(app) else {
             throw CLIError(.usage, "no service given: pass --service NAME or --app ID, or set RIZQ_PREFS_APP_ID")
         }
         return SecretServiceStore(service: name, collection: collection, timeout: timeout, allowsPrompt: prompt)

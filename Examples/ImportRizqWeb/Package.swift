@@ -1,0 +1,19 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "ImportRizqWeb",
+    platforms: [.macOS(.v15)],
+    dependencies: [.package(name: "RizqPrefs", path: "../..")],
+    targets: [
+        .executableTarget(
+            name: "ImportRizqWeb",
+            dependencies: [
+                .product(name: "RizqPrefs", package: "RizqPrefs"),
+                .product(name: "RizqSecrets", package: "RizqPrefs"),
+                .product(name: "RizqImport", package: "RizqPrefs"),
+            ]
+        )
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,71 @@
+/// Why a secret could not be stored, read, deleted or listed.
+///
+/// Each message says what happened and what to do. None ever holds a secret: secrets are never
+/// passed to anything that builds one. A missing item is not an error (reads return `nil`), and
+/// nothing ever falls back to writing a secret anywhere else.
+public enum SecretError: Error, Sendable, Equatable {
+    /// There is no D-Bus session bus to reach a Secret Service through.
+    case noSessionBus(detail: String)
+    /// The bus has no Secret Service provider (GNOME Keyring, KWallet, KeePassXC…).
+    case serviceUnavailable(detail: String)
+    /// The item or its collection is locked, and prompting to unlock was not allowed.
+    case locked(detail: String)
+    /// The unlock prompt was dismissed, or could not be shown (headless).
+    case promptDismissed
+    /// The Secret Service did not answer within the time-out.
+    case timedOut(seconds: Double)
+    /// The service name, account or label cannot be used: an empty service, NUL bytes, not UTF-8.
+    case invalidInput(reason: String)
+    /// No collection has the alias (`default` or `session`): no keyring has been created yet.
+    case noCollection(alias: String)
+    /// A stored secret was read as text but is not UTF-8: read it as `Data`.
+    case notText
+    /// Anything else the Secret Service reported.
+    case failed(detail: String)
+    /// No key source can unlock the encrypted vault (no passphrase source, no systemd-creds
+    /// slot usable, no cached key); `detail` lists why each could not and the one-line fixes.
+    case noKeySource(detail: String)
+    /// The passphrase given does not open the vault's passphrase slot.
+    case wrongPassphrase(detail: String)
+    /// The vault file at `path` is damaged (truncated, a changed byte); it is kept as it is and
+    /// is not overwritten by later writes.
+    case damaged(path: String, detail: String)
+    /// A key source of the vault is set up but failed (systemd-creds refused, a passphrase
+    /// command exited non-zero, a key file unreadable or for another vault).
+    case keySourceUnavailable(detail: String)
+    /// A file-backed store (the vault) could not read or write its files.
+    case storageFailed(detail: String)
+}
+
+extension SecretError: CustomStringConvertible, CustomDebugStringConvertible {
+    /// One line: the cause and the fix.
+    public var description: String {
+        switch self {
+        case .noSessionBus(let detail):
+            return "no D-Bus session bus (\(detail)); run inside a desktop session, or start one with `dbus-run-session -- your-command`"
+        case .serviceUnavailable(let detail):
+            return "no Secret Service on the session bus (\(detail)); start one, e.g. `gnome-keyring-daemon --start --components=secrets`, or install gnome-keyring, KeePassXC or KWallet"
+        case .locked(let detail):
+            return "the keyring is locked (\(detail)); unlock it (log in to the desktop, or `printf 'PASSWORD' | gnome-keyring-daemon --unlock --components=secrets` on a headless machine), or create the store with allowsPrompt: true to let the keyring ask for its password"
+        case .promptDismissed:
+            return "the unlock prompt was dismissed or could not be shown; unlock the keyring and try again"
+        case .timedOut(let seconds):
+            return "the Secret Service did not answer within \(seconds) s; check that the keyring daemon is not frozen (restart it), then try again"
+        case .invalidInput(let reason):
+            return "invalid secret request: \(reason)"
+        case .noCollection(let alias):
+            return "the Secret Service has no '\(alias)' keyring; create one (e.g. `gnome-keyring-daemon --unlock` with a password on stdin creates 'login'), or use the session collection"
+        case .notText:
+            return "the stored secret is not UTF-8 text; read it as Data"
+        case .failed(let detail):
+            return "the Secret Service failed: \(detail)"
+        case .noKeySource(let detail), .wrongPassphrase(let detail), .damaged(_, let detail), .keySourceUnavailable(let detail),
+            .storageFailed(let detail):
+            // The vault's own message already says what happened and what to do.
+            return detail
+        }
+    }
+
+    /// Same as ``description``.
+    public var debugDescription: String { "SecretError: " + description }
+}

@@ -1,0 +1,345 @@
+import Foundation
+import RizqJSON
+import Logging
+import RizqPrefs
+import RizqSecrets
+
+/// Imports an ``ImportDump`` (a `localStorage` dump, a browser's storage, an Apple property list)
+/// into suites, and its credentials into the Secret Service, once, all or nothing.
+///
+/// ```swift
+/// let dump = try ImportDump(contentsOfFile: "rizq-localstorage.json")
+/// let plan = try ImportPlan(contentsOfFile: "rizq-web.plan.json")
+/// let report = try Importer(plan: plan).run(dump)
+/// print(report.text)
+/// ```
+///
+/// Each key is decided by, in order: the plan's rule for it (an exact key, else the first
+/// matching pattern); for keys no rule names, the plan's `unmapped` setting (`skip`, or
+/// `infer`, which is also what happens without a plan): transient login state is skipped,
+/// credentials go to the Secret Service, and everything else goes to the default suite with
+/// an inferred type (<doc:ImportingFromLocalStorage> says what is recognised as a credential and
+/// what inference does). A value shaped like a token goes to the Secret Service even when a
+/// plan rule names a suite.
+///
+/// The guarantees:
+/// - **Dry run** (`dryRun`): the report lists every write the import would make; nothing is
+///   written, and no suite file or folder is created.
+/// - **Order**: secrets first, then each suite in one durable commit, then the record.
+/// - **All or nothing**: if any write fails, the suites written so far are put back byte for
+///   byte (``/RizqPrefs/SuiteCommit/revert()``), the secrets written are deleted (or, when `overwrite`
+///   replaced one, put back), nothing is recorded, and the error says so.
+/// - **Once**: the record (the suite `rizq-migrations` of the app, beside its standard suite) keeps
+///   the import id with the input's digest; a second run with the same id reports
+///   ``ImportReport/Status/alreadyImported`` and changes nothing, unless `force`.
+/// - **Existing values win**: a suite key or secret account that already holds a value is
+///   kept (reported as kept) unless `overwrite`.
+public struct Importer: Sendable {
+    /// How to run: for real or as a dry run, again or once, over existing values or not, and
+    /// where keys and secrets go when the plan does not say.
+    ///
+    /// ```swift
+    /// let options = Importer.Options(dryRun: true, defaultSuite: "com.rizq.app", appID: "com.rizq.app")
+    /// let report = try Importer(plan: plan, options: options).run(dump)   // writes nothing
+    /// ```
+    public struct Options: Sendable, Equatable {
+        /// Report the writes without making them.
+        public var dryRun: Bool
+        /// Run even when this import id was imported before.
+        public var force: Bool
+        /// Replace values that suite keys and secret accounts already hold.
+        public var overwrite: Bool
+        /// The suite for keys whose rule names none, and for inferred keys (overrides the
+        /// plan's; default: the app's standard suite).
+        public var defaultSuite: String?
+        /// The Secret Service `service` for secrets whose rule names none (overrides the
+        /// plan's; default: the app id).
+        public var secretService: String?
+        /// The import id when there is no plan (default: `localstorage-` and the start of
+        /// the input's digest, so that each distinct input imports once).
+        public var importID: String?
+        /// The app whose suites are meant (default: ``/RizqPrefs/SuiteStore/currentAppID``).
+        public var appID: String?
+        /// The root of the suite files (default: ``/RizqPrefs/SuiteLocation/defaultRoot(environment:)``).
+        public var root: String?
+
+        /// Options; every one defaults to off or to the app's defaults.
+        public init(
+            dryRun: Bool = false, force: Bool = false, overwrite: Bool = false, defaultSuite: String? = nil,
+            secretService: String? = nil, importID: String? = nil, appID: String? = nil, root: String? = nil
+        ) {
+            self.dryRun = dryRun
+            self.force = force
+            self.overwrite = overwrite
+            self.defaultSuite = defaultSuite
+            self.secretService = secretService
+            self.importID = importID
+            self.appID = appID
+            self.root = root
+        }
+    }
+
+    /// The plan; `nil` infers everything.
+    public var plan: ImportPlan?
+    /// How to run.
+    public var options: Options
+    private let makeSecretStore: @Sendable (String) -> any SecretStore
+
+    /// An importer. `secretStore` makes the store for a service name: the desktop's Secret
+    /// Service unless given (an app's own tests may pass `InMemorySecretStore`s).
+    public init(
+        plan: ImportPlan? = nil, options: Options = Options(),
+        secretStore: @escaping @Sendable (_ service: String) -> any SecretStore = { SecretServiceStore(service: $0) }
+    ) {
+        self.plan = plan
+        self.options = options
+        self.makeSecretStore = secretStore
+    }
+
+    /// The label `RizqMigration`, the module's name before it was `RizqImport`, kept so that
+    /// log filters and `rizq-prefs migrate -v` output stay as they were: debug lines name the
+    /// import's id (metadata `migration`) and what it wrote, never a value.
+    static let logger = Logger(label: "RizqMigration")
+
+    /// Runs the import (or the dry run) of `dump`.
+    /// - Throws: ``ImportError``; before any write, nothing was changed; after a failed
+    ///   write, everything written was undone and nothing was recorded.
+    public func run(_ dump: ImportDump) throws(ImportError) -> ImportReport {
+        let setup = try resolve(dump)
+        var report = ImportReport(
+            importID: setup.id, status: options.dryRun ? .dryRun : .imported, source: dump.source, format: dump.format,
+            origin: dump.origin, digest: dump.digest, items: [], warnings: dump.warnings, previousImport: nil,
+            suiteFiles: [:], recordFile: setup.record.location.path)
+
+        do {
+            report.previousImport = try setup.record.previous(setup.id)
+        } catch {
+            throw .suite(error, rollback: nil)
+        }
+        if report.previousImport != nil, !options.force {
+            report.status = .alreadyImported
+            return report
+        }
+
+        var decisions: [ImportDecision] = []
+        decisions.reserveCapacity(dump.entries.count)
+        let decider = ImportDecider(plan: plan, defaultSuite: setup.defaultSuite, defaultService: setup.defaultService)
+        for entry in dump.entries { decisions.append(try decider.decide(entry)) }
+        try Self.checkConflicts(decisions)
+
+        let current = try currentState(of: decisions, setup: setup, warnings: &report.warnings)
+        report.suiteFiles = current.suiteFiles
+        report.items = decisions.map { item(for: $0, current: current) }
+        Self.logger.debug("import planned", metadata: [
+            "migration": "\(setup.id)", "entries": "\(dump.entries.count)", "dryRun": "\(options.dryRun)",
+        ])
+        if options.dryRun { return report }
+
+        try write(&report, decisions: decisions, dump: dump, setup: setup, current: current)
+        Self.logger.debug("import done", metadata: ["migration": "\(setup.id)", "record": "\(setup.record.location.path)"])
+        return report
+    }
+
+    // MARK: Setting up
+
+    private struct Setup {
+        var id: String
+        var appID: String
+        var root: String
+        var defaultSuite: String
+        var defaultService: String
+        var record: ImportRecord
+    }
+
+    private func resolve(_ dump: ImportDump) throws(ImportError) -> Setup {
+        let appID = options.appID ?? SuiteStore.currentAppID
+        let root = options.root ?? SuiteLocation.defaultRoot()
+        if let plan {
+            do { try plan.validate() } catch { throw .plan(error) }
+        }
+        let defaultSuite = options.defaultSuite ?? plan?.defaultSuite ?? appID
+        let defaultService = options.secretService ?? plan?.secretService ?? appID
+        if defaultService.isEmpty || defaultService.utf8.contains(0) {
+            throw .invalidOption(reason: "the Secret Service name '\(defaultService)' is empty or holds a NUL byte; give another with --service")
+        }
+        if let problem = ImportPlan.suiteProblem(defaultSuite) {
+            throw .invalidOption(reason: "the suite '\(defaultSuite)' cannot be the import's target: \(problem); give another with --suite")
+        }
+        let id = plan?.id ?? options.importID ?? "localstorage-" + String(dump.digest.dropFirst("sha256:".count).prefix(16))
+        if let problem = ImportPlan.idProblem(id) { throw .invalidOption(reason: "invalid import id: \(problem)") }
+        do {
+            _ = try SuiteLocation(suiteName: defaultSuite, appID: appID, root: root)
+            let record = try ImportRecord(appID: appID, root: root)
+            return Setup(id: id, appID: appID, root: root, defaultSuite: defaultSuite, defaultService: defaultService, record: record)
+        } catch {
+            throw .invalidOption(reason: error.description)
+        }
+    }
+
+    private static func checkConflicts(_ decisions: [ImportDecision]) throws(ImportError) {
+        var sources: [String: [String]] = [:]
+        var order: [String] = []
+        for decision in decisions {
+            let target: String
+            switch decision.outcome {
+            case .suite(let suite, let key, _, _, _): target = "suite \(suite), key '\(key)'"
+            case .secret(let service, let account, _, _): target = "the Secret Service, service \(service), account '\(account)'"
+            case .skip: continue
+            }
+            if sources[target] == nil { order.append(target) }
+            sources[target, default: []].append(decision.entry.key)
+        }
+        for target in order where (sources[target]?.count ?? 0) > 1 {
+            throw .conflictingTargets(target: target, keys: sources[target] ?? [])
+        }
+    }
+
+    // MARK: What is there already
+
+    private struct SecretAddress: Hashable {
+        var service: String
+        var account: String
+    }
+
+    private struct CurrentState {
+        var suites: [String: [String: PrefValue]] = [:]
+        var suiteFiles: [String: String] = [:]
+        var secrets: [SecretAddress: Data] = [:]
+    }
+
+    private func currentState(of decisions: [ImportDecision], setup: Setup, warnings: inout [String]) throws(ImportError) -> CurrentState {
+        var state = CurrentState()
+        var secretCheckFailed = false
+        for decision in decisions {
+            switch decision.outcome {
+            case .suite(let suite, _, _, _, _) where state.suiteFiles[suite] == nil:
+                do {
+                    let location = try SuiteLocation(suiteName: suite, appID: setup.appID, root: setup.root)
+                    state.suiteFiles[suite] = location.path
+                    state.suites[suite] = try entries(of: location, suite: suite, setup: setup, warnings: &warnings)
+                } catch {
+                    throw .suite(error, rollback: nil)
+                }
+            case .secret(let service, let account, _, _) where !secretCheckFailed:
+                do {
+                    if let existing = try makeSecretStore(service).secretBytes(forAccount: account) {
+                        state.secrets[SecretAddress(service: service, account: account)] = existing
+                    }
+                } catch {
+                    guard options.dryRun else { throw .secretService(error, rollback: nil) }
+                    // A dry run still shows its plan without a keyring; a real run would stop here.
+                    secretCheckFailed = true
+                    warnings.append("could not look for existing secrets (\(error)); a real import would stop here")
+                }
+            default:
+                break
+            }
+        }
+        return state
+    }
+
+    /// What a suite holds now. A dry run reads the file and opens nothing, so that it creates
+    /// no folder and moves no damaged file aside.
+    private func entries(of location: SuiteLocation, suite: String, setup: Setup, warnings: inout [String]) throws(SuiteStoreError) -> [String: PrefValue] {
+        guard options.dryRun else {
+            return try SuiteStore(suite: suite, appID: setup.appID, root: setup.root).entries
+        }
+        guard FileManager.default.fileExists(atPath: location.path) else { return [:] }
+        guard let data = FileManager.default.contents(atPath: location.path) else {
+            throw .unreadable(path: location.path, reason: "permission denied")
+        }
+        guard case .dictionary(let entries)? = try? JSONReader.parse(data) else {
+            warnings.append("suite file \(location.path) is damaged; a real import moves it aside and starts the suite empty")
+            return [:]
+        }
+        return entries
+    }
+
+    private func item(for decision: ImportDecision, current: CurrentState) -> ImportReport.Item {
+        let key = decision.entry.key
+        switch decision.outcome {
+        case .skip(let reason):
+            return ImportReport.Item(sourceKey: key, action: .skipped, destination: nil, type: nil, value: nil, rule: decision.rule, note: [reason, decision.note].compactMap { $0 }.joined(separator: "; "))
+        case .suite(let suite, let target, let value, let type, let declared):
+            let destination = ImportReport.Destination.suite(name: suite, key: target)
+            if let existing = current.suites[suite]?[target], !options.overwrite {
+                let note = existing == value ? "the suite already holds this value" : "the suite already holds a value here; overwrite (--overwrite) replaces it"
+                return ImportReport.Item(sourceKey: key, action: .kept, destination: destination, type: type, value: nil, rule: decision.rule, note: note)
+            }
+            return ImportReport.Item(sourceKey: key, action: declared ? .imported : .inferred, destination: destination, type: type, value: value, rule: decision.rule, note: decision.note)
+        case .secret(let service, let account, let value, _):
+            let destination = ImportReport.Destination.secret(service: service, account: account)
+            if let existing = current.secrets[SecretAddress(service: service, account: account)], !options.overwrite {
+                let note = existing == value ? "the Secret Service already holds this secret" : "the Secret Service already holds a different secret here; overwrite (--overwrite) replaces it"
+                return ImportReport.Item(sourceKey: key, action: .kept, destination: destination, type: nil, value: nil, rule: decision.rule, note: note)
+            }
+            return ImportReport.Item(sourceKey: key, action: .secret, destination: destination, type: nil, value: nil, rule: decision.rule, note: decision.note)
+        }
+    }
+
+    // MARK: Writing
+
+    private func write(_ report: inout ImportReport, decisions: [ImportDecision], dump: ImportDump, setup: Setup, current: CurrentState) throws(ImportError) {
+        // Secrets first, then each suite, the record last: a failure undoes them in reverse.
+        var written = UndoLog()
+        do {
+            // 1. Secrets.
+            var recordedSecrets: [(service: String, account: String)] = []
+            for (index, decision) in decisions.enumerated() where report.items[index].action == .secret {
+                guard case .secret(let service, let account, let value, let isText) = decision.outcome else { continue }
+                let store = makeSecretStore(service)
+                let previous = current.secrets[SecretAddress(service: service, account: account)]
+                let from = dump.format == .plist ? "a property list" : "localStorage"
+                do {
+                    try store.storeSecret(value, isText: isText, forAccount: account, label: "\(account) (\(service)), imported from \(from)")
+                } catch {
+                    // A time-out is only the caller giving up: the store may still keep it.
+                    if case .timedOut = error { written.recordSecretWrite(to: store, account: account, previous: previous, uncertain: true) }
+                    throw error
+                }
+                written.recordSecretWrite(to: store, account: account, previous: previous)
+                recordedSecrets.append((service, account))
+            }
+            // 2. Each suite in one commit, in the order the dump first names them.
+            var suiteOrder: [String] = []
+            var writes: [String: [(index: Int, key: String, value: PrefValue)]] = [:]
+            for (index, decision) in decisions.enumerated() where [.imported, .inferred].contains(report.items[index].action) {
+                guard case .suite(let suite, let key, let value, _, _) = decision.outcome else { continue }
+                if writes[suite] == nil { suiteOrder.append(suite) }
+                writes[suite, default: []].append((index, key, value))
+            }
+            var recordedSuites: [String: [String]] = [:]
+            for suite in suiteOrder {
+                let store = try SuiteStore(suite: suite, appID: setup.appID, root: setup.root)
+                let overwrite = options.overwrite
+                var keptMeanwhile: [Int] = []
+                let commit = try store.commit { batch in
+                    // Another process may have written one of the keys since the plan was made.
+                    let now = store.entries
+                    for write in writes[suite] ?? [] {
+                        if !overwrite, now[write.key] != nil, current.suites[suite]?[write.key] == nil {
+                            keptMeanwhile.append(write.index)
+                            continue
+                        }
+                        try batch.set(write.value, forKey: write.key)
+                    }
+                }
+                written.record(commit)
+                for index in keptMeanwhile {
+                    report.items[index].action = .kept
+                    report.items[index].value = nil
+                    report.items[index].note = "another program stored a value here during the import; it was kept"
+                }
+                recordedSuites[suite] = (writes[suite] ?? []).filter { !keptMeanwhile.contains($0.index) }.map(\.key)
+            }
+            // 3. The record, last: an import that is recorded is complete.
+            let runs = (report.previousImport?.runs ?? 0) + 1
+            try setup.record.commit(id: setup.id, dump: dump, suites: recordedSuites, secrets: recordedSecrets, runs: runs)
+        } catch {
+            let rollback = ImportRollback(written.undo())
+            if let secretError = error as? SecretError { throw .secretService(secretError, rollback: rollback) }
+            if let suiteError = error as? SuiteStoreError { throw .suite(suiteError, rollback: rollback) }
+            throw .suite(.writeFailed(path: setup.record.location.path, reason: "\(error)"), rollback: rollback)
+        }
+    }
+}

@@ -1,0 +1,151 @@
+import Foundation
+
+/// Writes UTF-8 JSON: strings escaped as little as JSON needs (non-ASCII text kept as is, so
+/// that a file stays readable), integers without a temporary `String`, doubles in their
+/// shortest exact form with a `.` or exponent (`1.0`, `0.1`, `1e+300`), keys sorted by code
+/// point, two-space indents. RizqPrefs walks its values with these (`JSONWriter+PrefValue`).
+///
+/// The pieces are `@inlinable`, so that writing a large suite costs no call across modules.
+public enum JSONWriter {
+    /// A value that JSON cannot hold: a NaN or an infinity, or a date beyond the years ±999,999,
+    /// at `path`.
+    public struct Unrepresentable: Error, Sendable, Equatable, CustomStringConvertible {
+        /// Where the value is, as a JSON-pointer-like path (`/settings/ratio`).
+        @usableFromInline package var path: String
+        /// The value, as Swift prints it (`nan`, `inf`).
+        @usableFromInline package var value: String
+        /// "value nan at /ratio cannot be stored in JSON".
+        public var description: String { "value \(value) at \(path.isEmpty ? "/" : path) cannot be stored in JSON" }
+
+        /// A value that cannot be stored, at `path`.
+        @inlinable package init(path: String, value: String) {
+            self.path = path
+            self.value = value
+        }
+
+        /// The same failure, one level further out.
+        @inlinable package func inside(_ component: String) -> Unrepresentable {
+            Unrepresentable(path: component + path, value: value)
+        }
+    }
+
+    /// Orders keys by Unicode code point, as `jq -S` does (UTF-8 byte order is code point order).
+    @inlinable package static func sortedKeys<Value>(_ entries: [String: Value]) -> [String] {
+        sortedKeys(Array(entries.keys))
+    }
+
+    /// `keys` in code point order.
+    @inlinable package static func sortedKeys(_ keys: [String]) -> [String] {
+        var keys = keys
+        sortByCodePoint(&keys) { $0 }
+        return keys
+    }
+
+    /// Sorts `items` by the code point order of `key(item)`.
+    @inlinable package static func sortByCodePoint<Item>(_ items: inout [Item], key: (Item) -> String) {
+        // For ASCII text, String's own `<` is code point order and several times faster than
+        // any comparison written outside the standard library.
+        if items.allSatisfy({ key($0).utf8.allSatisfy { $0 < 0x80 } }) {
+            items.sort { key($0) < key($1) }
+        } else {
+            items.sort { codePointPrecedes(key($0), key($1)) }
+        }
+    }
+
+    /// Code point order by comparing UTF-8 bytes with `memcmp`: ten times faster than
+    /// `utf8.lexicographicallyPrecedes`, and unlike `String.<` it never reorders canonically
+    /// equivalent text.
+    @inlinable package static func codePointPrecedes(_ left: String, _ right: String) -> Bool {
+        var left = left
+        var right = right
+        return left.withUTF8 { a in
+            right.withUTF8 { b in
+                let common = min(a.count, b.count)
+                if common > 0, let pa = a.baseAddress, let pb = b.baseAddress {
+                    let order = memcmp(pa, pb, common)
+                    if order != 0 { return order < 0 }
+                }
+                return a.count < b.count
+            }
+        }
+    }
+
+    /// The start of a member of an object at `indent`: its line break and indent, the key, `:`.
+    @inlinable package static func writeMemberKey(_ key: String, into output: inout [UInt8], pretty: Bool, indent: Int) {
+        newline(&output, pretty: pretty, indent: indent + 1)
+        writeString(key, into: &output)
+        output.append(UInt8(ascii: ":"))
+        if pretty { output.append(UInt8(ascii: " ")) }
+    }
+
+    @inlinable package static func writeTag(_ tag: String, _ payload: String, into output: inout [UInt8], pretty: Bool, indent: Int) {
+        output.append(UInt8(ascii: "{"))
+        writeString(tag, into: &output)
+        output.append(UInt8(ascii: ":"))
+        if pretty { output.append(UInt8(ascii: " ")) }
+        writeString(payload, into: &output)
+        output.append(UInt8(ascii: "}"))
+    }
+
+    /// Swift's shortest round-trip form, which always has a `.` or an `e` for finite doubles
+    /// (`1.0`, `1e-05`, `1e+300`): a reader sees a double, never an integer.
+    @inlinable package static func formatDouble(_ number: Double) -> String {
+        number.description
+    }
+
+    @inlinable package static func writeString(_ text: String, into output: inout [UInt8]) {
+        output.append(UInt8(ascii: "\""))
+        var text = text
+        text.withUTF8 { utf8 in
+            var runStart = 0
+            // An index loop, not `enumerated()`: unoptimized builds (the tests') spent a minute
+            // in the generic iterator on a 100 MiB value.
+            for position in 0..<utf8.count {
+                let byte = utf8[position]
+                guard byte < 0x20 || byte == 0x22 || byte == 0x5C else { continue }
+                output.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<position]))
+                runStart = position + 1
+                switch byte {
+                case 0x22: append("\\\"", to: &output)
+                case 0x5C: append("\\\\", to: &output)
+                case 0x0A: append("\\n", to: &output)
+                case 0x0D: append("\\r", to: &output)
+                case 0x09: append("\\t", to: &output)
+                case 0x08: append("\\b", to: &output)
+                case 0x0C: append("\\f", to: &output)
+                default:
+                    let hex = String(byte, radix: 16)
+                    append("\\u" + String(repeating: "0", count: 4 - hex.count) + hex, to: &output)
+                }
+            }
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<utf8.count]))
+        }
+        output.append(UInt8(ascii: "\""))
+    }
+
+    /// Decimal digits without a temporary `String`.
+    @inlinable package static func appendInteger(_ number: Int, to output: inout [UInt8]) {
+        if number < 0 { output.append(UInt8(ascii: "-")) }
+        var magnitude = number.magnitude
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // room for 20 digits, filled from the end
+        var count = 0
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            repeat {
+                count += 1
+                buffer[24 - count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            output.append(contentsOf: buffer[(24 - count)...])
+        }
+    }
+
+    @inlinable package static func newline(_ output: inout [UInt8], pretty: Bool, indent: Int) {
+        guard pretty else { return }
+        output.append(0x0A)
+        for _ in 0..<(indent * 2) { output.append(0x20) }
+    }
+
+    @inlinable package static func append(_ text: String, to output: inout [UInt8]) {
+        output.append(contentsOf: text.utf8)
+    }
+}

@@ -1,0 +1,29 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+extension SuiteFile {
+    /// Temporary files of a write are `.<suite>.json.tmp-<pid>-<random>` in the suite's folder:
+    /// hidden, and named after the process that writes them.
+    private var temporaryPrefix: String { "." + location.suiteName + ".json.tmp-" }
+
+    /// A fresh temporary path for this process's next write.
+    func newTemporaryPath() -> String {
+        location.directory + "/" + temporaryPrefix + "\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+    }
+
+    /// Removes temporary files that writers killed mid-write left behind (their process is gone).
+    func removeStaleTemporaries() {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: location.directory) else { return }
+        for name in names where name.hasPrefix(temporaryPrefix) {
+            let rest = name.dropFirst(temporaryPrefix.count)
+            guard let pidText = rest.split(separator: "-").first, let pid = pid_t(pidText) else { continue }
+            if kill(pid, 0) != 0, errno == ESRCH {
+                unlink(location.directory + "/" + name)
+            }
+        }
+    }
+}

@@ -1,0 +1,108 @@
+import RizqCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Proof that a suite's file lock is held: an `flock` on the hidden `.<suite>.lock` beside the
+/// file, so that writers in other processes take turns.
+///
+/// Only ``SuiteFile/withLock(_:)`` makes one, for the length of its body; what must run under
+/// the lock takes it as an argument, so that holding the lock is a matter of types, not of a
+/// flag (a second `flock` from this process would wait for itself). Non-copyable: it never
+/// leaves the body.
+struct SuiteFileLock: ~Copyable {
+    /// The lock file's descriptor that the `flock` is on.
+    fileprivate var descriptor: Int32
+    /// Which file that is: the lock excludes others only while it is the file at the lock path.
+    fileprivate var file: (device: UInt64, inode: UInt64)
+    /// Where the lock file is.
+    let path: String
+
+    /// Lets go of the lock; the descriptor is forgotten, so that a second release (the body's
+    /// end after a ``SuiteFile/retake(_:)`` that failed) closes nothing that may be another
+    /// file's by then.
+    fileprivate mutating func release() {
+        guard descriptor >= 0 else { return }
+        _ = flock(descriptor, LOCK_UN)
+        close(descriptor)
+        descriptor = -1
+    }
+
+    /// Whether the lock is still on the file at the lock path (it was not removed or replaced
+    /// since it was taken).
+    var isAtLockPath: Bool {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return false }
+        return UInt64(info.st_dev) == file.device && UInt64(info.st_ino) == file.inode
+    }
+}
+
+extension SuiteFile {
+    private var lockPath: String { location.directory + "/." + location.suiteName + ".lock" }
+
+    /// Holds the suite's advisory lock while `body` runs.
+    ///
+    /// A lock on a file that is no longer at the lock path excludes nobody (a `*.lock` cleanup
+    /// removed it, and the next writer made a new one), so the lock is taken on a descriptor
+    /// checked, after `flock` returns, to still be the file at the path; if it is not, it is taken
+    /// again on the file there now. The lock file is never opened through a symbolic link.
+    func withLock<T>(_ body: (inout SuiteFileLock) throws(SuiteStoreError) -> T) throws(SuiteStoreError) -> T {
+        try ensureDirectory()
+        var lock = try takeLock()
+        defer { lock.release() }
+        return try body(&lock)
+    }
+
+    /// Takes the lock again, on the file at the lock path now, after it was found gone
+    /// (``SuiteFileLock/isAtLockPath``): waits for whoever holds that one.
+    func retake(_ lock: inout SuiteFileLock) throws(SuiteStoreError) {
+        lock.release()
+        lock = try takeLock()
+    }
+
+    private func takeLock() throws(SuiteStoreError) -> SuiteFileLock {
+        let path = lockPath
+        // Each round needs the lock file to be removed or replaced between our open and our
+        // check; a bound only against a program that does so without end.
+        for _ in 0..<10_000 {
+            // Read-only is enough for flock, and lets an existing lock file open on a read-only
+            // mount (the write then fails, saying why, when it creates its temporary file).
+            let descriptor = open(path, O_RDONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o600)
+            guard descriptor >= 0 else { throw lockError(errno) }
+            var info = stat()
+            guard fstat(descriptor, &info) == 0 else {
+                let code = errno
+                close(descriptor)
+                throw lockError(code)
+            }
+            guard (info.st_mode & S_IFMT) == S_IFREG else {
+                close(descriptor)
+                throw .writeFailed(
+                    path: location.path,
+                    reason: "its lock file \(path) is not a regular file (\(FileProblem.kindName(info.st_mode))); remove it (rm '\(path)') and try again")
+            }
+            do throws(Errno) {
+                _ = try Errno.retryingOnInterrupt { flock(descriptor, LOCK_EX) }
+            } catch {
+                close(descriptor)
+                throw .writeFailed(path: location.path, reason: "cannot lock \(path): \(error)")
+            }
+            var held = SuiteFileLock(descriptor: descriptor, file: (UInt64(info.st_dev), UInt64(info.st_ino)), path: path)
+            if held.isAtLockPath { return held }
+            // Removed or replaced while we waited: whoever holds the file there now excludes us.
+            held.release()
+        }
+        throw .writeFailed(path: location.path, reason: "its lock file \(path) keeps being removed or replaced; stop the program that does it")
+    }
+
+    private func lockError(_ code: Int32) -> SuiteStoreError {
+        if code == ELOOP {
+            return .writeFailed(
+                path: location.path,
+                reason: "its lock file \(lockPath) is a symbolic link, and suite files are never written through links; remove the link (rm '\(lockPath)') and try again")
+        }
+        return .writeFailed(path: location.path, reason: "cannot open lock file \(lockPath): \(FileProblem.writeReason(code))")
+    }
+}

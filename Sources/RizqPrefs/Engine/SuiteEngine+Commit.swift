@@ -1,0 +1,78 @@
+/// One key's change by a commit.
+struct CommittedChange: Sendable {
+    let key: String
+    /// What the suite held before the commit (`nil`: absent).
+    let before: PrefValue?
+    /// What the commit wrote (`nil`: removed).
+    let after: PrefValue?
+}
+
+/// What a commit wrote: enough to undo it.
+struct CommittedWrite: Sendable {
+    /// The keys whose values the commit changed, in the order they were staged.
+    var changes: [CommittedChange]
+    /// The file before the commit, its bytes, what they hold and the schema version they record;
+    /// `nil` when there was no file.
+    var originalFile: (bytes: [UInt8], entries: SuiteTable, schemaVersion: Int?)?
+    /// The file the commit wrote; `nil` when nothing needed writing.
+    var writtenStamp: FileStamp?
+}
+
+extension SuiteEngine {
+    /// ``SuiteStore/commit(_:)``: this process's earlier changes are written first (they are not
+    /// part of the commit); then, under the file lock, the file is read as it is now (its exact
+    /// bytes kept for a revert), the commit is staged over it and written by the write path.
+    func commit(_ staged: [(key: String, value: PrefValue?)], replacingAll: Bool) throws(SuiteStoreError) -> CommittedWrite {
+        try onQueue { () throws(SuiteStoreError) -> CommittedWrite in
+            if let openError { throw openError }
+            try writePending()
+            return try file.withLock { lock throws(SuiteStoreError) -> CommittedWrite in
+                let disk = try file.load(lock)
+                let original = disk.bytes.map { (bytes: $0, entries: disk.entries, schemaVersion: disk.schemaVersion) }
+                let commit = replica.stageCommit(staged, replacingAll: replacingAll, over: disk)
+                guard !commit.changes.isEmpty else {
+                    return CommittedWrite(changes: [], originalFile: original, writtenStamp: nil)
+                }
+                do throws(SuiteStoreError) {
+                    try write(&lock)
+                } catch {
+                    replica.withdraw(commit)
+                    throw error
+                }
+                return CommittedWrite(changes: commit.changes, originalFile: original, writtenStamp: replica.stamp)
+            }
+        }
+    }
+
+    /// ``SuiteCommit/revert()``: under the file lock, the file from before the commit comes back
+    /// byte for byte if nobody wrote since; otherwise the commit is undone key by key through the
+    /// write path.
+    func revert(_ commit: CommittedWrite) throws(SuiteStoreError) {
+        try onQueue { () throws(SuiteStoreError) in
+            guard let written = commit.writtenStamp, !commit.changes.isEmpty else { return }
+            if let openError { throw openError }
+            try file.withLock { lock throws(SuiteStoreError) in
+                if try file.stamp() == written {
+                    if let original = commit.originalFile {
+                        switch try file.replace(bytes: original.bytes, over: written, lock) {
+                        case .replaced(let stamp):
+                            replica.fileRewritten(to: original.entries, encoded: nil, stamp: stamp, schemaVersion: original.schemaVersion)
+                            return
+                        case .lockLost:
+                            // Another writer may be inside its write: undo key by key after it.
+                            try file.retake(&lock)
+                        case .fileChanged:
+                            break
+                        }
+                    } else {
+                        try file.remove()
+                        replica.fileRewritten(to: SuiteTable(), encoded: nil, stamp: nil, schemaVersion: nil)
+                        return
+                    }
+                }
+                replica.stageRevert(commit.changes, over: try file.load(lock))
+                try write(&lock)
+            }
+        }
+    }
+}

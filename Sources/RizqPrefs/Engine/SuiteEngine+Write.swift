@@ -1,0 +1,69 @@
+extension SuiteEngine {
+    /// Writes pending changes now; returns when they are durable.
+    func flush() throws(SuiteStoreError) {
+        try onQueue { () throws(SuiteStoreError) in try writePending() }
+    }
+
+    /// Runs on `queue`: writes what is pending, under the file lock.
+    func writePending() throws(SuiteStoreError) {
+        // Cleared before the pending changes are looked at: a change made from now on schedules
+        // a write of its own.
+        writeScheduled.store(false, ordering: .releasing)
+        guard replica.hasPendingChanges else { return }
+        if let openError { throw openError }
+        try file.withLock { lock throws(SuiteStoreError) in try write(&lock) }
+    }
+
+    /// The write path, under the file lock, on `queue`, in one direction:
+    ///
+    /// 1. the file's stamp; the file read only if it is not the version the replica holds
+    ///    (another process wrote, or the file was damaged and is moved aside now);
+    /// 2. the replica hands over its pending changes, over that version (``SuiteReplica/beginWrite(over:)``);
+    /// 3. their bytes (``SuiteWrite/encode()``);
+    /// 4. the file replaced by them, if it is still the version they were made over;
+    /// 5. the replica takes the write back, done or failed (``SuiteReplica/finishWrite(_:encoded:outcome:)``).
+    ///
+    /// When the lock file was taken from under us, or a program that does not lock replaced the
+    /// file meanwhile, nothing was written: the changes are pending again, and the path runs
+    /// again over the file as it is then.
+    func write(_ lock: inout SuiteFileLock) throws(SuiteStoreError) {
+        // Each round needs another program to replace the file or the lock file during it; a
+        // bound only against one that does so without end.
+        for _ in 0..<1_000 {
+            let current = try file.stamp()
+            let disk: SuiteReplica.DiskVersion = current == replica.stamp ? .unchanged(current) : .changed(try file.load(lock))
+            guard var write = replica.beginWrite(over: disk) else { return }
+            let times: ChangeTimes
+            if case .changed(let loaded) = disk { times = loaded.times } else { times = try file.changeTimes() }
+            var encoded: EncodedSuite?
+            let outcome: Result<SuiteFile.Replacement, SuiteStoreError>
+            do throws(SuiteStoreError) {
+                let bytes = try write.encode()
+                encoded = bytes
+                outcome = .success(try file.replace(bytes: bytes.bytes, times: times.adding(write.changes, now: PendingChange.now()), over: write.over, lock))
+            } catch {
+                outcome = .failure(error)
+            }
+            let size = encoded?.bytes.count ?? 0
+            replica.finishWrite(write, encoded: encoded, outcome: outcome)
+            switch try outcome.get() {
+            case .replaced:
+                logWrite(bytes: size, over: disk)
+                return
+            case .lockLost:
+                try file.retake(&lock)
+            case .fileChanged:
+                continue
+            }
+        }
+        throw .writeFailed(path: location.path, reason: "the file keeps being replaced by another program while this process writes it; stop that program and flush again")
+    }
+
+    private func logWrite(bytes: Int, over disk: SuiteReplica.DiskVersion) {
+        let how: String
+        if case .changed = disk { how = "merged with another process's write" } else { how = "this process's changes" }
+        Self.logger.debug("wrote suite", metadata: [
+            "suite": "\(location.suiteName)", "path": "\(location.path)", "bytes": "\(bytes)", "encoding": "\(how)",
+        ])
+    }
+}

@@ -1,0 +1,148 @@
+import Dispatch
+import Foundation
+import Logging
+import Synchronization
+
+/// One open suite: its ``SuiteReplica`` (what this process knows of it) joined to its
+/// ``SuiteFile``. Every ``SuiteStore`` of this process that names the file shares it
+/// (``SuiteRegistry``).
+///
+/// It owns the order of file work: writes, reloads, commits and reverts run one at a time on
+/// its serial `queue`, and whatever touches the file's contents does so under the file lock.
+/// It also owns the scheduling (which write or reload is due). The replica decides what to
+/// write; this type reads and writes the file around the replica's transitions:
+///
+/// - a `set` changes the replica and schedules a coalesced write (``set(_:forKey:)``);
+/// - the write path (``write(_:)``, `SuiteEngine+Write.swift`): under the file lock, the file's
+///   stamp, the file read if another process changed it, the replica's hand-over, the bytes,
+///   the replace, the replica's finish;
+/// - another process's write (`SuiteEngine+Reload.swift`): ``FileWatcher`` calls
+///   ``fileChanged()``, and ``reloadIfChanged()`` reads the new file into the replica.
+final class SuiteEngine: Sendable {
+    static let coalescingDelay: DispatchTimeInterval = .milliseconds(50)
+    static let logger = Logger.rizqPrefs
+
+    let location: SuiteLocation
+    let file: SuiteFile
+    /// What this process knows of the suite: the façade reads it directly.
+    let replica = SuiteReplica()
+    /// Where writes, reloads, commits and reverts take turns.
+    let queue: DispatchQueue
+    /// Set when the file could not be opened: the suite then lives in memory only, and every
+    /// write reports this error instead of risking the user's file.
+    let openError: SuiteStoreError?
+    private let opening: Mutex<Opening>
+    /// Whether a coalesced write is scheduled on `queue` (``scheduleWrite()``).
+    let writeScheduled = Atomic<Bool>(false)
+    /// Whether a reload is scheduled on `queue` (``fileChanged()``).
+    let reloadScheduled = Atomic<Bool>(false)
+
+    /// Where the suite is in being opened (``open()``).
+    private enum Opening {
+        case notYet
+        /// Open; where a damaged file found at open was moved aside, and why.
+        case open(movedAside: (path: String, reason: String)?)
+        case failed(SuiteStoreError)
+    }
+
+    /// A suite to open (``open()``): no file is touched yet.
+    init(location: SuiteLocation) {
+        self.location = location
+        file = SuiteFile(location: location)
+        queue = DispatchQueue(label: "RizqPrefs.suite." + location.suiteName)
+        openError = nil
+        opening = Mutex(.notYet)
+    }
+
+    /// A suite that could not be opened: values live in memory only and every write fails
+    /// with `error`, so that nothing overwrites a file that could not be read.
+    init(unopenable location: SuiteLocation, error: SuiteStoreError) {
+        self.location = location
+        file = SuiteFile(location: location)
+        queue = DispatchQueue(label: "RizqPrefs.suite." + location.suiteName)
+        openError = error
+        opening = Mutex(.open(movedAside: nil))
+    }
+
+    /// Reads (or repairs) the file and starts watching it, once: later calls return at once, or
+    /// wait while another thread opens this suite; a failure is final for this engine (the
+    /// registry then forgets it, so that the next open tries afresh).
+    func open() throws(SuiteStoreError) {
+        let result: Result<Void, SuiteStoreError> = opening.withLock { opening in
+            switch opening {
+            case .open: return .success(())
+            case .failed(let error): return .failure(error)
+            case .notYet: break
+            }
+            do throws(SuiteStoreError) {
+                file.removeStaleTemporaries()
+                let loaded = try file.loadRepairing()
+                replica.start(with: loaded.entries, stamp: loaded.stamp, schemaVersion: loaded.schemaVersion)
+                opening = .open(movedAside: loaded.movedAside)
+                Self.logger.debug("opened suite", metadata: [
+                    "suite": "\(location.suiteName)", "path": "\(location.path)", "keys": "\(loaded.entries.count)",
+                    "file": "\(loaded.stamp == nil ? "new" : "read")",
+                ])
+            } catch {
+                opening = .failed(error)
+                return .failure(error)
+            }
+            if (try? file.ensureDirectory()) != nil {
+                FileWatcher.shared.watch(folder: location.directory, fileName: location.suiteName + ".json") { [weak self] in
+                    self?.fileChanged()
+                }
+            }
+            return .success(())
+        }
+        try result.get()
+    }
+
+    /// Where a damaged file found at open was moved aside, and why it was judged damaged.
+    var movedAsideAtOpen: (path: String, reason: String)? {
+        opening.withLock { opening in
+            guard case .open(let movedAside) = opening else { return nil }
+            return movedAside
+        }
+    }
+
+    // MARK: Local changes: memory at once, the file later
+
+    func set(_ value: PrefValue?, forKey key: String) {
+        replica.change(key, to: value)
+        scheduleWrite()
+    }
+
+    /// Applies several changes at once: other threads, and other processes, see all or none.
+    func apply(_ changes: [(key: String, value: PrefValue?)], replacingAll: Bool) {
+        replica.apply(changes, replacingAll: replacingAll)
+        scheduleWrite()
+    }
+
+    var hasPendingChanges: Bool { replica.hasPendingChanges }
+
+    /// Schedules one coalesced write, unless one is scheduled already. (A write clears the flag
+    /// before it takes the pending changes, under the replica's lock: a change made after it
+    /// took them sees the flag cleared, so no change is left without a write to come.)
+    private func scheduleWrite() {
+        guard !writeScheduled.load(ordering: .relaxed), !writeScheduled.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        queue.asyncAfter(deadline: .now() + Self.coalescingDelay) { [self] in
+            do {
+                try writePending()
+            } catch {
+                Self.logger.error("\(error)", metadata: ["suite": "\(location.suiteName)"])
+            }
+        }
+    }
+
+    /// Runs `body` on `queue` and waits for it.
+    func onQueue<T>(_ body: () throws(SuiteStoreError) -> T) throws(SuiteStoreError) -> T {
+        let result: Result<T, SuiteStoreError> = queue.sync {
+            do throws(SuiteStoreError) {
+                return .success(try body())
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
+    }
+}

@@ -1,0 +1,25 @@
+import Foundation
+import RizqJSON
+
+extension JSONReader {
+    /// Parses one JSON text (surrounded only by white space) into a value.
+    /// - Throws: ``Failure`` with the position of the first problem.
+    package static func parse(_ data: some ContiguousBytes) throws(Failure) -> PrefValue {
+        try parseReporting(data).value
+    }
+
+    /// Parses like ``parse(_:)`` and also returns the keys that were repeated in the top-level
+    /// object.
+    package static func parseReporting(_ data: some ContiguousBytes) throws(Failure) -> (value: PrefValue, duplicateKeys: [String]) {
+        let read = data.withUnsafeBytes { raw in
+            JSONReader.read(raw.bindMemory(to: UInt8.self), into: PrefValueBuilder.self, loneSurrogates: .reject)
+        }
+        let result = try read.get()
+        return (result.value, result.duplicateKeys)
+    }
+
+    /// Parses a Swift string as JSON.
+    package static func parse(_ text: String) throws(Failure) -> PrefValue {
+        try parse(Array(text.utf8))
+    }
+}

@@ -1,0 +1,147 @@
+import Foundation
+
+/// What RizqSecrets does with the Secret Service: which D-Bus calls an operation takes, and what
+/// their answers mean. The C shim makes the calls and decides nothing (``SecretServiceCalls``);
+/// every decision is here, beside its tests (`SecretServicePolicyTests`).
+///
+/// - **Upsert.** Storing finds the account's items by their `service` and `account` attributes,
+///   whoever made them (`secret-tool store`, another app): if there is one, its secret and label
+///   are replaced, so that an account never has two items; otherwise a new item is created in
+///   the collection the store writes to, with the schema's name as its `xdg:schema` attribute
+///   (as libsecret writes it).
+/// - **Listing.** The accounts of a service are the `account` attributes of the items a search
+///   for its `service` finds, locked or not (attributes are readable while locked; no secret is
+///   read), each once, sorted.
+/// - **Locked and prompts.** A locked item or collection is unlocked only when
+///   ``allowsPrompt`` is set: then the service's unlock prompt is performed, and one that
+///   unlocked nothing was dismissed (``SecretServiceFailure/promptDismissed``); without it, the
+///   operation fails with ``SecretServiceFailure/locked`` and nothing is shown to the user. A
+///   prompt that creating or deleting asks for is treated the same way, and a search afterwards
+///   tells whether it was dismissed (its result does not say).
+/// - **Reads** go through ``SecretPathCache``: the remembered item path while no change signal
+///   came, else a search.
+struct SecretServicePolicy<Calls: SecretServiceCalls> {
+    /// The calls, with their round-trip time-out.
+    let calls: Calls
+    /// Whether a locked item or collection may be unlocked by prompting the user.
+    let allowsPrompt: Bool
+
+    /// The attributes of `key`'s items.
+    static func attributes(of key: SecretPathCache.Key) -> [String: String] {
+        ["service": key.service, "account": key.account]
+    }
+
+    /// Stores `secret` for `key`: replaces the secret and label of the account's item, or
+    /// creates one in the collection with `alias` under the schema named `schema`.
+    func store(
+        _ secret: Data, isText: Bool, for key: SecretPathCache.Key, label: String, schema: String, alias: String,
+        paths: inout SecretPathCache
+    ) throws(ShimFailure) {
+        paths.forget(key)
+        let found = try calls.search(Self.attributes(of: key))
+        if let item = found.unlocked.first ?? found.locked.first {
+            if found.unlocked.isEmpty { try unlock([item], because: "the item is locked") }
+            try calls.setSecret(secret, isText: isText, at: item)
+            try calls.setLabel(label, at: item)
+            return
+        }
+        guard let collection = try calls.collection(alias: alias) else {
+            throw ShimFailure(reason: .noCollection, detail: "there is no collection with the alias '\(alias)'")
+        }
+        if try calls.isLocked(collection: collection) { try unlock([collection], because: "the collection is locked") }
+        var attributes = Self.attributes(of: key)
+        attributes["xdg:schema"] = schema
+        let created = try calls.createItem(in: collection, attributes: attributes, label: label, secret: secret, isText: isText)
+        if try perform(created.prompt, because: "the collection is locked"), try calls.search(Self.attributes(of: key)).isEmpty {
+            throw ShimFailure(reason: .promptDismissed, detail: "the prompt was dismissed")
+        }
+    }
+
+    /// The secret of `key`, or `nil` when there is no item: from the remembered path when
+    /// nothing changed since it was found (one round trip), else searched for (two).
+    func lookup(_ key: SecretPathCache.Key, paths: inout SecretPathCache) throws(ShimFailure) -> Data? {
+        if let remembered = readRemembered(key, paths: &paths) { return remembered }
+        let before = calls.changes
+        let found = try calls.search(Self.attributes(of: key))
+        guard let item = found.unlocked.first ?? found.locked.first else { return nil }
+        if found.unlocked.isEmpty { try unlock(found.locked, because: "the item is locked") }
+        guard let secret = try calls.secret(at: item) else {
+            throw ShimFailure(reason: .locked, detail: "the service gave no secret for the item")
+        }
+        if let before { paths.remember(item, for: key, changesBefore: before) }
+        return secret
+    }
+
+    /// Deletes every item of `key`; `false` when there was none.
+    func delete(_ key: SecretPathCache.Key, paths: inout SecretPathCache) throws(ShimFailure) -> Bool {
+        paths.forget(key)
+        let found = try calls.search(Self.attributes(of: key))
+        if found.isEmpty { return false }
+        if !found.locked.isEmpty { try unlock(found.locked, because: "the item is locked") }
+        var prompted = false
+        for item in found.unlocked + found.locked {
+            prompted = try perform(try calls.delete(item), because: "the item is locked") || prompted
+        }
+        if prompted, try !calls.search(Self.attributes(of: key)).isEmpty {
+            throw ShimFailure(reason: .promptDismissed, detail: "the prompt was dismissed")
+        }
+        return true
+    }
+
+    /// The accounts with items under `service` (names only, never secrets), each once, sorted.
+    func accounts(of service: String) throws(ShimFailure) -> [String] {
+        let found = try calls.search(["service": service])
+        var accounts = Set<String>()
+        for item in found.unlocked + found.locked {
+            if let account = try calls.attribute("account", of: item) { accounts.insert(account) }
+        }
+        return accounts.sorted()
+    }
+
+    /// Whether the collection with `alias` exists and is locked.
+    func keyringStatus(alias: String) throws(ShimFailure) -> (exists: Bool, locked: Bool) {
+        guard let collection = try calls.collection(alias: alias) else { return (false, false) }
+        return (true, try calls.isLocked(collection: collection))
+    }
+
+    /// Locks the collection with `alias`. Locking is what the caller asked for, so a prompt the
+    /// service wants for it is performed.
+    func lockKeyring(alias: String) throws(ShimFailure) {
+        guard let collection = try calls.collection(alias: alias) else {
+            throw ShimFailure(reason: .noCollection, detail: "there is no collection with the alias '\(alias)'")
+        }
+        if let prompt = try calls.setLocked([collection], lock: true).prompt { _ = try calls.prompt(prompt) }
+    }
+
+    // MARK: Locked
+
+    /// Unlocks `objects` by prompting, when allowed; `detail` says what was locked. An unlock
+    /// that unlocked nothing, at once or through its prompt, was dismissed.
+    private func unlock(_ objects: [String], because detail: String) throws(ShimFailure) {
+        guard allowsPrompt else { throw ShimFailure(reason: .locked, detail: detail) }
+        let unlocked = try calls.setLocked(objects, lock: false)
+        var done = unlocked.done
+        if let prompt = unlocked.prompt { done += try calls.prompt(prompt) }
+        if done.isEmpty { throw ShimFailure(reason: .promptDismissed, detail: "the unlock prompt was dismissed") }
+    }
+
+    /// Performs a prompt the service asked for, when prompting is allowed; `true` when there was one.
+    private func perform(_ prompt: String?, because detail: String) throws(ShimFailure) -> Bool {
+        guard let prompt else { return false }
+        guard allowsPrompt else { throw ShimFailure(reason: .locked, detail: detail) }
+        _ = try calls.prompt(prompt)
+        return true
+    }
+
+    // MARK: Remembered paths
+
+    /// The secret at the path remembered for `key`, if the count of changes stood still from
+    /// before the search that found it until after this read (``SecretPathCache``); else `nil`,
+    /// with the entry gone.
+    private func readRemembered(_ key: SecretPathCache.Key, paths: inout SecretPathCache) -> Data? {
+        guard let now = calls.changes, let path = paths.path(for: key, changes: now) else { return nil }
+        if let secret = try? calls.secret(at: path), calls.changes == now { return secret }
+        paths.forget(key)
+        return nil
+    }
+}

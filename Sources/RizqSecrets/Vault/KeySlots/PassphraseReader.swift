@@ -1,0 +1,81 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import Foundation
+import Synchronization
+
+/// Reads a passphrase from a ``VaultPassphraseSource``.
+enum PassphraseReader {
+    static let maximumLength = 64 * 1024
+
+    /// A descriptor can be read to its end only once: what it gave is kept for this process.
+    private static let descriptorPassphrases = Mutex<[Int32: [UInt8]]>([:])
+
+    /// Whether `source` can give a passphrase now without anyone's help; the reason if not.
+    static func availability(_ source: VaultPassphraseSource) -> (usable: Bool, reason: String) {
+        switch source {
+        case .file(let path):
+            return access(path, R_OK) == 0 ? (true, "\(source.summary) is readable") : (false, "\(source.summary) cannot be read (\(PrivateFiles.errnoText(errno)))")
+        case .fileDescriptor(let fd):
+            if descriptorPassphrases.withLock({ $0[fd] != nil }) { return (true, "read from \(source.summary) earlier in this process") }
+            return fcntl(fd, F_GETFD) >= 0 ? (true, "\(source.summary) is open") : (false, "\(source.summary) is not open")
+        case .command:
+            return (true, "\(source.summary) is set")
+        case .terminal:
+            return TerminalPassphrase.isAvailable ? (true, "a terminal is attached") : (false, "no terminal (/dev/tty) to ask on")
+        }
+    }
+
+    /// The passphrase from `source`. `confirm`: on a terminal, ask twice (a new passphrase).
+    static func read(_ source: VaultPassphraseSource, prompt: String, confirm: Bool, timeout: Double) throws(VaultError) -> [UInt8] {
+        var passphrase: [UInt8]
+        switch source {
+        case .file(let path):
+            guard let data = try PrivateFiles.read(path, limit: maximumLength, followLinks: true) else {
+                throw .keySourceFailed(source: .passphrase, detail: "\(source.summary) does not exist")
+            }
+            passphrase = Array(data)
+        case .fileDescriptor(let fd):
+            passphrase = try readDescriptor(fd)
+        case .command(let command):
+            let result = try KeySourceCommand.run("/bin/sh", ["-c", command], input: nil, timeout: timeout, source: .passphrase, name: "the passphrase command")
+            // Not the command's output or stderr: either could hold the passphrase.
+            guard result.status == 0 else {
+                throw .keySourceFailed(source: .passphrase, detail: "the passphrase command exited with status \(result.status); fix it (run it by hand) or unset RIZQ_SECRETS_PASSPHRASE_COMMAND")
+            }
+            passphrase = Array(result.stdout)
+        case .terminal:
+            passphrase = try TerminalPassphrase.read(prompt: prompt)
+            if confirm {
+                let again = try TerminalPassphrase.read(prompt: "Confirm the passphrase: ")
+                guard again == passphrase else { throw .keySourceFailed(source: .passphrase, detail: "the two passphrases typed differ; nothing was changed") }
+            }
+        }
+        if passphrase.last == 0x0A { passphrase.removeLast() }
+        if passphrase.last == 0x0D { passphrase.removeLast() }
+        guard !passphrase.isEmpty else { throw .keySourceFailed(source: .passphrase, detail: "\(source.summary) gave an empty passphrase") }
+        return passphrase
+    }
+
+    private static func readDescriptor(_ fd: Int32) throws(VaultError) -> [UInt8] {
+        if let known = descriptorPassphrases.withLock({ $0[fd] }) { return known }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = Glibc.read(fd, &buffer, buffer.count)
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw .keySourceFailed(source: .passphrase, detail: "cannot read file descriptor \(fd): \(PrivateFiles.errnoText(errno))")
+            }
+            if count == 0 { break }
+            bytes += buffer[0..<count]
+            guard bytes.count <= maximumLength else {
+                throw .keySourceFailed(source: .passphrase, detail: "file descriptor \(fd) gives more than \(maximumLength) bytes; it is not a passphrase")
+            }
+        }
+        descriptorPassphrases.withLock { $0[fd] = bytes }
+        return bytes
+    }
+}

@@ -1,0 +1,222 @@
+import ArgumentParser
+import Foundation
+import RizqImport
+import RizqPrefs
+import RizqProfiles
+import RizqSecrets
+
+/// `rizq-prefs migrate FILE` and `rizq-prefs migrate --from SOURCE`: a thin command over
+/// `Importer`, fed by a dump file, a browser profile or a property list (see ``ImportInput``).
+///
+/// The command keeps the name `migrate`, which users' scripts call; in the code it is an import
+/// (RizqImport), as "migration" means schema versions only. `rizq-prefs import` is another
+/// command: a JSON object in the suite file's format into one suite (`ImportCommand`).
+struct ImportDumpCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "migrate",
+        abstract: "Import a web app's localStorage or an Apple app's defaults once: settings into suites, tokens into the Secret Service.",
+        discussion: """
+            --from SOURCE reads a browser's own storage, from a private copy (the profile is never \
+            changed, and the browser may be running): chrome, chromium, brave, edge, vivaldi, firefox \
+            (the default profile, or --profile NAME), electron:<AppName> (~/.config/<AppName>), a \
+            profile folder, a 'Local Storage/leveldb' folder, a Firefox storage/default/<origin> \
+            folder, or a .localstorage/.sqlite file. --list prints \
+            its origins with their key counts and sizes; choose one with --origin. A key or value that \
+            is not valid Unicode as stored (a lone UTF-16 surrogate) is skipped and named in the \
+            report, unless the plan says "undecodable": "replace" or "data".
+
+            --from FILE.plist reads an Apple defaults property list, XML or binary (defaults export \
+            DOMAIN FILE.plist on a Mac, Library/Preferences/<id>.plist from an iOS backup or simulator, \
+            or ~/.config/<suite>.plist as Foundation's UserDefaults writes it on Linux); values keep \
+            their types, and data holding a JSON-encoded Codable becomes nested JSON.
+
+            FILE (or - for stdin) is a dump of the web app's localStorage: JSON.stringify(localStorage) \
+            from the browser's console, Object.entries(localStorage), a Playwright storageState file \
+            (choose the origin with --origin), Cypress getAllLocalStorage() output, or the DevTools \
+            shape {"entries": [[key, value], …]}.
+
+            With --plan, each key goes where the plan says. Without one (and for keys the plan does \
+            not name, unless it says "unmapped": "skip"), every key goes to --suite with an inferred \
+            type, login state in progress is skipped, and credentials (JWTs, keys of auth libraries, \
+            keys named like tokens, JSON holding tokens) go to the Secret Service under --service, \
+            never to a suite file.
+
+            Secrets are written first, then each suite in one batch, then a record of the import; \
+            if anything fails, the suites are left as they were, the secrets written are removed, \
+            and nothing is recorded. An import runs once: a second run with the same plan id \
+            (without a plan: the same input) says "already imported" and changes nothing. Values \
+            already in a suite or the Secret Service are kept unless --overwrite. The report lists \
+            every key and never shows a secret.
+
+            Exit status: 0 imported, dry run, listed, or already imported; 2 the dump, the profile or \
+            the plan cannot be used; 3 a suite cannot be read or written; 4 the Secret Service is unavailable, locked \
+            or failed.
+
+            Examples:
+              rizq-prefs migrate --from chromium --list
+              rizq-prefs migrate --from electron:Obsidian --app md.obsidian --dry-run
+              rizq-prefs migrate --from com.rizq.app.plist --app com.rizq.app --dry-run
+              rizq-prefs migrate localstorage.json --app com.rizq.app --plan rizq-web.plan.json --dry-run
+              rizq-prefs migrate state.json --app com.rizq.app --origin https://app.rizq.io --json
+            """)
+
+    @Argument(help: ArgumentHelp("The localStorage dump, or - for stdin (or use --from).", valueName: "file"))
+    var file: String?
+
+    @Option(help: ArgumentHelp(
+        "A browser (chrome, chromium, brave, edge, vivaldi, firefox), electron:<AppName>, a profile folder, a 'Local Storage/leveldb' folder, or a .localstorage/.sqlite/.plist file.",
+        valueName: "source"))
+    var from: String?
+
+    @Option(help: ArgumentHelp("With --from: the browser profile, by folder (Profile 1) or by the name the browser shows (default: Default).", valueName: "name"))
+    var profile: String?
+
+    @Flag(help: "With --from: list the origins with their key counts and sizes (no values), and import nothing.")
+    var list = false
+
+    @Option(help: ArgumentHelp("The import plan, a JSON file (see README, \"The plan\").", valueName: "plan"))
+    var plan: String?
+
+    @Option(help: ArgumentHelp("The origin to import from a file that holds several.", valueName: "origin"))
+    var origin: String?
+
+    @Option(help: ArgumentHelp(
+        "The dump's format: \(ImportDump.Format.dumpFileFormats.map(\.rawValue).joined(separator: ", ")) (default: recognised from its shape).",
+        valueName: "format"))
+    var format: String?
+
+    @OptionGroup var store: StoreOptions
+
+    @Option(help: ArgumentHelp("The Secret Service 'service' of the secrets (default: the plan's, else the app id).", valueName: "name"))
+    var service: String?
+
+    @Flag(help: "Print every write the import would make (secrets redacted) and change nothing.")
+    var dryRun = false
+
+    @Flag(help: "Import again an input (or a plan id) that was imported before.")
+    var force = false
+
+    @Flag(help: "Replace values that the suites and the Secret Service already hold.")
+    var overwrite = false
+
+    @Flag(help: "Print the report as JSON.")
+    var json = false
+
+    func validate() throws {
+        if let format, !ImportDump.Format.dumpFileFormats.contains(where: { $0.rawValue == format }) {
+            throw ValidationError("unknown format '\(format)'; use one of \(ImportDump.Format.dumpFileFormats.map(\.rawValue).joined(separator: ", "))")
+        }
+        if from == nil {
+            if profile != nil { throw ValidationError("--profile chooses a browser profile: use it with --from") }
+            if list { throw ValidationError("--list shows the origins of a browser's storage: use it with --from") }
+        } else if format != nil {
+            throw ValidationError("--format is for dump files; --from reads the browser's storage as it is")
+        }
+    }
+
+    func run() throws {
+        let input = try ImportInput(file: file, from: from)
+        let dump: ImportDump
+        switch input {
+        case .dump(let file):
+            try requireApp()
+            dump = try readDump(file)
+        case .profile(let source):
+            let storage = try Self.readProfile(source, profile: profile)
+            if list {
+                let listing = ProfileListing(storage: storage)
+                if json { Output.line(listing.json) } else { Output.raw(listing.text) }
+                return
+            }
+            try requireApp()
+            do {
+                dump = try storage.dump(origin: origin)
+            } catch {
+                throw CLIError(.usage, error.description)
+            }
+        case .plist(let path):
+            do {
+                dump = try ImportDump(contentsOfFile: path, format: .plist, origin: origin)
+            } catch {
+                throw CLIError(.usage, error.description)
+            }
+            if list {
+                let listing = PropertyListListing(dump: dump, path: path)
+                if json { Output.line(listing.json) } else { Output.raw(listing.text) }
+                return
+            }
+            try requireApp()
+        }
+        guard let appID = store.appID else { throw Self.noApp }
+        var importPlan: ImportPlan?
+        if let plan {
+            do {
+                importPlan = try ImportPlan(contentsOfFile: plan)
+            } catch {
+                throw CLIError(.usage, error.description)
+            }
+        }
+        let options = Importer.Options(
+            dryRun: dryRun, force: force, overwrite: overwrite, defaultSuite: store.suite, secretService: service, appID: appID)
+        let report: ImportReport
+        do {
+            report = try Importer(plan: importPlan, options: options).run(dump)
+        } catch {
+            throw Self.failure(error)
+        }
+        if json {
+            Output.line(report.json)
+        } else {
+            Output.raw(report.text)
+        }
+    }
+
+    private static let noApp = CLIError(.usage, "no app given: pass --app ID or set RIZQ_PREFS_APP_ID (the import is recorded per app)")
+
+    private func requireApp() throws(CLIError) {
+        if store.appID == nil { throw Self.noApp }
+    }
+
+    /// Reads a browser's storage from a private copy; the profile is not changed.
+    static func readProfile(_ source: ProfileSource, profile: String?) throws(CLIError) -> ProfileStorage {
+        do {
+            let location = try ProfileLocator().locate(source, profile: profile)
+            return try ProfileStorage.read(location)
+        } catch {
+            throw CLIError(.usage, error.description)
+        }
+    }
+
+    private func readDump(_ file: String) throws(CLIError) -> ImportDump {
+        let chosenFormat = format.flatMap(ImportDump.Format.init(rawValue:))
+        var stdin: Data?
+        if file == "-" {
+            do {
+                stdin = try FileHandle.standardInput.read(upToCount: ImportDump.maximumSize + 1) ?? Data()
+            } catch {
+                throw CLIError(.usage, "cannot read stdin: \(error.localizedDescription)")
+            }
+        }
+        do throws(ImportDumpError) {
+            if let stdin {
+                return try ImportDump(bytes: [UInt8](stdin), source: "stdin", format: chosenFormat, origin: origin)
+            }
+            return try ImportDump(contentsOfFile: file, format: chosenFormat, origin: origin)
+        } catch {
+            throw CLIError(.usage, error.description)
+        }
+    }
+
+    /// The exit status and one-line message of an import that stopped.
+    static func failure(_ error: ImportError) -> CLIError {
+        let message = error.description.replacingOccurrences(of: "\n", with: "; ")
+        switch error {
+        case .dump, .plan, .invalidOption, .conversion, .conflictingTargets:
+            return CLIError(.usage, message)
+        case .suite(let cause, _):
+            return CLIError(CLIError(cause).status, message)
+        case .secretService(let cause, _):
+            return CLIError(CLIError(cause).status, message)
+        }
+    }
+}

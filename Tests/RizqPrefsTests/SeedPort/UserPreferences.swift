@@ -1,1 +1,0 @@
-../../../Examples/SettingsDemo/Sources/SettingsDemo/UserPreferences.swift

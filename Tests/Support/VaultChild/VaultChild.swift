@@ -1,0 +1,135 @@
+import Foundation
+import RizqSecrets
+
+/// A child process for the vault tests: drives a VaultSecretStore from the command line, so that
+/// the tests can use real processes (several writers, kill -9, another uid, a seccomp filter,
+/// strace). Configuration comes from the environment (VaultConfiguration.fromEnvironment:
+/// RIZQ_SECRETS_DIR, RIZQ_SECRETS_PASSPHRASE_FILE/_FD/_COMMAND, RIZQ_SECRETS_KEY_FILE), plus
+/// RIZQ_TEST_TERMINAL=1 (ask on the terminal), RIZQ_TEST_NO_SYSTEMD=1, RIZQ_TEST_NO_CACHE=1,
+/// RIZQ_TEST_WORK_FACTOR (scrypt log2 N), RIZQ_TEST_LOCK_TIMEOUT (seconds).
+/// Secrets come in on stdin and go out on stdout, never in an argument. Every outcome is one line
+/// (`ok …`, or `error <case> <message>` with exit status 1).
+@main
+struct VaultChild {
+    static func main() {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        guard arguments.count >= 2 else { fail("usage", "vault-child COMMAND SERVICE …") }
+        let command = arguments[0]
+        let environment = ProcessInfo.processInfo.environment
+        var configuration = VaultConfiguration.fromEnvironment()
+        if environment["RIZQ_TEST_TERMINAL"] == "1" { configuration.passphraseSources.append(.terminal) }
+        if environment["RIZQ_TEST_NO_SYSTEMD"] == "1" { configuration.usesSystemdCredentials = false }
+        if environment["RIZQ_TEST_NO_CACHE"] == "1" { configuration.usesKeyringCache = false }
+        if let factor = environment["RIZQ_TEST_WORK_FACTOR"].flatMap(Int.init) { configuration.scryptWorkFactor = factor }
+        if let seconds = environment["RIZQ_TEST_LOCK_TIMEOUT"].flatMap(Double.init) { configuration.lockTimeout = seconds }
+        let vault = VaultSecretStore(service: arguments[1], configuration: configuration)
+        let rest = Array(arguments.dropFirst(2))
+        do {
+            try run(command, vault, rest)
+        } catch {
+            fail(caseName(error), error.description)
+        }
+    }
+
+    static func run(_ command: String, _ vault: VaultSecretStore, _ rest: [String]) throws(VaultError) {
+        switch command {
+        case "create":
+            let slots = (rest.first ?? "").split(separator: ",").compactMap { VaultKeySource(rawValue: String($0)) }
+            print("ok created \(try vault.create(slots: slots))")
+        case "set":
+            let bytes = FileHandle.standardInput.readDataToEndOfFile()
+            let binary = rest.dropFirst().contains("--binary")
+            try vault.store(bytes, isText: !binary, forAccount: rest[0], label: nil)
+            print("ok stored")
+        case "get":
+            let started = Date()
+            let item = try vault.item(forAccount: rest[0])
+            let seconds = Date().timeIntervalSince(started)
+            guard let item else {
+                print("absent")
+                exit(3)
+            }
+            if rest.dropFirst().contains("--timed") { FileHandle.standardError.write(Data("seconds \(seconds)\n".utf8)) }
+            FileHandle.standardOutput.write(item.data)
+        case "timed-get":
+            // The outcome and how long it took, for the report (the tests assert no durations).
+            let started = Date()
+            do {
+                let item = try vault.item(forAccount: rest[0])
+                print("ok \(item == nil ? "absent" : "present") seconds \(Date().timeIntervalSince(started))")
+            } catch {
+                print("error \(caseName(error)) seconds \(Date().timeIntervalSince(started)) \(error.description)")
+                exit(1)
+            }
+        case "delete":
+            print("ok \(try vault.remove(account: rest[0]))")
+        case "list":
+            print("ok " + (try vault.accountNames()).joined(separator: ","))
+        case "unlock":
+            let seconds = rest.first.flatMap(Int64.init) ?? 3600
+            let report = try vault.unlock(timeout: .seconds(seconds))
+            let failure = report.cacheFailure.map { "errno=\($0.code)" } ?? "none"
+            print("ok unlocked source=\(report.source.rawValue) cached=\(report.isCached) keyring=\(report.keyring ?? "-") serial=\(report.keySerial ?? 0) failure=\(failure)")
+            print("summary \(report.summary)")
+        case "lock":
+            print("ok locked \(try vault.lock())")
+        case "status":
+            for status in vault.keySourceStatuses() {
+                print("\(status.source.rawValue) present=\(status.isPresent) usable=\(status.isUsable) protection=\(status.protection.rawValue) persistence=\(status.persistence.rawValue) reason=\(status.reason)")
+            }
+        case "add-slot":
+            try vault.addSlot(VaultKeySource(rawValue: rest[0]) ?? .kernelKeyringCache)
+            print("ok added")
+        case "remove-slot":
+            try vault.removeSlot(VaultKeySource(rawValue: rest[0]) ?? .kernelKeyringCache)
+            print("ok removed")
+        case "set-aside":
+            print("ok \(try vault.setAsideDamagedVault() ?? "none")")
+        case "writer":
+            // writer SERVICE INDEX FROM TO: stores w<INDEX>-<i> for i in FROM..<TO, printing
+            // `ack <i>` only after each store returned (durable).
+            guard rest.count == 3, let writer = Int(rest[0]), let from = Int(rest[1]), let to = Int(rest[2]) else {
+                fail("usage", "writer SERVICE INDEX FROM TO")
+            }
+            print("ready")
+            fflush(nil)
+            for index in from..<to {
+                try vault.store(Data(writerValue(writer: writer, index: index).utf8), isText: true, forAccount: "w\(writer)-\(index)", label: nil)
+                print("ack \(index)")
+                fflush(nil)
+            }
+            print("done")
+        default:
+            fail("usage", "unknown command \(command)")
+        }
+    }
+
+    /// The value writer `writer` stores at `index` (the test computes the same).
+    static func writerValue(writer: Int, index: Int) -> String {
+        "value-\(writer)-\(index)-\(String((writer &* 7919 &+ index &* 104_729) & 0xFFFFFF, radix: 16))"
+    }
+
+    static func caseName(_ error: VaultError) -> String {
+        switch error {
+        case .invalidService: return "invalidService"
+        case .invalidInput: return "invalidInput"
+        case .notCreated: return "notCreated"
+        case .alreadyExists: return "alreadyExists"
+        case .noKeySource: return "noKeySource"
+        case .wrongPassphrase: return "wrongPassphrase"
+        case .keySourceFailed: return "keySourceFailed"
+        case .wrongKey: return "wrongKey"
+        case .damaged: return "damaged"
+        case .damagedSlot: return "damagedSlot"
+        case .fileSystem: return "fileSystem"
+        case .unsafeFolder: return "unsafeFolder"
+        case .timedOut: return "timedOut"
+        case .invalidSlotChange: return "invalidSlotChange"
+        }
+    }
+
+    static func fail(_ name: String, _ message: String) -> Never {
+        print("error \(name) \(message)")
+        exit(1)
+    }
+}
