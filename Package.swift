@@ -6,7 +6,7 @@ import PackageDescription
 // undo log, errno plumbing; it links no system library. RizqPrefs and RizqSecrets re-export it.
 // RizqPrefs ← RizqImport → RizqSecrets → CSecretShim (which loads libsecret at run time, with
 // dlopen: nothing links it); rizq-prefs uses all.
-// RizqProfiles → RizqImport, and → CLevelDB, CSQLite, CSnappy (Debian's C libraries): the
+// RizqProfiles → RizqImport, and → CProfileLibraries (LevelDB, SQLite, snappy, loaded at run time): the
 // browser-profile readers, in a product of their own so that an app that imports no profile
 // links neither LevelDB nor SQLite.
 // RizqConfiguration → RizqPrefs, RizqCore, swift-configuration (no libsecret either).
@@ -82,12 +82,16 @@ let package = Package(
             name: "RizqImport",
             dependencies: ["RizqPrefs", "RizqJSON", "RizqSecrets", .product(name: "Logging", package: "swift-log")]
         ),
+        // LevelDB, SQLite and snappy for RizqProfiles, loaded with dlopen at their first use: the
+        // C APIs come from Debian's -dev headers, nothing links the libraries (rizq-prefs starts
+        // without them). The module maps below link them, for the tests that use them directly.
+        .target(name: "CProfileLibraries", linkerSettings: [.linkedLibrary("dl")]),
         .systemLibrary(name: "CLevelDB", providers: [.apt(["libleveldb-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CSnappy", pkgConfig: "snappy", providers: [.apt(["libsnappy-dev"])]),
         .target(
             name: "RizqProfiles",
-            dependencies: ["RizqImport", "CLevelDB", "CSQLite", "CSnappy"]
+            dependencies: ["RizqImport", "CProfileLibraries"]
         ),
         .target(
             name: "RizqConfiguration",

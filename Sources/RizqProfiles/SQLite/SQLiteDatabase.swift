@@ -1,4 +1,4 @@
-import CSQLite
+import CProfileLibraries
 
 /// An SQLite database opened through Debian's libsqlite3, for reading browser storage.
 ///
@@ -26,18 +26,19 @@ final class SQLiteDatabase {
 
     /// Opens the database file at `path` (which must exist).
     init(path: String) throws(Failure) {
+        if let problem = ProfileLibrary.sqlite.loadProblem() { throw Failure(code: SQLITE_CANTOPEN, message: problem) }
         var opened: OpaquePointer?
-        let status = sqlite3_open_v2(path, &opened, SQLITE_OPEN_READWRITE, nil)
+        let status = rizq_sqlite3_open_v2(path, &opened, SQLITE_OPEN_READWRITE, nil)
         guard status == SQLITE_OK, let opened else {
-            let message = opened.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
-            if let opened { sqlite3_close_v2(opened) }
+            let message = opened.map { String(cString: rizq_sqlite3_errmsg($0)) } ?? "cannot open"
+            if let opened { rizq_sqlite3_close_v2(opened) }
             throw Failure(code: status, message: message)
         }
         handle = opened
     }
 
     deinit {
-        sqlite3_close_v2(handle)
+        rizq_sqlite3_close_v2(handle)
     }
 
     /// The names of its tables, sorted (reading them is the first check that it is a database).
@@ -75,11 +76,11 @@ final class SQLiteDatabase {
     /// Runs `sql` (no parameters) and calls `body` with each row.
     func forEachRow(_ sql: String, _ body: (Row) -> Void) throws(Failure) {
         var statement: OpaquePointer?
-        var status = sqlite3_prepare_v2(handle, sql, -1, &statement, nil)
+        var status = rizq_sqlite3_prepare_v2(handle, sql, -1, &statement, nil)
         guard status == SQLITE_OK, let statement else { throw failure(status) }
-        defer { sqlite3_finalize(statement) }
+        defer { rizq_sqlite3_finalize(statement) }
         while true {
-            status = sqlite3_step(statement)
+            status = rizq_sqlite3_step(statement)
             if status == SQLITE_DONE { return }
             guard status == SQLITE_ROW else { throw failure(status) }
             body(Row(statement: statement))
@@ -87,7 +88,7 @@ final class SQLiteDatabase {
     }
 
     private func failure(_ status: Int32) -> Failure {
-        Failure(code: sqlite3_extended_errcode(handle), message: String(cString: sqlite3_errmsg(handle)))
+        Failure(code: rizq_sqlite3_extended_errcode(handle), message: String(cString: rizq_sqlite3_errmsg(handle)))
     }
 
     /// One result row, valid only during the callback.
@@ -96,7 +97,7 @@ final class SQLiteDatabase {
 
         /// How column `index` is stored.
         func storageClass(_ index: Int32) -> StorageClass {
-            switch sqlite3_column_type(statement, index) {
+            switch rizq_sqlite3_column_type(statement, index) {
             case SQLITE_INTEGER: return .integer
             case SQLITE_FLOAT: return .real
             case SQLITE_TEXT: return .text
@@ -108,8 +109,8 @@ final class SQLiteDatabase {
         /// The bytes of column `index` as stored: a blob's bytes, or a text's bytes in the
         /// database's text encoding (not converted, so nothing invalid is replaced).
         func bytes(_ index: Int32) -> [UInt8] {
-            let pointer = sqlite3_column_blob(statement, index)
-            let count = Int(sqlite3_column_bytes(statement, index))
+            let pointer = rizq_sqlite3_column_blob(statement, index)
+            let count = Int(rizq_sqlite3_column_bytes(statement, index))
             guard let pointer, count > 0 else { return [] }
             return Array(UnsafeRawBufferPointer(start: pointer, count: count))
         }
@@ -118,20 +119,20 @@ final class SQLiteDatabase {
         /// converts from a UTF-16 one) and never repaired: a text value with invalid UTF-8 or an
         /// embedded NUL keeps every byte, for ``StoredString`` to judge.
         func utf8Bytes(_ index: Int32) -> [UInt8] {
-            guard let pointer = sqlite3_column_text(statement, index) else { return [] }
-            let count = Int(sqlite3_column_bytes(statement, index))
+            guard let pointer = rizq_sqlite3_column_text(statement, index) else { return [] }
+            let count = Int(rizq_sqlite3_column_bytes(statement, index))
             return Array(UnsafeBufferPointer(start: pointer, count: count))
         }
 
         /// Column `index` as UTF-8 text (SQLite converts).
         func text(_ index: Int32) -> String? {
-            guard let pointer = sqlite3_column_text(statement, index) else { return nil }
+            guard let pointer = rizq_sqlite3_column_text(statement, index) else { return nil }
             return String(cString: pointer)
         }
 
         /// Column `index` as an integer.
         func int64(_ index: Int32) -> Int64 {
-            sqlite3_column_int64(statement, index)
+            rizq_sqlite3_column_int64(statement, index)
         }
     }
 }
