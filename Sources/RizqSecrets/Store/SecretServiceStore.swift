@@ -17,7 +17,7 @@ import Logging
 ///
 /// libsecret is loaded when the first call is made, not linked: a program that uses this store
 /// starts on a machine without Debian's `libsecret-1-0`, and there each call fails with
-/// ``/RizqCore/SecretError/serviceUnavailable(detail:)``, whose detail says to install it.
+/// ``/RizqCore/SecretError/libsecretMissing(detail:)``, whose message says to install it.
 ///
 /// ```swift
 /// let secrets = SecretServiceStore(service: "com.rizq.app")
