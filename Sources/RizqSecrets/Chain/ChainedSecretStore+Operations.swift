@@ -23,15 +23,19 @@ extension ChainedSecretStore {
         }
     }
 
-    /// Runs `body` against `backend`'s store and sorts the outcome. A vault or plain-text file
-    /// cannot exist for a service that cannot name a folder: that backend has nothing.
-    func ask<Value>(_ backend: SecretBackendKind, _ body: (any SecretStore) throws(SecretError) -> Value?) -> Answer<Value> {
+    /// Runs `body` against `backend`'s store and sorts the outcome. A backend that is not there
+    /// has nothing — unless it is `target`, the known write target: where this app's secrets
+    /// are, "not there" is "could not look" (a remembered keyring with no session bus, under cron).
+    /// A vault or plain-text file cannot exist for a service that cannot name a folder.
+    func ask<Value>(
+        _ backend: SecretBackendKind, target: SecretWriteTarget?, _ body: (any SecretStore) throws(SecretError) -> Value?
+    ) -> Answer<Value> {
         if backend == .vault || backend == .plaintext, !vault.canNameFolder { return .nothing }
         do {
             guard let value = try body(store(for: backend)) else { return .nothing }
             return .found(value)
         } catch {
-            return Self.isAbsence(error) ? .nothing : .failed(error)
+            return Self.isAbsence(error) && backend != target?.backend ? .nothing : .failed(error)
         }
     }
 
@@ -40,14 +44,15 @@ extension ChainedSecretStore {
     func readNow(_ account: String) throws(SecretError) -> (bytes: Data, backend: SecretBackendKind)? {
         try SecretInput.validate(service: service, account: account)
         let order = try order()
+        let target = try? knownWriteTarget()
         var failure: (backend: SecretBackendKind, error: SecretError)?
         for backend in order {
-            switch ask(backend, { (store) throws(SecretError) in try store.secretBytes(forAccount: account) }) {
+            switch ask(backend, target: target, { (store) throws(SecretError) in try store.secretBytes(forAccount: account) }) {
             case .found(let bytes):
                 guard let failure else { return (bytes, backend) }
                 // An earlier backend could not look: its copy, if it has one, would win. Only
                 // the write target's own copy (where this app's writes went) may answer anyway.
-                if try knownWriteTarget()?.backend == backend { return (bytes, backend) }
+                if target?.backend == backend { return (bytes, backend) }
                 throw failure.error
             case .nothing:
                 continue
@@ -62,8 +67,9 @@ extension ChainedSecretStore {
     func accountsNow() throws(SecretError) -> [String] {
         try SecretInput.validate(service: service, account: nil)
         var accounts = Set<String>()
+        let target = try? knownWriteTarget()
         for backend in try order() {
-            switch ask(backend, { (store) throws(SecretError) in try store.accounts() }) {
+            switch ask(backend, target: target, { (store) throws(SecretError) in try store.accounts() }) {
             case .found(let names): accounts.formUnion(names)
             case .nothing: continue
             case .failed(let error): throw error
@@ -89,8 +95,9 @@ extension ChainedSecretStore {
         try SecretInput.validate(service: service, account: account)
         var deleted = false
         var failure: SecretError?
+        let target = try? knownWriteTarget()
         for backend in try order() where backend.isWritable {
-            switch ask(backend, { (store) throws(SecretError) -> Bool? in try store.deleteSecret(forAccount: account) ? true : nil }) {
+            switch ask(backend, target: target, { (store) throws(SecretError) -> Bool? in try store.deleteSecret(forAccount: account) ? true : nil }) {
             case .found: deleted = true
             case .nothing: continue
             case .failed(let error): failure = failure ?? error

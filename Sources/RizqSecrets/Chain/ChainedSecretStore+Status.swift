@@ -98,7 +98,7 @@ extension ChainedSecretStore {
         }
         let automatic = vault.automaticSlots(layout: layout)
         if automatic.isEmpty {
-            return status(false, "no vault yet, and nothing to make one with: " + slots.map { "\($0.source.rawValue): \($0.reason)" }.joined(separator: "; "), nil, [])
+            return status(false, "no vault yet, and nothing to make one with: " + vault.creationReasons(layout: layout).joined(separator: "; "), nil, [])
         }
         let protections = slots.filter { automatic.contains($0.source) }.flatMap { Self.protections($0.protection) }
         return status(true, "no vault yet; the first store makes \(layout.folder) with the \(automatic.map(\.rawValue).joined(separator: " and ")) slot\(automatic.count == 1 ? "" : "s")", nil, protections)

@@ -109,7 +109,7 @@ extension ChainedSecretStore {
 
     /// No backend can take a write: the reasons, and the three one-line fixes.
     func nothingCanStore(secretServiceAbsence: String) -> SecretError {
-        let reasons = vault.keySourceStatuses().filter { $0.source != .kernelKeyringCache }.map { "\($0.source.rawValue): \($0.reason)" }
+        let reasons = (try? vault.layout()).map { vault.creationReasons(layout: $0) } ?? []
         let vaultReason = vault.canNameFolder ? "nothing to make the vault with (\(reasons.joined(separator: "; ")))" : "the service name cannot name a vault folder"
         return .noKeySource(detail: """
             no backend can store the secrets of '\(service)' here: no Secret Service (\(secretServiceAbsence)), and \(vaultReason). \
