@@ -6,7 +6,11 @@ import PackageDescription
 let package = Package(
     name: "RizqBenchmarks",
     platforms: [.macOS(.v15)],
-    dependencies: [.package(name: "RizqPrefs", path: "..")],
+    dependencies: [
+        .package(name: "RizqPrefs", path: ".."),
+        // The vault's floor decrypts with swift-crypto directly (the version RizqPrefs resolves).
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
+    ],
     targets: [
         .systemLibrary(
             name: "CGio",
@@ -29,6 +33,7 @@ let package = Package(
                 "CBenchGLib",
                 .product(name: "RizqPrefs", package: "RizqPrefs"),
                 .product(name: "RizqSecrets", package: "RizqPrefs"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
     ],

@@ -33,7 +33,8 @@ struct RizqPrefsCommand: AsyncParsableCommand {
               2  usage error: bad option or argument, invalid suite name, a value that does not \
             parse as its type, an import file that is missing or not a JSON object
               3  storage error: a suite file or folder is unreadable, damaged or not writable
-              4  the Secret Service is unavailable, locked, or failed
+              4  a secret backend (the Secret Service, the vault) is unavailable, locked, read-only, or failed,\
+            or none can store secrets here
 
             Errors are one line on stderr that names the cause and the fix.
 

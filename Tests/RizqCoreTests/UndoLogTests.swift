@@ -55,8 +55,8 @@ final class UndoLogTests: XCTestCase {
         log.recordSecretWrite(to: Unreachable(), account: "refresh_token", previous: Data("s3cr3t-previous".utf8))
         let report = log.undo()
         XCTAssertEqual(report.problems.map(\.secret), [
-            UndoLog.SecretAddress(service: "com.rizq.unreachable", account: "refresh_token"),
-            UndoLog.SecretAddress(service: "com.rizq.unreachable", account: "auth_token"),
+            SecretAddress(service: "com.rizq.unreachable", account: "refresh_token"),
+            SecretAddress(service: "com.rizq.unreachable", account: "auth_token"),
         ])
         XCTAssertEqual(report.problems[0].message, "secret store com.rizq.unreachable, account refresh_token: it could not be put back (no answer within 1.0 s)")
         XCTAssertEqual(report.problems[1].message, "secret store com.rizq.unreachable, account auth_token: its write timed out, so it may have been stored, and it could not be removed (no answer within 1.0 s)")

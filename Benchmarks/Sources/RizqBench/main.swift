@@ -112,6 +112,19 @@ do {
         if python == nil { progress("  (RIZQ_BENCH_PYTHON is not set: no Python keyring peer)") }
         results.append(try SecretWorkload.run(options: options.secret, python: python, helper: environment["RIZQ_BENCH_KEYRING_HELPER"]))
     }
+    if options.runs("vault-get") {
+        progress("vault-get")
+        results.append(try VaultWorkload.runGet(
+            home: home, options: options, python: environment["RIZQ_BENCH_PYTHON"], helper: environment["RIZQ_BENCH_KEYRING_ALT_HELPER"]))
+    }
+    if options.runs("vault-set") {
+        progress("vault-set")
+        results.append(try VaultWorkload.runSet(home: home, options: options))
+    }
+    if options.runs("vault-unlock") {
+        progress("vault-unlock")
+        results += try VaultWorkload.runUnlock(home: home, options: options)
+    }
     if options.runs("large") {
         progress("large, \(LargeSuiteWorkload.size(quick: options.quick)) keys")
         results += try LargeSuiteWorkload.run(home: home, options: options)

@@ -3,11 +3,18 @@
 /// Each message says what happened and what to do. None ever holds a secret: secrets are never
 /// passed to anything that builds one. A missing item is not an error (reads return `nil`), and
 /// nothing ever falls back to writing a secret anywhere else.
+///
+/// A backend chain (`ChainedSecretStore` in `RizqSecrets`) passes its backends' errors on as they
+/// are: a backend that is there but locked, frozen or failing is an error, never a reason to
+/// read or write elsewhere.
 public enum SecretError: Error, Sendable, Equatable {
     /// There is no D-Bus session bus to reach a Secret Service through.
     case noSessionBus(detail: String)
     /// The bus has no Secret Service provider (GNOME Keyring, KWallet, KeePassXC…).
     case serviceUnavailable(detail: String)
+    /// libsecret, which the Secret Service calls load at run time, is not installed (or too old):
+    /// Debian's `libsecret-1-0`.
+    case libsecretMissing(detail: String)
     /// The item or its collection is locked, and prompting to unlock was not allowed.
     case locked(detail: String)
     /// The unlock prompt was dismissed, or could not be shown (headless).
@@ -35,6 +42,17 @@ public enum SecretError: Error, Sendable, Equatable {
     case keySourceUnavailable(detail: String)
     /// A file-backed store (the vault) could not read or write its files.
     case storageFailed(detail: String)
+    /// The backend holds secrets it was given and cannot change them: a credential directory
+    /// (`$CREDENTIALS_DIRECTORY` from systemd, `/run/secrets` from Docker or Kubernetes).
+    /// `backend` names it; `detail` says where the item is and what to do.
+    case readOnly(backend: String, detail: String)
+    /// A setting that chooses backends or key sources cannot be used (an unknown backend in
+    /// `RIZQ_SECRETS_BACKEND`, a config file that is not JSON); `detail` names the setting,
+    /// where it came from, and the values it takes.
+    case invalidConfiguration(detail: String)
+    /// A secret call did not finish within the caller's deadline (`seconds`); `detail` says what
+    /// was running. The work was not cancelled: it may still take effect.
+    case deadlineExceeded(seconds: Double, detail: String)
 }
 
 extension SecretError: CustomStringConvertible, CustomDebugStringConvertible {
@@ -45,6 +63,9 @@ extension SecretError: CustomStringConvertible, CustomDebugStringConvertible {
             return "no D-Bus session bus (\(detail)); run inside a desktop session, or start one with `dbus-run-session -- your-command`"
         case .serviceUnavailable(let detail):
             return "no Secret Service on the session bus (\(detail)); start one, e.g. `gnome-keyring-daemon --start --components=secrets`, or install gnome-keyring, KeePassXC or KWallet"
+        case .libsecretMissing(let detail):
+            // The detail is the loader's finding with its fix; nothing is wrong with the bus.
+            return detail
         case .locked(let detail):
             return "the keyring is locked (\(detail)); unlock it (log in to the desktop, or `printf 'PASSWORD' | gnome-keyring-daemon --unlock --components=secrets` on a headless machine), or create the store with allowsPrompt: true to let the keyring ask for its password"
         case .promptDismissed:
@@ -63,6 +84,12 @@ extension SecretError: CustomStringConvertible, CustomDebugStringConvertible {
             .storageFailed(let detail):
             // The vault's own message already says what happened and what to do.
             return detail
+        case .readOnly(let backend, let detail):
+            return "the \(backend) backend is read-only: \(detail)"
+        case .invalidConfiguration(let detail):
+            return "invalid secrets configuration: \(detail)"
+        case .deadlineExceeded(let seconds, let detail):
+            return "the secret call did not finish within \(seconds) s (\(detail)); it may still take effect: check that nothing it waits for is stuck (a frozen keyring daemon, a passphrase command waiting for input, a hung file system), then try again"
         }
     }
 

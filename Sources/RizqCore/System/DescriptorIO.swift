@@ -1,3 +1,4 @@
+import Foundation
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -18,8 +19,9 @@ package enum DescriptorIO {
         }
     }
 
-    /// Writes every byte of `bytes` to `descriptor`; see ``writeAll(_:to:)-(UnsafeRawBufferPointer,_)``.
-    package static func writeAll(_ bytes: [UInt8], to descriptor: Int32) throws(Errno) {
+    /// Writes every byte of `bytes` (an array, `Data`) to `descriptor`; see
+    /// ``writeAll(_:to:)-(UnsafeRawBufferPointer,_)``.
+    package static func writeAll<Bytes: ContiguousBytes>(_ bytes: Bytes, to descriptor: Int32) throws(Errno) {
         let failure = bytes.withUnsafeBytes { buffer -> Errno? in
             do throws(Errno) {
                 try writeAll(buffer, to: descriptor)

@@ -19,18 +19,6 @@ package struct UndoLog {
     }
 
     /// A secret's address: enough to find it again, never its value.
-    package struct SecretAddress: Equatable, Hashable, Sendable {
-        /// The store's service name.
-        package var service: String
-        /// The account (the key).
-        package var account: String
-
-        package init(service: String, account: String) {
-            self.service = service
-            self.account = account
-        }
-    }
-
     /// A step that could not be undone.
     package struct Problem: Sendable {
         /// What was left, and why, in one phrase.

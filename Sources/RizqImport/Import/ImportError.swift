@@ -16,22 +16,9 @@ public struct ImportRollback: Sendable, Equatable {
     /// then not removed or put back. Check them by hand.
     public var unknownSecrets: [SecretAccount] = []
 
-    /// A Secret Service item: its `service` and `account` attributes.
-    public struct SecretAccount: Sendable, Equatable, CustomStringConvertible {
-        /// The `service` attribute.
-        public var service: String
-        /// The `account` attribute.
-        public var account: String
-
-        /// Creates the address of an item.
-        public init(service: String, account: String) {
-            self.service = service
-            self.account = account
-        }
-
-        /// "account (service S)".
-        public var description: String { "\(account) (service \(service))" }
-    }
+    /// A Secret Service item: its `service` and `account` attributes (``SecretAddress``, the one
+    /// type for an item's address; this name stays for code written before it).
+    public typealias SecretAccount = SecretAddress
 
     /// What an ``UndoLog`` undid, in this report's terms. (Calls to a Secret Service run in
     /// order on one worker: each delete follows the write it undoes.)
@@ -45,7 +32,7 @@ public struct ImportRollback: Sendable, Equatable {
             }
         }
         problems = report.problems.map(\.message)
-        unknownSecrets = report.problems.compactMap { $0.secret.map { SecretAccount(service: $0.service, account: $0.account) } }
+        unknownSecrets = report.problems.compactMap(\.secret)
     }
 
     /// Whether everything was undone.

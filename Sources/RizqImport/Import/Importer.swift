@@ -196,11 +196,6 @@ public struct Importer: Sendable {
 
     // MARK: What is there already
 
-    private struct SecretAddress: Hashable {
-        var service: String
-        var account: String
-    }
-
     private struct CurrentState {
         var suites: [String: [String: PrefValue]] = [:]
         var suiteFiles: [String: String] = [:]

@@ -131,10 +131,10 @@ extension SecretServiceFailure {
     func secretError(detail: String, alias: String, timeout: Double) -> SecretError {
         switch self {
         case .libsecretMissing:
-            return .serviceUnavailable(
+            return .libsecretMissing(
                 detail: "libsecret is not installed: libsecret-1.so.0 cannot be loaded (\(detail)); install it with `apt-get install libsecret-1-0`")
         case .libsecretTooOld:
-            return .serviceUnavailable(
+            return .libsecretMissing(
                 detail: "the installed libsecret-1.so.0 lacks \(detail) (it is older than 0.18); upgrade it with `apt-get install libsecret-1-0`")
         case .noSessionBus: return .noSessionBus(detail: detail)
         case .serviceUnavailable: return .serviceUnavailable(detail: detail)

@@ -15,16 +15,25 @@ import Foundation
 /// - **Locked and prompts.** A locked item or collection is unlocked only when
 ///   ``allowsPrompt`` is set: then the service's unlock prompt is performed, and one that
 ///   unlocked nothing was dismissed (``SecretServiceFailure/promptDismissed``); without it, the
-///   operation fails with ``SecretServiceFailure/locked`` and nothing is shown to the user. A
-///   prompt that creating or deleting asks for is treated the same way, and a search afterwards
-///   tells whether it was dismissed (its result does not say).
+///   operation fails with ``SecretServiceFailure/locked`` and nothing is shown to the user.
+///   Creating and deleting happen only on unlocked objects (checked first, or unlocked as
+///   above), so a prompt the service asks for then is its own step, not an unlock: KeePassXC
+///   answers every `CreateItem` and `Delete` with one, which it completes at once when its
+///   confirmations are off (GNOME Keyring asks for none). It is performed whatever
+///   ``allowsPrompt`` says (with a confirmation turned on in KeePassXC, that is the dialog the
+///   user asked for; headless, the call ends with its time-out), and a search afterwards tells
+///   whether it was dismissed (its result does not say).
 /// - **Reads** go through ``SecretPathCache``: the remembered item path while no change signal
-///   came, else a search.
+///   came, else a search. A search that finds nothing while the store's keyring is locked is
+///   ``SecretServiceFailure/locked``, not a miss: a locked KeePassXC lists none of its items.
 struct SecretServicePolicy<Calls: SecretServiceCalls> {
     /// The calls, with their round-trip time-out.
     let calls: Calls
     /// Whether a locked item or collection may be unlocked by prompting the user.
     let allowsPrompt: Bool
+    /// The alias of the keyring the store works with, whose lock tells a miss from an item that
+    /// a locked keyring hides.
+    var alias = "default"
 
     /// The attributes of `key`'s items.
     static func attributes(of key: SecretPathCache.Key) -> [String: String] {
@@ -52,8 +61,10 @@ struct SecretServicePolicy<Calls: SecretServiceCalls> {
         var attributes = Self.attributes(of: key)
         attributes["xdg:schema"] = schema
         let created = try calls.createItem(in: collection, attributes: attributes, label: label, secret: secret, isText: isText)
-        if try perform(created.prompt, because: "the collection is locked"), try calls.search(Self.attributes(of: key)).isEmpty {
-            throw ShimFailure(reason: .promptDismissed, detail: "the prompt was dismissed")
+        if let prompt = created.prompt {
+            // The collection is unlocked: the service's own step (see above).
+            _ = try calls.prompt(prompt)
+            if try calls.search(Self.attributes(of: key)).isEmpty { throw ShimFailure(reason: .promptDismissed, detail: "the prompt was dismissed") }
         }
     }
 
@@ -63,7 +74,10 @@ struct SecretServicePolicy<Calls: SecretServiceCalls> {
         if let remembered = readRemembered(key, paths: &paths) { return remembered }
         let before = calls.changes
         let found = try calls.search(Self.attributes(of: key))
-        guard let item = found.unlocked.first ?? found.locked.first else { return nil }
+        guard let item = found.unlocked.first ?? found.locked.first else {
+            try checkMissIsReal()
+            return nil
+        }
         if found.unlocked.isEmpty { try unlock(found.locked, because: "the item is locked") }
         guard let secret = try calls.secret(at: item) else {
             throw ShimFailure(reason: .locked, detail: "the service gave no secret for the item")
@@ -76,11 +90,18 @@ struct SecretServicePolicy<Calls: SecretServiceCalls> {
     func delete(_ key: SecretPathCache.Key, paths: inout SecretPathCache) throws(ShimFailure) -> Bool {
         paths.forget(key)
         let found = try calls.search(Self.attributes(of: key))
-        if found.isEmpty { return false }
+        if found.isEmpty {
+            try checkMissIsReal()
+            return false
+        }
         if !found.locked.isEmpty { try unlock(found.locked, because: "the item is locked") }
         var prompted = false
         for item in found.unlocked + found.locked {
-            prompted = try perform(try calls.delete(item), because: "the item is locked") || prompted
+            // Every item is unlocked by now: a prompt is the service's own step (see above).
+            if let prompt = try calls.delete(item) {
+                _ = try calls.prompt(prompt)
+                prompted = true
+            }
         }
         if prompted, try !calls.search(Self.attributes(of: key)).isEmpty {
             throw ShimFailure(reason: .promptDismissed, detail: "the prompt was dismissed")
@@ -91,6 +112,7 @@ struct SecretServicePolicy<Calls: SecretServiceCalls> {
     /// The accounts with items under `service` (names only, never secrets), each once, sorted.
     func accounts(of service: String) throws(ShimFailure) -> [String] {
         let found = try calls.search(["service": service])
+        if found.isEmpty { try checkMissIsReal() }
         var accounts = Set<String>()
         for item in found.unlocked + found.locked {
             if let account = try calls.attribute("account", of: item) { accounts.insert(account) }
@@ -115,6 +137,16 @@ struct SecretServicePolicy<Calls: SecretServiceCalls> {
 
     // MARK: Locked
 
+    /// A search that found nothing is a miss only if the keyring is not locked: GNOME Keyring
+    /// lists a locked keyring's items as locked, but KeePassXC lists none of them, so an empty
+    /// answer from a locked keyring means "could not look", never "not found".
+    private func checkMissIsReal() throws(ShimFailure) {
+        guard let collection = try calls.collection(alias: alias) else { return }
+        if try calls.isLocked(collection: collection) {
+            throw ShimFailure(reason: .locked, detail: "the \(alias) keyring is locked, and a locked keyring may list none of its items (KeePassXC's does not)")
+        }
+    }
+
     /// Unlocks `objects` by prompting, when allowed; `detail` says what was locked. An unlock
     /// that unlocked nothing, at once or through its prompt, was dismissed.
     private func unlock(_ objects: [String], because detail: String) throws(ShimFailure) {
@@ -123,14 +155,6 @@ struct SecretServicePolicy<Calls: SecretServiceCalls> {
         var done = unlocked.done
         if let prompt = unlocked.prompt { done += try calls.prompt(prompt) }
         if done.isEmpty { throw ShimFailure(reason: .promptDismissed, detail: "the unlock prompt was dismissed") }
-    }
-
-    /// Performs a prompt the service asked for, when prompting is allowed; `true` when there was one.
-    private func perform(_ prompt: String?, because detail: String) throws(ShimFailure) -> Bool {
-        guard let prompt else { return false }
-        guard allowsPrompt else { throw ShimFailure(reason: .locked, detail: detail) }
-        _ = try calls.prompt(prompt)
-        return true
     }
 
     // MARK: Remembered paths

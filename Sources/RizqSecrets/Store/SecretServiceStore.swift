@@ -17,7 +17,7 @@ import Logging
 ///
 /// libsecret is loaded when the first call is made, not linked: a program that uses this store
 /// starts on a machine without Debian's `libsecret-1-0`, and there each call fails with
-/// ``/RizqCore/SecretError/serviceUnavailable(detail:)``, whose detail says to install it.
+/// ``/RizqCore/SecretError/libsecretMissing(detail:)``, whose message says to install it.
 ///
 /// ```swift
 /// let secrets = SecretServiceStore(service: "com.rizq.app")
@@ -168,10 +168,10 @@ public struct SecretServiceStore: SecretStore {
     }
 
     private func lookupOperation(_ account: String) -> @Sendable () throws(SecretError) -> Data? {
-        let (key, prompt, timeout, roundTrip) = (key(account), allowsPrompt, timeout, roundTripTimeout)
+        let (key, prompt, timeout, roundTrip, alias) = (key(account), allowsPrompt, timeout, roundTripTimeout, collection.rawValue)
         return { () throws(SecretError) -> Data? in
             let found = try SecretServiceSession.perform(timeout: timeout, roundTrip: roundTrip) { calls, paths throws(ShimFailure) in
-                try SecretServicePolicy(calls: calls, allowsPrompt: prompt).lookup(key, paths: &paths)
+                try SecretServicePolicy(calls: calls, allowsPrompt: prompt, alias: alias).lookup(key, paths: &paths)
             }
             Self.logger.debug("looked up a secret", metadata: ["service": "\(key.service)", "account": "\(key.account)", "found": "\(found != nil)"])
             return found
@@ -179,10 +179,10 @@ public struct SecretServiceStore: SecretStore {
     }
 
     private func deleteOperation(_ account: String) -> @Sendable () throws(SecretError) -> Bool {
-        let (key, prompt, timeout, roundTrip) = (key(account), allowsPrompt, timeout, roundTripTimeout)
+        let (key, prompt, timeout, roundTrip, alias) = (key(account), allowsPrompt, timeout, roundTripTimeout, collection.rawValue)
         return { () throws(SecretError) -> Bool in
             let found = try SecretServiceSession.perform(timeout: timeout, roundTrip: roundTrip) { calls, paths throws(ShimFailure) in
-                try SecretServicePolicy(calls: calls, allowsPrompt: prompt).delete(key, paths: &paths)
+                try SecretServicePolicy(calls: calls, allowsPrompt: prompt, alias: alias).delete(key, paths: &paths)
             }
             Self.logger.debug("deleted a secret", metadata: ["service": "\(key.service)", "account": "\(key.account)", "found": "\(found)"])
             return found
@@ -190,10 +190,10 @@ public struct SecretServiceStore: SecretStore {
     }
 
     private func listOperation() -> @Sendable () throws(SecretError) -> [String] {
-        let (service, prompt, timeout, roundTrip) = (service, allowsPrompt, timeout, roundTripTimeout)
+        let (service, prompt, timeout, roundTrip, alias) = (service, allowsPrompt, timeout, roundTripTimeout, collection.rawValue)
         return { () throws(SecretError) -> [String] in
             let accounts = try SecretServiceSession.perform(timeout: timeout, roundTrip: roundTrip) { calls, _ throws(ShimFailure) in
-                try SecretServicePolicy(calls: calls, allowsPrompt: prompt).accounts(of: service)
+                try SecretServicePolicy(calls: calls, allowsPrompt: prompt, alias: alias).accounts(of: service)
             }
             Self.logger.debug("listed accounts", metadata: ["service": "\(service)", "items": "\(accounts.count)"])
             return accounts

@@ -2,7 +2,8 @@ import Foundation
 
 /// Where one service's vault lives: `<root>/<service>/` holding `vault.age`, `recipient.txt`,
 /// `lock` and `slots/`. Only the service name is visible on disk; account names are inside the
-/// ciphertext.
+/// ciphertext. The chain keeps its marker (`backend.json`, the remembered write target) and a
+/// migration's journal there too, and the plain-text backend, when named, its file.
 struct VaultLayout: Sendable {
     let service: String
     let folder: String
@@ -13,6 +14,12 @@ struct VaultLayout: Sendable {
     var slots: String { folder + "/slots" }
     var passphraseSlot: String { slots + "/passphrase.age" }
     var systemdSlot: String { slots + "/systemd.cred" }
+    /// The chain's remembered write target (no secret in it).
+    var marker: String { folder + "/backend.json" }
+    /// An unfinished `secret migrate`'s journal: account names and states, never secrets.
+    var migrationJournal: String { folder + "/migration.journal" }
+    /// The plain-text backend's file (only when that backend is named explicitly).
+    var plaintext: String { folder + "/plaintext.json" }
 
     /// The layout of `service` under `root`, after checking that the name can be a folder name.
     init(service: String, root: String) throws(VaultError) {

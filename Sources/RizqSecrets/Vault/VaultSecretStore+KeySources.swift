@@ -29,6 +29,18 @@ extension VaultSecretStore {
         return slots
     }
 
+    /// Why each slot can, or cannot, be made for a new vault now (for the error that says nothing
+    /// can store, and for `secret backends`).
+    func creationReasons(layout: VaultLayout) -> [String] {
+        let systemd = configuration.usesSystemdCredentials
+            ? systemdSlot(layout).availability().reason
+            : "turned off (RIZQ_SECRETS_SYSTEMD_CREDS=0, or the config file's systemdCredentials)"
+        let keyFile = configuration.keyFile.map { "the key file \($0) would hold the key" } ?? "no key file set (RIZQ_SECRETS_KEY_FILE)"
+        let passphrase = passphraseSlot(layout).usableSource()
+        let passphraseReason = passphrase.source.map { "the passphrase would come from \($0.summary)" } ?? passphrase.reasons.joined(separator: "; ")
+        return ["systemd-creds: \(systemd)", "key file: \(keyFile)", "passphrase: \(passphraseReason)"]
+    }
+
     /// Under the lock: slots first, then `recipient.txt` (the vault exists from then on), then
     /// an empty `vault.age`. A failure removes the slot files this attempt wrote.
     func createLocked(layout: VaultLayout, slots requested: [VaultKeySource]) throws(VaultError) -> AgeX25519Identity {

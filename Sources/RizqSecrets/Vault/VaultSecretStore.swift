@@ -158,12 +158,8 @@ public final class VaultSecretStore: SecretStore {
     }
 
     private func offload<T: Sendable>(_ work: @escaping @Sendable () throws(SecretError) -> T) async throws(SecretError) -> T {
-        let result: Result<T, SecretError> = await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                continuation.resume(returning: Result { () throws(SecretError) -> T in try work() })
-            }
-        }
-        return try result.get()
+        // No deadline of its own: every step has one (the lock's wait, the key-source programs).
+        try await BlockingCall.run(on: .global(), timeout: nil, onTimeout: .deadlineExceeded(seconds: 0, detail: "the vault"), work)
     }
 
     // MARK: - Reading and writing the vault

@@ -27,7 +27,7 @@ struct CLIError: Error {
 
     init(_ error: SecretError) {
         switch error {
-        case .invalidInput: status = .usage
+        case .invalidInput, .invalidConfiguration: status = .usage
         case .notText: status = .storage
         default: status = .secretService
         }

@@ -9,6 +9,7 @@ enum ExitStatus: Int32 {
     case usage = 2
     /// A suite file or folder is unreadable, damaged or not writable.
     case storage = 3
-    /// The Secret Service is unreachable, locked, or failed.
+    /// A secret backend is unreachable, locked, read-only or failed (the Secret Service, the
+    /// vault, a credential folder), or none can store secrets here.
     case secretService = 4
 }

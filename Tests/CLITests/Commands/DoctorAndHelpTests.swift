@@ -43,11 +43,29 @@ final class DoctorAndHelpTests: XCTestCase {
         XCTAssertEqual(try cli.run("get", "$date").stdout, "2026-11-23T07:00:00.000000Z\n")
     }
 
-    func testDoctorExitsFourWhenTheSecretServiceIsUnreachable() throws {
+    func testDoctorExitsFourWhenTheSecretServiceTheSecretsGoToIsUnreachable() throws {
         let cli = try CLIHarness()
-        let doctor = try cli.run(["doctor"], environment: ["DBUS_SESSION_BUS_ADDRESS": nil, "XDG_RUNTIME_DIR": "/nonexistent"])
+        let noBus: [String: String?] = ["DBUS_SESSION_BUS_ADDRESS": nil, "XDG_RUNTIME_DIR": "/nonexistent", "RIZQ_SECRETS_DIR": cli.root + "/secrets"]
+        var pinned = noBus
+        pinned["RIZQ_SECRETS_BACKEND"] = "secret-service"
+        let doctor = try cli.run(["doctor"], environment: pinned)
         XCTAssertEqual(doctor.status, 4, doctor.stdout)
         XCTAssertTrue(doctor.stdout.contains("dbus-run-session"), "says how to fix it: \(doctor.stdout)")
+        // With nothing pinned and no key source for a vault, nothing can store secrets: exit 4 and the fixes.
+        var nothing = noBus
+        nothing["RIZQ_SECRETS_SYSTEMD_CREDS"] = "0"
+        for variable in ["RIZQ_SECRETS_PASSPHRASE_FILE", "RIZQ_SECRETS_PASSPHRASE_FD", "RIZQ_SECRETS_PASSPHRASE_COMMAND", "RIZQ_SECRETS_KEY_FILE", "RIZQ_SECRETS_BACKEND"] {
+            nothing[variable] = .some(nil)
+        }
+        let headless = try cli.run(["doctor"], environment: nothing)
+        XCTAssertEqual(headless.status, 4, headless.stdout)
+        XCTAssertTrue(headless.stdout.contains("no backend can store secrets here") && headless.stdout.contains("RIZQ_SECRETS_PASSPHRASE_FILE"), headless.stdout)
+        // A passphrase file is enough: the vault takes the secrets, and doctor is content.
+        nothing["RIZQ_SECRETS_PASSPHRASE_FILE"] = cli.root + "/passphrase"
+        try Data("a passphrase".utf8).write(to: URL(fileURLWithPath: cli.root + "/passphrase"))
+        let withVault = try cli.run(["doctor"], environment: nothing)
+        XCTAssertEqual(withVault.status, 0, withVault.stdout)
+        XCTAssertTrue(withVault.stdout.contains("writes go to vault"), withVault.stdout)
     }
 
     func testHelpDocumentsExitCodesAndEnvironmentAndCompletionsAreGenerated() throws {

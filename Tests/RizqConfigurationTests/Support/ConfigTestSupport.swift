@@ -34,6 +34,8 @@ final class SuiteFolder: Sendable {
         var environment = ProcessInfo.processInfo.environment
         environment["RIZQ_PREFS_HOME"] = root
         environment["RIZQ_PREFS_APP_ID"] = appID
+        // The vault and the remembered write target of the test's own, never a shared HOME's.
+        environment["RIZQ_SECRETS_DIR"] = root + "/secrets"
         return environment
     }
 }

@@ -19,7 +19,7 @@ final class LibsecretAbsentTests: XCTestCase {
 
         XCTAssertEqual(output.status, 0, output.stderr)
         XCTAssertEqual(output.stdout.split(separator: "\n").first, "started", output.stdout + output.stderr)
-        let unavailable = "serviceUnavailable libsecret is not installed: libsecret-1.so.0 cannot be loaded "
+        let unavailable = "libsecretMissing libsecret is not installed: libsecret-1.so.0 cannot be loaded "
             + "(libsecret-1.so.0: cannot open shared object file: No such file or directory); "
             + "install it with `apt-get install libsecret-1-0`"
         for step in ["read", "store", "accounts"] {

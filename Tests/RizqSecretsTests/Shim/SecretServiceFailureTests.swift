@@ -59,9 +59,12 @@ final class SecretServiceFailureTests: XCTestCase {
         XCTAssertEqual(SecretServiceFailure(status: .noSymbol, error: none), .libsecretTooOld)
         let missing = SecretServiceFailure.libsecretMissing.secretError(
             detail: "libsecret-1.so.0: cannot open shared object file: No such file or directory", alias: "default", timeout: 5)
-        guard case .serviceUnavailable(let detail) = missing else { return XCTFail("\(missing)") }
+        guard case .libsecretMissing(let detail) = missing else { return XCTFail("\(missing)") }
         XCTAssertTrue(detail.hasPrefix("libsecret is not installed: libsecret-1.so.0 cannot be loaded"), detail)
         XCTAssertTrue(detail.hasSuffix("install it with `apt-get install libsecret-1-0`"), detail)
+        // The message is the loader's finding and its fix: nothing about the bus or starting a keyring.
+        XCTAssertEqual(missing.description, detail)
+        XCTAssertFalse(SecretError.serviceUnavailable(detail: "x").description.contains("libsecret"))
         XCTAssertEqual(SecretServiceFailure.noCollection.secretError(detail: "", alias: "session", timeout: 5), .noCollection(alias: "session"))
     }
 

@@ -115,15 +115,19 @@ final class SecretServicePolicyTests: XCTestCase {
         XCTAssertEqual(answered.log, ["search", "unlock", "prompt /prompt/2", "setSecret", "setLabel"])
     }
 
-    /// A prompt that creating or deleting asks for is a prompt like any other.
-    func testAPromptAnOperationAsksForIsShownOnlyWhenPromptingIsAllowed() throws {
+    /// A prompt that creating or deleting asks for on an unlocked object is the service's own
+    /// step (KeePassXC asks for one every time): performed even without prompting, and a
+    /// dismissed one is the dismissed error.
+    func testAPromptCreatingOrDeletingAsksForIsTheServicesOwnStep() throws {
         var paths = SecretPathCache()
-        let creating = ScriptedService(found: ItemPaths(unlocked: [], locked: []), createPrompt: "/prompt/3")
-        XCTAssertEqual(failure { () throws(ShimFailure) in try SecretServicePolicy(calls: creating, allowsPrompt: false).store(Data(), isText: false, for: key, label: "l", schema: "s", alias: "default", paths: &paths) }, .locked)
-        XCTAssertFalse(creating.log.contains { $0.hasPrefix("prompt") })
+        let creating = ScriptedService(found: ItemPaths(unlocked: [], locked: []), createPrompt: "/prompt/3", promptCompletes: true)
+        try SecretServicePolicy(calls: creating, allowsPrompt: false).store(Data(), isText: false, for: key, label: "l", schema: "s", alias: "default", paths: &paths)
+        XCTAssertEqual(creating.log, ["search", "collection", "isLocked", "createItem", "prompt /prompt/3", "search"])
+        let dismissed = ScriptedService(found: ItemPaths(unlocked: [], locked: []), createPrompt: "/prompt/5", promptCompletes: false)
+        XCTAssertEqual(failure { () throws(ShimFailure) in try SecretServicePolicy(calls: dismissed, allowsPrompt: false).store(Data(), isText: false, for: key, label: "l", schema: "s", alias: "default", paths: &paths) }, .promptDismissed)
 
         let deleting = ScriptedService(found: ItemPaths(unlocked: [item], locked: []), deletePrompt: "/prompt/4", promptCompletes: true)
-        XCTAssertTrue(try SecretServicePolicy(calls: deleting, allowsPrompt: true).delete(key, paths: &paths))
+        XCTAssertTrue(try SecretServicePolicy(calls: deleting, allowsPrompt: false).delete(key, paths: &paths))
         XCTAssertEqual(deleting.log, ["search", "delete", "prompt /prompt/4", "search"], "a search tells the prompt was not dismissed")
     }
 
@@ -236,7 +240,10 @@ private final class ScriptedService: SecretServiceCalls {
     var changes: UInt32? { 0 }
     func search(_ attributes: [String: String]) throws(ShimFailure) -> ItemPaths {
         log.append("search")
-        return log.contains("delete") ? ItemPaths(unlocked: [], locked: []) : found
+        if log.contains("delete") { return ItemPaths(unlocked: [], locked: []) }
+        // After a create whose prompt completed, the new item is found.
+        if log.contains("createItem"), log.contains(where: { $0.hasPrefix("prompt") }), promptCompletes { return ItemPaths(unlocked: ["/org/freedesktop/secrets/collection/login/1"], locked: []) }
+        return found
     }
     func secret(at item: String) throws(ShimFailure) -> Data? { log.append("secret"); return Data("secret".utf8) }
     func setSecret(_ secret: Data, isText: Bool, at item: String) throws(ShimFailure) { log.append("setSecret") }

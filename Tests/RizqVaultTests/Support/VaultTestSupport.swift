@@ -88,20 +88,3 @@ extension Data {
     /// Whether `needle` occurs in these bytes.
     func contains(_ needle: Data) -> Bool { !needle.isEmpty && range(of: needle) != nil }
 }
-
-/// The forms a secret could leak in: raw, hex (both cases), and base64 (both alphabets) at each
-/// of the three alignments it could have inside a longer base64 text (only the characters that
-/// depend on the secret alone; test secrets are long enough for that to be most of it).
-func leakForms(of secret: String) -> [Data] {
-    let bytes = Data(secret.utf8)
-    let hexLower = bytes.map { String(format: "%02x", $0) }.joined()
-    var forms = [bytes, Data(hexLower.utf8), Data(hexLower.uppercased().utf8)]
-    for offset in 0..<3 {
-        var text = (Data(repeating: 0, count: offset) + bytes).base64EncodedString().replacingOccurrences(of: "=", with: "")
-        if offset > 0 { text = String(text.dropFirst(4)) }
-        if (offset + bytes.count) % 3 != 0 { text = String(text.dropLast(4)) }
-        forms.append(Data(text.utf8))
-        forms.append(Data(text.replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").utf8))
-    }
-    return forms
-}

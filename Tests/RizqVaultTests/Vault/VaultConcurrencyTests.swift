@@ -4,7 +4,9 @@ import XCTest
 
 /// 8 writer processes × 250 secrets into one vault, each killed with SIGKILL at random moments
 /// and restarted where its acknowledgements stopped: every secret a writer acknowledged (printed
-/// `ack` after the store returned) is in the final vault with its value.
+/// `ack` after the store returned) is in the final vault with its value. Once straight into the
+/// vault, once through the chain with no vault yet (the writers race to make it and to remember
+/// it as the write target).
 final class VaultConcurrencyTests: VaultTestCase {
     static let writers = 8
     static let perWriter = 250
@@ -17,16 +19,31 @@ final class VaultConcurrencyTests: VaultTestCase {
 
     func testEightWritersKilledAtRandomLoseNothingAcknowledged() throws {
         try requireTool("/usr/bin/age")
-        let keyFile = scratch + "/key.txt"
-        let keyEnvironment = ["RIZQ_SECRETS_KEY_FILE": keyFile, "RIZQ_TEST_NO_SYSTEMD": "1", "RIZQ_TEST_NO_CACHE": "1"]
+        let keyEnvironment = ["RIZQ_SECRETS_KEY_FILE": scratch + "/key.txt", "RIZQ_TEST_NO_SYSTEMD": "1", "RIZQ_TEST_NO_CACHE": "1"]
         XCTAssertEqual(try runChild(["create", service, "key-file"], environment: keyEnvironment).status, 0)
+        try runWriters(command: "writer", keyEnvironment)
+    }
+
+    /// No session bus (the child's environment has none), a key file, no vault: the chain's
+    /// automatic choice is the vault, made once by whichever writer gets the lock first, and
+    /// remembered once.
+    func testEightWritersThroughTheChainMakeOneVaultAndLoseNothingAcknowledged() throws {
+        try requireTool("/usr/bin/age")
+        let keyEnvironment = ["RIZQ_SECRETS_KEY_FILE": scratch + "/key.txt", "RIZQ_SECRETS_SYSTEMD_CREDS": "0", "RIZQ_SECRETS_KEYRING_CACHE": "0"]
+        try runWriters(command: "chain-writer", keyEnvironment)
+        let marker = try String(contentsOfFile: folder + "/backend.json", encoding: .utf8)
+        XCTAssertTrue(marker.contains(#""backend":"vault""#), marker)
+    }
+
+    private func runWriters(command: String, _ keyEnvironment: [String: String]) throws {
+        let keyFile = scratch + "/key.txt"
         let environment = environment(keyEnvironment)
         let acknowledged = Acknowledgements(writers: Self.writers)
         let failures = Failures()
         let service = service
         DispatchQueue.concurrentPerform(iterations: Self.writers) { writer in
             do {
-                try Self.drive(writer: writer, environment: environment, service: service, acknowledged: acknowledged)
+                try Self.drive(command: command, writer: writer, environment: environment, service: service, acknowledged: acknowledged)
             } catch {
                 failures.add("writer \(writer): \(error)")
             }
@@ -51,14 +68,14 @@ final class VaultConcurrencyTests: VaultTestCase {
         XCTAssertEqual(checked, Self.writers * Self.perWriter)
         XCTAssertEqual(items.count, Self.writers * Self.perWriter)
         // The next write removes what killed writers left half-made.
-        XCTAssertEqual(try runChild(["set", service, "last"], input: Data("x".utf8), environment: keyEnvironment).status, 0)
+        XCTAssertEqual(try runChild(["set", service, "last"], input: Data("x".utf8), environment: ["RIZQ_SECRETS_KEY_FILE": keyFile, "RIZQ_TEST_NO_SYSTEMD": "1", "RIZQ_TEST_NO_CACHE": "1"]).status, 0)
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasPrefix(".vault.age.tmp-") }, [])
     }
 
     /// Runs one writer to the end: start it at the first index not acknowledged, read its lines,
     /// and (while kills remain) send SIGKILL after a random number of acknowledgements; a killed
     /// writer is restarted. Bounded: `killsPerWriter` kills, then one run to the end.
-    static func drive(writer: Int, environment: [String: String], service: String, acknowledged: Acknowledgements) throws {
+    static func drive(command: String, writer: Int, environment: [String: String], service: String, acknowledged: Acknowledgements) throws {
         var generator = SystemRandomNumberGenerator()
         var next = 0
         for round in 0...killsPerWriter {
@@ -66,7 +83,7 @@ final class VaultConcurrencyTests: VaultTestCase {
             let killAfter: Int? = round < killsPerWriter ? Int.random(in: 0...12, using: &generator) : nil
             let process = Process()
             process.executableURL = URL(fileURLWithPath: child)
-            process.arguments = ["writer", service, String(writer), String(next), String(perWriter)]
+            process.arguments = [command, service, String(writer), String(next), String(perWriter)]
             process.environment = environment
             let output = Pipe()
             process.standardOutput = output

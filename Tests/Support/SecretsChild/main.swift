@@ -16,7 +16,7 @@
 //       free again ("worker-free true"), resumes the daemon and reads once more.
 //   rizq-secrets-test-child unavailable SERVICE ACCOUNT
 //       for a machine without libsecret: prints "started", then each secret call's error by its
-//       case ("read serviceUnavailable …"), then a preference written and read back ("prefs 42").
+//       case ("read libsecretMissing …"), then a preference written and read back ("prefs 42").
 //   rizq-secrets-test-child faults SERVICE PID
 //       the daemon frozen, the keyring locked, the daemon killed mid-call (see Faults.swift).
 //   rizq-secrets-test-child import-frozen SERVICE PID resume|stay
@@ -111,8 +111,8 @@ if arguments.count == 3, arguments[0] == "unavailable" {
             try body()
             print("\(step) no error")
         } catch {
-            guard case .serviceUnavailable(let detail) = error else { return print("\(step) other \(error)") }
-            print("\(step) serviceUnavailable \(detail)")
+            guard case .libsecretMissing(let detail) = error else { return print("\(step) other \(error)") }
+            print("\(step) libsecretMissing \(detail)")
         }
     }
     printKind("read") { () throws(SecretError) in _ = try store.secret(forAccount: arguments[2]) }

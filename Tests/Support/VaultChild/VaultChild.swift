@@ -9,6 +9,10 @@ import RizqSecrets
 /// RIZQ_TEST_WORK_FACTOR (scrypt log2 N), RIZQ_TEST_LOCK_TIMEOUT (seconds).
 /// Secrets come in on stdin and go out on stdout, never in an argument. Every outcome is one line
 /// (`ok …`, or `error <case> <message>` with exit status 1).
+///
+/// `chain-writer SERVICE INDEX FROM TO` is `writer` through a ChainedSecretStore (its settings
+/// from the environment: RIZQ_SECRETS_SYSTEMD_CREDS, RIZQ_SECRETS_KEYRING_CACHE, …), for the
+/// writers that race to make the vault and remember it as the write target.
 @main
 struct VaultChild {
     static func main() {
@@ -24,6 +28,10 @@ struct VaultChild {
         if let seconds = environment["RIZQ_TEST_LOCK_TIMEOUT"].flatMap(Double.init) { configuration.lockTimeout = seconds }
         let vault = VaultSecretStore(service: arguments[1], configuration: configuration)
         let rest = Array(arguments.dropFirst(2))
+        if command == "chain-writer" {
+            let chain = ChainedSecretStore(service: arguments[1])
+            runWriter(rest) { (account, value) throws(SecretError) in try chain.setSecret(value, forAccount: account) }
+        }
         do {
             try run(command, vault, rest)
         } catch {
@@ -86,22 +94,33 @@ struct VaultChild {
         case "set-aside":
             print("ok \(try vault.setAsideDamagedVault() ?? "none")")
         case "writer":
-            // writer SERVICE INDEX FROM TO: stores w<INDEX>-<i> for i in FROM..<TO, printing
-            // `ack <i>` only after each store returned (durable).
-            guard rest.count == 3, let writer = Int(rest[0]), let from = Int(rest[1]), let to = Int(rest[2]) else {
-                fail("usage", "writer SERVICE INDEX FROM TO")
+            runWriter(rest) { (account, value) throws(SecretError) in
+                do throws(VaultError) { try vault.store(Data(value.utf8), isText: true, forAccount: account, label: nil) } catch { throw error.secretError }
             }
-            print("ready")
-            fflush(nil)
-            for index in from..<to {
-                try vault.store(Data(writerValue(writer: writer, index: index).utf8), isText: true, forAccount: "w\(writer)-\(index)", label: nil)
-                print("ack \(index)")
-                fflush(nil)
-            }
-            print("done")
         default:
             fail("usage", "unknown command \(command)")
         }
+    }
+
+    /// writer SERVICE INDEX FROM TO: stores w<INDEX>-<i> for i in FROM..<TO with `store`,
+    /// printing `ack <i>` only after each store returned (durable), then exits.
+    static func runWriter(_ rest: [String], _ store: (String, String) throws(SecretError) -> Void) -> Never {
+        guard rest.count == 3, let writer = Int(rest[0]), let from = Int(rest[1]), let to = Int(rest[2]) else {
+            fail("usage", "writer SERVICE INDEX FROM TO")
+        }
+        print("ready")
+        fflush(nil)
+        for index in from..<to {
+            do throws(SecretError) {
+                try store("w\(writer)-\(index)", writerValue(writer: writer, index: index))
+            } catch {
+                fail("store", error.description)
+            }
+            print("ack \(index)")
+            fflush(nil)
+        }
+        print("done")
+        exit(0)
     }
 
     /// The value writer `writer` stores at `index` (the test computes the same).

@@ -1,13 +1,14 @@
 import Foundation
 
-/// Python's `keyring` (its Secret Service backend), the peer of `secret-get`:
-/// Benchmarks/Helpers/keyring_get.py in a long-lived process of its own, timing its calls itself
-/// (so that starting Python is not charged to it).
+/// Python's `keyring`, a peer: Benchmarks/Helpers/keyring_get.py (its Secret Service backend,
+/// for `secret-get`) or keyring_alt_get.py (keyrings.alt's encrypted file, for `vault-get`) in a
+/// long-lived process of its own, timing its calls itself (so that starting Python is not
+/// charged to it).
 final class KeyringHelper {
     private let child: ChildProcess
 
-    init(python: String, script: String, service: String, account: String, token: String) throws {
-        child = try ChildProcess(python, [script, service, account])
+    init(python: String, script: String, service: String, account: String, token: String, arguments: [String] = []) throws {
+        child = try ChildProcess(python, [script, service, account] + arguments)
         try child.send(token)
         guard child.readLine() == "ready" else { throw BenchError("the keyring helper did not start") }
     }

@@ -1,5 +1,6 @@
 // A small server-style program: its settings come from environment variables, then its suite,
-// then the Secret Service, with a default in the code for anything none of them has. It then
+// then its secrets (ChainedSecretStore: a systemd credential on a server, the keyring on a
+// desktop, the vault elsewhere), with a default in the code for anything none of them has. It then
 // watches `http.timeout` and prints each new value as another process (`rizq-prefs set`)
 // changes it, without a restart.
 //
@@ -20,7 +21,9 @@ do {
     config = ConfigReader(providers: [
         EnvironmentVariablesProvider(),                              // HTTP_PORT=9000 wins over the rest
         try SuiteStoreProvider(suite: appID, appID: appID),          // the app's suite: http.timeout, …
-        SecretStoreProvider(store: SecretServiceStore(service: appID)),  // database.password, …
+        // database.password, …: $CREDENTIALS_DIRECTORY/<app id>.database.password under systemd
+        // (LoadCredentialEncrypted=), else the Secret Service or the vault: the same binary.
+        SecretStoreProvider(store: ChainedSecretStore(service: appID)),
     ])
 } catch {
     FileHandle.standardError.write(Data("ConfigServer: cannot open the suite: \(error)\n".utf8))

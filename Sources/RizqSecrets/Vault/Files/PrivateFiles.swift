@@ -4,6 +4,7 @@ import Glibc
 import Musl
 #endif
 import Foundation
+import RizqCore
 
 /// The vault's file operations: folders 0700 and files 0600 whatever the umask, files created
 /// with `O_EXCL` (never opened through a link an attacker planted), replaced atomically and
@@ -66,41 +67,29 @@ enum PrivateFiles {
         guard info.st_mode & S_IFMT == S_IFREG else { throw .fileSystem(path: path, operation: "read", reason: "it is not a regular file") }
         let size = Int(info.st_size)
         guard size <= limit else { throw .fileSystem(path: path, operation: "read", reason: "it is \(size) bytes, more than the \(limit) a vault file may be") }
-        var data = Data(count: size)
+        // One byte more than the size, to see the end of the file in the same call; read to the
+        // end in case it grew between fstat and read (never past the limit).
+        var bytes = [UInt8](repeating: 0, count: min(size + 1, limit))
         var filled = 0
-        // Read to end of file, in case it grew between fstat and read (never past the limit).
-        while true {
-            if filled == data.count {
-                guard data.count < limit else { break }
-                data.count = min(limit, max(data.count * 2, 4096))
+        do throws(Errno) {
+            while true {
+                if filled == bytes.count {
+                    guard bytes.count < limit else { break }
+                    bytes.append(contentsOf: repeatElement(0, count: min(limit, max(bytes.count * 2, 4096)) - bytes.count))
+                }
+                let count = try DescriptorIO.read(fd, into: &bytes, from: filled)
+                if count == 0 { break }
+                filled += count
             }
-            let count = data.withUnsafeMutableBytes { buffer -> Int in
-                guard let base = buffer.baseAddress else { return 0 }
-                return Glibc.read(fd, base + filled, buffer.count - filled)
-            }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw .fileSystem(path: path, operation: "read", reason: errnoText(errno))
-            }
-            if count == 0 { break }
-            filled += count
+        } catch {
+            throw .fileSystem(path: path, operation: "read", reason: error.description)
         }
-        data.count = filled
-        return data
+        return Data(bytes[0..<filled])
     }
 
     /// Writes `data` to a new file `path` (it must not exist), 0600, durably.
     static func createExclusive(_ path: String, data: Data) throws(VaultError) {
-        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard fd >= 0 else { throw .fileSystem(path: path, operation: "create", reason: errnoText(errno)) }
-        do {
-            try writeAll(fd, data, path: path)
-        } catch {
-            close(fd)
-            unlink(path)
-            throw error
-        }
-        close(fd)
+        try writeNewFile(path, data)
         try syncFolder(of: path)
     }
 
@@ -110,16 +99,7 @@ enum PrivateFiles {
         let folder = (path as NSString).deletingLastPathComponent
         let name = (path as NSString).lastPathComponent
         let temporary = folder + "/" + temporaryPrefix(for: name) + "\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard fd >= 0 else { throw .fileSystem(path: temporary, operation: "create", reason: errnoText(errno)) }
-        do {
-            try writeAll(fd, data, path: temporary)
-        } catch {
-            close(fd)
-            unlink(temporary)
-            throw error
-        }
-        close(fd)
+        try writeNewFile(temporary, data)
         guard rename(temporary, path) == 0 else {
             let code = errno
             unlink(temporary)
@@ -159,23 +139,25 @@ enum PrivateFiles {
         try syncFolder(of: to)
     }
 
-    private static func writeAll(_ fd: Int32, _ data: Data, path: String) throws(VaultError) {
-        // The mode passed to open is masked by the umask; 0600 exactly whatever it is.
-        guard fchmod(fd, 0o600) == 0 else { throw .fileSystem(path: path, operation: "set the mode of", reason: errnoText(errno)) }
-        var written = 0
-        while written < data.count {
-            let count = data.withUnsafeBytes { buffer -> Int in
-                guard let base = buffer.baseAddress else { return 0 }
-                return write(fd, base + written, buffer.count - written)
+    /// Creates `path` (`O_EXCL`: never through a link someone planted), 0600 whatever the umask,
+    /// writes `data` and flushes it; on any failure the file is removed.
+    private static func writeNewFile(_ path: String, _ data: Data) throws(VaultError) {
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard fd >= 0 else { throw .fileSystem(path: path, operation: "create", reason: errnoText(errno)) }
+        defer { close(fd) }
+        do throws(VaultError) {
+            // The mode passed to open is masked by the umask; 0600 exactly whatever it is.
+            guard fchmod(fd, 0o600) == 0 else { throw .fileSystem(path: path, operation: "set the mode of", reason: errnoText(errno)) }
+            do throws(Errno) {
+                try DescriptorIO.writeAll(data, to: fd)
+            } catch {
+                throw .fileSystem(path: path, operation: "write", reason: error.description)
             }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw .fileSystem(path: path, operation: "write", reason: errnoText(errno))
-            }
-            guard count > 0 else { throw .fileSystem(path: path, operation: "write", reason: "no progress") }
-            written += count
+            guard fsync(fd) == 0 else { throw .fileSystem(path: path, operation: "flush (fsync)", reason: errnoText(errno)) }
+        } catch {
+            unlink(path)
+            throw error
         }
-        guard fsync(fd) == 0 else { throw .fileSystem(path: path, operation: "flush (fsync)", reason: errnoText(errno)) }
     }
 
     /// fsync of the folder holding `path`, so that a rename or a new name survives a crash.

@@ -4,6 +4,7 @@ import Glibc
 import Musl
 #endif
 import Foundation
+import RizqCore
 
 /// Runs the programs a key source needs (`systemd-creds`, a passphrase command): secrets go in on
 /// stdin and come out on stdout, never in an argument; output is bounded; the caller waits at
@@ -35,18 +36,10 @@ enum KeySourceCommand {
         defer { for fd in inputPipe where fd >= 0 { close(fd) } }
         if let input {
             guard input.count <= 60 * 1024 else { throw failure(source, name, "the input is larger than a pipe holds") }
-            var written = 0
-            while written < input.count {
-                let count = input.withUnsafeBytes { buffer -> Int in
-                    guard let base = buffer.baseAddress else { return 0 }
-                    return write(inputPipe[1], base + written, buffer.count - written)
-                }
-                if count < 0 {
-                    if errno == EINTR { continue }
-                    throw failure(source, name, "cannot write its input: \(PrivateFiles.errnoText(errno))")
-                }
-                guard count > 0 else { throw failure(source, name, "cannot write its input") }
-                written += count
+            do throws(Errno) {
+                try DescriptorIO.writeAll(input, to: inputPipe[1])
+            } catch {
+                throw failure(source, name, "cannot write its input: \(error)")
             }
         }
         close(inputPipe[1])

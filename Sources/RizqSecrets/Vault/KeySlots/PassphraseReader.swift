@@ -4,6 +4,7 @@ import Glibc
 import Musl
 #endif
 import Foundation
+import RizqCore
 import Synchronization
 
 /// Reads a passphrase from a ``VaultPassphraseSource``.
@@ -64,10 +65,11 @@ enum PassphraseReader {
         var bytes: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
-            let count = Glibc.read(fd, &buffer, buffer.count)
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw .keySourceFailed(source: .passphrase, detail: "cannot read file descriptor \(fd): \(PrivateFiles.errnoText(errno))")
+            let count: Int
+            do throws(Errno) {
+                count = try DescriptorIO.read(fd, into: &buffer, from: 0)
+            } catch {
+                throw .keySourceFailed(source: .passphrase, detail: "cannot read file descriptor \(fd): \(error)")
             }
             if count == 0 { break }
             bytes += buffer[0..<count]

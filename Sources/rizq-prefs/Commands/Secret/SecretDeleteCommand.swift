@@ -10,6 +10,8 @@ struct SecretDeleteCommand: ParsableCommand {
 
     @OptionGroup var options: SecretOptions
 
+    @OptionGroup var backend: SecretBackendOption
+
     /// Accepted as before, with nothing to do: a read, a delete and a list find items in every
     /// keyring, the session keyring included.
     @Flag(help: .private)
@@ -19,7 +21,7 @@ struct SecretDeleteCommand: ParsableCommand {
     var key: String
 
     func run() throws {
-        let store = try options.openStore()
+        let store = try options.openStore(backend: backend.kind())
         let deleted = try CLIError.secrets { () throws(SecretError) in try store.deleteSecret(forAccount: key) }
         guard deleted else {
             throw CLIError(.notFound, "no secret '\(key)' for service \(store.service); nothing was deleted")

@@ -15,6 +15,8 @@ struct SecretGetCommand: ParsableCommand {
 
     @OptionGroup var options: SecretOptions
 
+    @OptionGroup var backend: SecretBackendOption
+
     /// Accepted as before, with nothing to do: a read, a delete and a list find items in every
     /// keyring, the session keyring included.
     @Flag(help: .private)
@@ -24,7 +26,7 @@ struct SecretGetCommand: ParsableCommand {
     var key: String
 
     func run() throws {
-        let store = try options.openStore()
+        let store = try options.openStore(backend: backend.kind())
         let secret = try CLIError.secrets { () throws(SecretError) in try store.secretData(forAccount: key) }
         guard var secret else {
             throw CLIError(.notFound, "no secret '\(key)' for service \(store.service); list them with 'rizq-prefs secret list'")

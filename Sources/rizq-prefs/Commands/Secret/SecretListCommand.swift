@@ -11,6 +11,8 @@ struct SecretListCommand: ParsableCommand {
 
     @OptionGroup var options: SecretOptions
 
+    @OptionGroup var backend: SecretBackendOption
+
     /// Accepted as before, with nothing to do: a read, a delete and a list find items in every
     /// keyring, the session keyring included.
     @Flag(help: .private)
@@ -20,7 +22,7 @@ struct SecretListCommand: ParsableCommand {
     var json = false
 
     func run() throws {
-        let store = try options.openStore()
+        let store = try options.openStore(backend: backend.kind())
         let accounts = try CLIError.secrets { () throws(SecretError) in try store.accounts() }
         if json {
             Output.line(PrefValue.array(accounts.map(PrefValue.string)).json)

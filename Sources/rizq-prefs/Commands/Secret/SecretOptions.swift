@@ -4,14 +4,7 @@ import RizqSecrets
 
 /// `--service`, `--app`, `--timeout` and `--prompt`, shared by the `secret` commands.
 struct SecretOptions: ParsableArguments {
-    // Unconditional: a service name may start with '-' (`--service -x`, or `--service=-x`).
-    @Option(parsing: .unconditional, help: ArgumentHelp("The service attribute of the items (default: the app id).", valueName: "name"),
-            transform: NegativeNumbers.unmarked)
-    var service: String?
-
-    @Option(name: .customLong("app"), help: ArgumentHelp("The app id, the default service (default: $RIZQ_PREFS_APP_ID).", valueName: "id"),
-            transform: NegativeNumbers.unmarked)
-    var app: String?
+    @OptionGroup var name: SecretNameOptions
 
     @Flag(help: "Let a locked keyring ask for its password (a desktop prompt); without it, a locked keyring is an error (exit 4).")
     var prompt = false
@@ -31,20 +24,22 @@ struct SecretOptions: ParsableArguments {
         return seconds
     }
 
-    /// The store these options name; new items go to `collection`.
-    func openStore(collection: SecretServiceStore.Collection = .default) throws(CLIError) -> SecretServiceStore {
-        if service?.isEmpty == true {
-            throw CLIError(.usage, "--service is empty; give the service name (for example the app id), or leave --service out to use the app id")
+    /// The chain these options name (or `backend` alone); new Secret Service items go to
+    /// `collection`.
+    func openStore(collection: SecretServiceStore.Collection = .default, backend: SecretBackendKind? = nil) throws(CLIError) -> ChainedSecretStore {
+        try name.chain { configuration in
+            if let backend { configuration.backends = [backend] }
+            configuration.secretServiceCollection = collection
+            configuration.secretServiceTimeout = timeout
+            configuration.allowsPrompt = prompt
+            // A prompt the user answers may take longer than the chain's own deadline.
+            configuration.deadline = max(configuration.deadline, timeout + 30)
         }
-        guard let name = service ?? AppIdentity.named(app) else {
-            throw CLIError(.usage, "no service given: pass --service NAME or --app ID, or set RIZQ_PREFS_APP_ID")
-        }
-        return SecretServiceStore(service: name, collection: collection, timeout: timeout, allowsPrompt: prompt)
     }
 }
 
 extension CLIError {
-    /// Runs a Secret Service call, turning its error into a command failure.
+    /// Runs a secret call, turning its error into a command failure.
     static func secrets<Value>(_ body: () throws(SecretError) -> Value) throws(CLIError) -> Value {
         do {
             return try body()

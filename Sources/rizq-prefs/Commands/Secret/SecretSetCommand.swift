@@ -25,6 +25,8 @@ struct SecretSetCommand: ParsableCommand {
 
     @OptionGroup var options: SecretOptions
 
+    @OptionGroup var backend: SecretBackendOption
+
     @Argument(help: "The account: the secret's name, such as auth_token.", transform: NegativeNumbers.unmarked)
     var key: String
 
@@ -38,6 +40,9 @@ struct SecretSetCommand: ParsableCommand {
     @Flag(help: "Store in the session keyring, forgotten when the keyring daemon stops (reads find items in every keyring).")
     var session = false
 
+    @Flag(help: "If the vault is damaged, move it aside (vault.age.damaged-<time>, kept) and start an empty vault with the same key; without it a damaged vault is never written over.")
+    var force = false
+
     // Whatever else was typed, options included, so that a secret given as an argument is
     // refused without argument-parser repeating it in its error.
     @Argument(parsing: .allUnrecognized, help: .private)
@@ -47,15 +52,23 @@ struct SecretSetCommand: ParsableCommand {
         guard unexpected.isEmpty else {
             throw CLIError(.usage, "secret set takes one argument, the key, and reads the secret from stdin, never from the command line (where 'ps' and the shell's history would show it); \(unexpected.count == 1 ? "the extra argument was" : "\(unexpected.count) extra arguments were") not shown (a mistyped option counts too: see 'rizq-prefs secret set --help'); pipe the secret in: printf '%s' \"$TOKEN\" | rizq-prefs secret set KEY")
         }
-        let store = try options.openStore(collection: session ? .session : .default)
+        let store = try options.openStore(collection: session ? .session : .default, backend: backend.kind())
         var secret = isatty(STDIN_FILENO) != 0 ? Self.prompt("Secret for '\(key)': ") : FileHandle.standardInput.readDataToEndOfFile()
         // Exactly one "\n", as documented: a lone "\r" (or the "\r" of "\r\n") may belong to the secret.
         if !raw, secret.last == 0x0A { secret.removeLast() }
         let isText = String(data: secret, encoding: .utf8) != nil
-        try CLIError.secrets { () throws(SecretError) in
+        defer { secret.resetBytes(in: 0..<secret.count) }
+        do throws(SecretError) {
             try store.storeSecret(secret, isText: isText, forAccount: key, label: label)
+        } catch {
+            // A damaged vault is never written over, unless --force moves it aside first.
+            guard force, case .damaged(let path, _) = error, path == store.vault.folder + "/vault.age" else { throw CLIError(error) }
+            let aside = try CLIError.secrets { () throws(SecretError) in
+                do throws(VaultError) { return try store.vault.setAsideDamagedVault() } catch { throw error.secretError }
+            }
+            Output.note("rizq-prefs: the damaged vault was moved aside to \(aside ?? path); an empty vault with the same key starts now")
+            try CLIError.secrets { () throws(SecretError) in try store.storeSecret(secret, isText: isText, forAccount: key, label: label) }
         }
-        secret.resetBytes(in: 0..<secret.count)
     }
 
     /// Reads one line from the terminal with echo off. The prompt shows once echo is off (and

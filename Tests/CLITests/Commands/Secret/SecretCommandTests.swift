@@ -103,11 +103,15 @@ final class SecretCommandTests: XCTestCase {
         XCTAssertEqual(try cli.run("secret", "get", "--service", service, "token").stdoutBytes, Data(), "the refused command stored nothing")
     }
 
-    func testWithoutASessionBusSecretCommandsExitFour() throws {
+    /// Without a session bus, the Secret Service alone (`--backend secret-service`) says so and
+    /// how to fix it; the chain looks elsewhere (SecretChainCommandTests) and finds nothing here.
+    func testWithoutASessionBusTheSecretServiceSaysSoAndTheChainGoesOn() throws {
         let cli = try CLIHarness()
-        let result = try cli.run(["secret", "get", "--service", "org.rizq.clitests", "token"],
-                                 environment: ["DBUS_SESSION_BUS_ADDRESS": nil, "XDG_RUNTIME_DIR": "/nonexistent"])
+        let noBus: [String: String?] = ["DBUS_SESSION_BUS_ADDRESS": nil, "XDG_RUNTIME_DIR": "/nonexistent", "RIZQ_SECRETS_DIR": cli.root + "/secrets"]
+        let result = try cli.run(["secret", "get", "--service", "org.rizq.clitests", "token", "--backend", "secret-service"], environment: noBus)
         XCTAssertEqual(result.status, 4, result.stderr)
         XCTAssertTrue(result.stderr.contains("no D-Bus session bus") && result.stderr.contains("dbus-run-session"), result.stderr)
+        let chain = try cli.run(["secret", "get", "--service", "org.rizq.clitests", "token"], environment: noBus)
+        XCTAssertEqual(chain.status, 1, "no backend has it, and every backend that is there could look: \(chain.stderr)")
     }
 }

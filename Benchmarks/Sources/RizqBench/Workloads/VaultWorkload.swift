@@ -1,0 +1,154 @@
+import Foundation
+import RizqSecrets
+
+/// The vault (`VaultSecretStore`), beside its floors and Python's `keyring` with `keyrings.alt`'s
+/// encrypted file (the file-based peer of a headless keyring):
+/// - `vault-get`: a read of one of `items` tokens with the identity in memory (an app after its
+///   first read). Floor: reading `vault.age` and decrypting it with swift-crypto directly
+///   (``AgeDecryptFloor``). Peer: `EncryptedKeyring.get_password` (its key set in code).
+/// - `vault-set`: replacing one token (a locked read, decrypt, encrypt, durable replace). Floor:
+///   the durable write of the same encrypted bytes (``DurableWriteFloor``).
+/// - `vault-unlock-<slot>`: a cold first read in a new store, through one key slot: the key
+///   file, the kernel-keyring cache, the passphrase (scrypt at the default work factor), and
+///   systemd-creds (root only). Reported, no floor.
+enum VaultWorkload {
+    static let service = "com.rizq.bench.vault"
+    static let items = 20
+    static let token = "eyJhbGciOiJIUzI1NiJ9." + String(repeating: "y", count: 160) + ".vault"
+
+    struct Setup {
+        let root: String
+        let keyFile: String
+        let passphraseFile: String
+        let vault: VaultSecretStore
+    }
+
+    static func setUp(home: BenchHome) throws -> Setup {
+        let root = home.path + "/secrets"
+        let keyFile = home.path + "/vault-key.txt"
+        let passphraseFile = home.path + "/vault-passphrase"
+        try Data("bench passphrase \(UUID().uuidString)".utf8).write(to: URL(fileURLWithPath: passphraseFile))
+        let configuration = VaultConfiguration(
+            root: root, passphraseSources: [.file(passphraseFile)], keyFile: keyFile, usesSystemdCredentials: false, usesKeyringCache: false)
+        let vault = VaultSecretStore(service: service, configuration: configuration)
+        try vault.create(slots: [.keyFile, .passphrase])
+        for index in 0..<items { try vault.setSecret(token + "-\(index)", forAccount: "token-\(index)") }
+        return Setup(root: root, keyFile: keyFile, passphraseFile: passphraseFile, vault: vault)
+    }
+
+    static func runGet(home: BenchHome, options: Options, python: String?, helper: String?) throws -> BenchResult {
+        let setup = try setUp(home: home)
+        let floor = try AgeDecryptFloor(vaultPath: setup.vault.folder + "/vault.age", keyFile: setup.keyFile)
+        let reads = options.vaultReads
+        let peer = try python.map { python in
+            guard let helper else { throw BenchError("set RIZQ_BENCH_KEYRING_ALT_HELPER with RIZQ_BENCH_PYTHON") }
+            return try KeyringHelper(python: python, script: helper, service: service, account: "token-0", token: token + "-0", arguments: [home.path + "/crypted_pass.cfg"])
+        }
+        defer { peer?.stop() }
+        var contenders = [
+            Contender("ours") {
+                try elapsedNanoseconds {
+                    for step in 0..<reads {
+                        guard try setup.vault.item(forAccount: "token-\(step % items)") != nil else { throw BenchError("a token is missing") }
+                    }
+                } / Double(reads)
+            },
+            Contender("floor") {
+                try elapsedNanoseconds {
+                    for _ in 0..<reads { guard try floor.decrypt() > 0 else { throw BenchError("empty vault") } }
+                } / Double(reads)
+            },
+        ]
+        if let peer {
+            contenders.append(Contender("python") {
+                let times = try peer.time(calls: reads)
+                return times.reduce(0, +) / Double(times.count)
+            })
+        }
+        let medians = try options.sampler.medians(contenders)
+        var result = BenchResult(workload: "vault-get", size: items, ours: medians.of("ours"))
+        result.floor("read vault.age + decrypt with swift-crypto", medians.of("floor"))
+        if peer != nil { result.peer("python keyring (keyrings.alt EncryptedKeyring) get_password", medians.of("python")) }
+        return result
+    }
+
+    static func runSet(home: BenchHome, options: Options) throws -> BenchResult {
+        let setup = try setUp(home: home)
+        let path = setup.vault.folder + "/vault.age"
+        let disk = try DurableWriteFloor(home: home, suitePath: path)
+        let operations = options.durableOperations
+        var round = 0
+        let contenders = [
+            Contender("ours") {
+                round += 1
+                return try elapsedNanoseconds {
+                    for step in 0..<operations { try setup.vault.setSecret(token + "-\(round)-\(step)", forAccount: "token-\(step % items)") }
+                } / Double(operations)
+            },
+            Contender("floor") {
+                let bytes = try DurableWriteFloor.bytes(of: path)
+                var total = 0.0
+                for _ in 0..<operations { total += try disk.write(bytes) }
+                return total / Double(operations)
+            },
+        ]
+        let medians = try options.durableSampler.medians(contenders)
+        var result = BenchResult(workload: "vault-set", size: items, ours: medians.of("ours"))
+        result.floor("durable write of the same encrypted bytes", medians.of("floor"))
+        return result
+    }
+
+    /// One row per key slot: a new store's first read.
+    static func runUnlock(home: BenchHome, options: Options) throws -> [BenchResult] {
+        let setup = try setUp(home: home)
+        var slots: [(String, VaultConfiguration)] = []
+        let base = VaultConfiguration(root: setup.root, usesSystemdCredentials: false, usesKeyringCache: false)
+        var keyFile = base
+        keyFile.keyFile = setup.keyFile
+        slots.append(("key-file", keyFile))
+        var passphrase = base
+        passphrase.passphraseSources = [.file(setup.passphraseFile)]
+        slots.append(("passphrase", passphrase))
+        var cache = base
+        cache.usesKeyringCache = true
+        var cacheFilled = false
+        do {
+            let report = try VaultSecretStore(service: service, configuration: keyFile.with { $0.usesKeyringCache = true }).unlock(timeout: .seconds(600))
+            cacheFilled = report.isCached
+        } catch {
+            cacheFilled = false
+        }
+        if cacheFilled { slots.append(("kernel-keyring", cache)) }
+        if geteuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/systemd-creds") {
+            var systemd = base
+            systemd.usesSystemdCredentials = true
+            try VaultSecretStore(service: service, configuration: keyFile.with { $0.usesSystemdCredentials = true }).addSlot(.systemdCredential)
+            slots.append(("systemd-creds", systemd))
+        }
+        defer { _ = try? VaultSecretStore(service: service, configuration: cache).lock() }
+        var results: [BenchResult] = []
+        for (name, configuration) in slots {
+            let contenders = [
+                Contender("ours") {
+                    try elapsedNanoseconds {
+                        guard try VaultSecretStore(service: service, configuration: configuration).item(forAccount: "token-0") != nil else {
+                            throw BenchError("the token is missing")
+                        }
+                    }
+                },
+            ]
+            let medians = try options.slowSampler.medians(contenders)
+            results.append(BenchResult(workload: "vault-unlock-\(name)", size: 1, ours: medians.of("ours"), unit: "ns"))
+        }
+        return results
+    }
+}
+
+extension VaultConfiguration {
+    /// A copy with `change` applied.
+    func with(_ change: (inout VaultConfiguration) -> Void) -> VaultConfiguration {
+        var copy = self
+        change(&copy)
+        return copy
+    }
+}

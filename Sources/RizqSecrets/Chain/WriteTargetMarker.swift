@@ -1,0 +1,58 @@
+import Foundation
+import RizqCore
+
+/// The remembered automatic choice of a service's write target: `<root>/<service>/backend.json`,
+/// 0600, `{"backend": "vault", "chosen": "2026-11-26T10:00:00Z", "reason": "…"}` — no secret,
+/// no account name. Written once, after the first store that an automatic choice sent somewhere
+/// succeeded; every later process of the app then writes to the same backend, even when a D-Bus
+/// session has appeared since (or gone), so that one app's items never end up split across two
+/// backends. `secret migrate` rewrites it to the backend the items moved to; deleting it lets the
+/// next store choose again.
+struct WriteTargetMarker: Sendable, Equatable, Codable {
+    var backend: SecretBackendKind
+    var chosen: Date
+    var reason: String
+
+    /// The marker at `path`, or `nil` when there is none.
+    static func read(_ path: String) throws(SecretError) -> WriteTargetMarker? {
+        let data: Data?
+        do {
+            data = try PrivateFiles.read(path, limit: 64 * 1024)
+        } catch {
+            throw error.secretError
+        }
+        guard let data else { return nil }
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        guard let marker = try? decoder.decode(WriteTargetMarker.self, from: data) else {
+            throw .invalidConfiguration(detail: "the remembered write target \(path) is not what it should be; remove it (the next store chooses again), or set RIZQ_SECRETS_BACKEND")
+        }
+        return marker
+    }
+
+    /// Writes the marker in `folder` (made 0700 if missing): replacing one with `replace`, else
+    /// only if there is none yet (a marker another process wrote first wins). Returns the marker
+    /// now on disk.
+    @discardableResult
+    func write(to path: String, replace: Bool) throws(SecretError) -> WriteTargetMarker {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        encoder.outputFormatting = [.sortedKeys]
+        guard let data = try? encoder.encode(self) else { throw .storageFailed(detail: "cannot encode the remembered write target") }
+        do {
+            try PrivateFiles.ensureFolder((path as NSString).deletingLastPathComponent)
+            if replace {
+                try PrivateFiles.replace(path, with: data)
+                return self
+            }
+            if !PrivateFiles.exists(path) {
+                try PrivateFiles.createExclusive(path, data: data)
+                return self
+            }
+        } catch {
+            // Another process wrote it between the look and the create: its choice stands.
+            guard !replace, PrivateFiles.exists(path) else { throw error.secretError }
+        }
+        return try Self.read(path) ?? self
+    }
+}

@@ -1,0 +1,133 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import Foundation
+import RizqCore
+
+/// The journal of a `secret migrate` in progress: `<root>/<service>/migration.journal`, 0600, one
+/// JSON object per line, each line flushed (`fsync`) before the step it records is counted done.
+/// Account names and states only, never a secret.
+///
+/// ```
+/// {"from":"vault","to":"secret-service","deleteSource":true,"accounts":["a","b"]}
+/// {"copied":"a"}
+/// {"deleted":"a"}
+/// ```
+///
+/// An account is deleted from the source only after its copy was read back from the destination
+/// and `copied` was flushed, so a `kill -9` at any moment leaves every account in the source, or
+/// in the destination, or both. A rerun reads the journal and goes on: an account the source no
+/// longer has but the journal says was copied is in the destination (it was deleted after the
+/// copy); one the destination already holds the same is not written again. The journal is
+/// removed when the migration finishes; a torn last line (the kill came mid-write) is ignored.
+final class MigrationJournal {
+    struct Plan: Codable, Equatable {
+        var from: SecretBackendKind
+        var to: SecretBackendKind
+        var deleteSource: Bool
+        var accounts: [String]
+    }
+
+    private struct Step: Codable {
+        var copied: String?
+        var deleted: String?
+    }
+
+    let path: String
+    private(set) var plan: Plan
+    private(set) var copied: Set<String> = []
+    private(set) var deleted: Set<String> = []
+    /// Whether an interrupted migration's journal was found.
+    let resumed: Bool
+    private let descriptor: Int32
+
+    /// Opens the journal at `path`: an interrupted one from `from` to `to` is read and continued
+    /// (with the accounts `current` lists added); one between other backends is an error; else a
+    /// new one is started with `current`'s accounts.
+    init(path: String, from: SecretBackendKind, to: SecretBackendKind, deleteSource: Bool, current: [String]) throws(SecretError) {
+        self.path = path
+        var found: Plan?
+        if let data = try Self.readFile(path) {
+            let lines = data.split(separator: 0x0A)
+            if let first = lines.first, let earlier = try? JSONDecoder().decode(Plan.self, from: Data(first)) {
+                guard earlier.from == from, earlier.to == to else {
+                    throw .invalidConfiguration(detail: "a migration from \(earlier.from.rawValue) to \(earlier.to.rawValue) was interrupted (its journal is \(path)); finish it first: rizq-prefs secret migrate --from \(earlier.from.rawValue) --to \(earlier.to.rawValue)")
+                }
+                found = earlier
+                for line in lines.dropFirst() {
+                    // A line the kill cut short does not decode: that step is redone.
+                    guard let step = try? JSONDecoder().decode(Step.self, from: Data(line)) else { continue }
+                    if let account = step.copied { copied.insert(account) }
+                    if let account = step.deleted { deleted.insert(account) }
+                }
+            }
+        }
+        resumed = found != nil
+        var plan = found ?? Plan(from: from, to: to, deleteSource: deleteSource, accounts: [])
+        plan.deleteSource = deleteSource
+        plan.accounts = Array(Set(plan.accounts).union(current)).sorted()
+        self.plan = plan
+        do {
+            try PrivateFiles.ensureFolder((path as NSString).deletingLastPathComponent)
+        } catch {
+            throw error.secretError
+        }
+        // A new journal starts from its plan line; a resumed one is rewritten whole with the
+        // steps it had (atomically), then appended to.
+        var lines = [try Self.encode(plan)]
+        lines += copied.sorted().map { (try? Self.encode(Step(copied: $0))) ?? Data() }
+        lines += deleted.sorted().map { (try? Self.encode(Step(deleted: $0))) ?? Data() }
+        do {
+            try PrivateFiles.replace(path, with: Data(lines.joined(separator: [0x0A])) + [0x0A])
+        } catch {
+            throw error.secretError
+        }
+        let fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC | O_NOFOLLOW)
+        guard fd >= 0 else { throw .storageFailed(detail: "cannot open the migration journal \(path): \(Errno.current)") }
+        descriptor = fd
+    }
+
+    deinit {
+        close(descriptor)
+    }
+
+    /// Records that `account` was copied and read back the same.
+    func recordCopied(_ account: String) throws(SecretError) {
+        try append(Step(copied: account))
+        copied.insert(account)
+    }
+
+    /// Records that `account` was deleted from the source.
+    func recordDeleted(_ account: String) throws(SecretError) {
+        try append(Step(deleted: account))
+        deleted.insert(account)
+    }
+
+    /// Removes the journal: the migration is complete.
+    func finish() throws(SecretError) {
+        do { try PrivateFiles.remove(path) } catch { throw error.secretError }
+    }
+
+    private func append(_ step: Step) throws(SecretError) {
+        var line = try Self.encode(step)
+        line.append(0x0A)
+        do throws(Errno) {
+            try DescriptorIO.writeAll(line, to: descriptor)
+            guard fsync(descriptor) == 0 else { throw Errno.current }
+        } catch {
+            throw .storageFailed(detail: "cannot write the migration journal \(path): \(error); nothing was lost: run the migration again")
+        }
+    }
+
+    private static func encode<Value: Encodable>(_ value: Value) throws(SecretError) -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        do { return try encoder.encode(value) } catch { throw .storageFailed(detail: "cannot encode a migration journal line") }
+    }
+
+    private static func readFile(_ path: String) throws(SecretError) -> Data? {
+        do { return try PrivateFiles.read(path, limit: 64 << 20) } catch { throw error.secretError }
+    }
+}

@@ -1,0 +1,63 @@
+import ArgumentParser
+import Foundation
+import RizqSecrets
+
+/// `rizq-prefs secret migrate --from A --to B [--delete-source] [--dry-run]`
+struct SecretMigrateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "migrate",
+        abstract: "Move the service's secrets from one backend to another.",
+        discussion: """
+            Copies every secret of --from to --to, reads each copy back, and with --delete-source \
+            deletes it from --from. Journaled (account names and states, never secrets, next to \
+            the vault): if the command is killed at any moment, run it again and it finishes, \
+            every item moved once and none lost. A secret that --to already holds with a \
+            different value is a conflict and is left alone in both (--overwrite replaces it). \
+            Afterwards --to is where the service's new secrets are written. Prints one line per \
+            step ("copied NAME", "already-there NAME", "conflict NAME", "deleted NAME"), then a \
+            summary; --dry-run prints what would happen and changes nothing.
+
+            Example:
+              rizq-prefs secret migrate --app com.rizq.app --from secret-service --to vault --delete-source
+            """)
+
+    @OptionGroup var options: SecretOptions
+
+    @Option(help: ArgumentHelp("The backend to move from: credentials, secret-service, vault or plaintext.", valueName: "backend"))
+    var from: String
+
+    @Option(help: ArgumentHelp("The backend to move to: secret-service, vault or plaintext.", valueName: "backend"))
+    var to: String
+
+    @Flag(help: "Delete each secret from --from once its copy was read back from --to.")
+    var deleteSource = false
+
+    @Flag(help: "Print what would happen; change nothing.")
+    var dryRun = false
+
+    @Flag(help: "Replace a different secret that --to already holds.")
+    var overwrite = false
+
+    func run() throws {
+        let kinds = try [from, to].map { name -> SecretBackendKind in
+            guard let kind = SecretBackendKind(rawValue: name) else {
+                throw CLIError(.usage, "'\(name)' is not a backend; give credentials, secret-service, vault or plaintext")
+            }
+            return kind
+        }
+        let chain = try options.openStore()
+        let report = try CLIError.secrets { () throws(SecretError) in
+            try chain.migrate(from: kinds[0], to: kinds[1], deleteSource: deleteSource, dryRun: dryRun, overwrite: overwrite) { account, step in
+                Output.line("\(step) \(account)")
+            }
+        }
+        if dryRun {
+            for item in report.items { Output.line("\(item.outcome.rawValue) \(item.account)\(item.deletedFromSource ? " (then deleted from \(report.from.rawValue))" : "")") }
+        }
+        Output.line(report.summary)
+        if report.items.contains(where: { $0.outcome == .conflict }) {
+            Output.error("some secrets were left in \(report.from.rawValue): \(report.to.rawValue) holds a different value for them; compare them, then run again with --overwrite to replace them")
+            throw ExitCode(ExitStatus.secretService.rawValue)
+        }
+    }
+}
