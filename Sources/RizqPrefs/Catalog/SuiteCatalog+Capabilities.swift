@@ -104,4 +104,48 @@ extension SuiteCatalog {
         default: return "of type 0x" + String(type, radix: 16)
         }
     }
+
+    /// The files in the suites' folders (`groups`, each app's) whose names are not valid UTF-8,
+    /// each as a shell word (`'/root/groups/'$'\xff''.json'`): what ``suites()`` leaves out.
+    package func undecodableFiles() -> [String] {
+        var folders = [root + "/groups"]
+        if let apps = opendir(root + "/apps") {
+            while let entry = readdir(apps) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in String(validating: raw.prefix { $0 != 0 }, as: UTF8.self) }
+                if let name, !name.hasPrefix(".") { folders.append(root + "/apps/" + name) }
+            }
+            closedir(apps)
+        }
+        var found: [String] = []
+        for folder in folders {
+            guard let directory = opendir(folder) else { continue }
+            while let entry = readdir(directory) {
+                let bytes = withUnsafeBytes(of: entry.pointee.d_name) { raw in Array(raw.prefix { $0 != 0 }) }
+                guard String(validating: bytes, as: UTF8.self) == nil else { continue }
+                found.append(Self.shellWord(folder + "/", bytes))
+            }
+            closedir(directory)
+        }
+        return found.sorted()
+    }
+
+    /// `prefix` and `bytes` as one shell word: printable ASCII in single quotes, every other
+    /// byte as `$'\xNN'`.
+    private static func shellWord(_ prefix: String, _ bytes: [UInt8]) -> String {
+        var word = "'" + prefix.replacingOccurrences(of: "'", with: "'\\''")
+        var quoted = true
+        for byte in bytes {
+            if byte >= 0x20, byte < 0x7F, byte != UInt8(ascii: "'") {
+                if !quoted { word += "'" }
+                quoted = true
+                word += String(UnicodeScalar(byte))
+            } else {
+                if quoted { word += "'" }
+                quoted = false
+                word += "$'\\x" + String(byte, radix: 16) + "'"
+            }
+        }
+        if quoted { word += "'" }
+        return word
+    }
 }

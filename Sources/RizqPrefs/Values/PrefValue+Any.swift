@@ -24,28 +24,8 @@ extension PrefValue {
     struct Unstorable: Error, CustomStringConvertible {
         var typeName: String
         var path: String
-        /// Set for text that is not valid Unicode: what to say instead of the type's name.
-        var invalidText: String?
-
-        init(typeName: String, path: String) {
-            self.typeName = typeName
-            self.path = path
-        }
-
-        /// Text holding half a UTF-16 surrogate pair (a value, or a dictionary's key when `isKey`).
-        init(invalidText text: NSString, path: String, isKey: Bool = false) {
-            typeName = "NSString"
-            self.path = path
-            let offset = (0..<text.length).first { index in
-                let unit = text.character(at: index)
-                return UTF16.isLeadSurrogate(unit) || UTF16.isTrailSurrogate(unit)
-            } ?? 0
-            let what = isKey ? "a dictionary key" : "the text"
-            invalidText = "\(what) is not valid Unicode (half a UTF-16 surrogate pair, U+\(String(text.character(at: offset), radix: 16, uppercase: true)), at UTF-16 offset \(offset)); it is refused rather than stored with U+FFFD in its place, which would make different texts one; repair the text where it comes from"
-        }
 
         var description: String {
-            if let invalidText { return invalidText + (path.isEmpty ? "" : " (at \(path))") }
             let place = path.isEmpty ? "" : " at \(path)"
             return "a suite cannot hold a value of type \(typeName)\(place); store Bool, numbers, String, Data, Date, URL, or arrays and string-keyed dictionaries of these (their Foundation classes NSString, NSNumber, NSURL, NSData, NSDate, NSArray and NSDictionary too), or give the type a Codable representation"
         }
@@ -57,25 +37,6 @@ extension PrefValue {
         case is NSNull: return .success(.null)
         // Before the bridged Swift types: an NSNumber would also cast to String on some platforms.
         case let number as NSNumber: return .success(Self(number: number))
-        // An NSString can hold half a UTF-16 surrogate pair, which bridging to String would turn
-        // into U+FFFD (two different keys or values made one): refused instead.
-        case let text as NSString:
-            guard let valid = Self.validString(text) else { return .failure(Unstorable(invalidText: text, path: path)) }
-            return .success(.string(valid))
-        case let dictionary as NSDictionary:
-            var converted: [String: PrefValue] = [:]
-            converted.reserveCapacity(dictionary.count)
-            for (key, item) in dictionary {
-                guard let keyText = key as? NSString else {
-                    return .failure(Unstorable(typeName: "\(type(of: value)) (a dictionary whose keys are not all strings)", path: path))
-                }
-                guard let validKey = Self.validString(keyText) else { return .failure(Unstorable(invalidText: keyText, path: path, isKey: true)) }
-                switch converting(item, path: path + "[\(String(reflecting: validKey))]") {
-                case .success(let value): converted[validKey] = value
-                case .failure(let problem): return .failure(problem)
-                }
-            }
-            return .success(.dictionary(converted))
         // The Foundation objects, through their Swift types (a cast to the protocol above does
         // not bridge them).
         case let text as String: return .success(.string(text))
@@ -108,24 +69,6 @@ extension PrefValue {
                 ? "\(type(of: value)) (a dictionary whose keys are not all strings)" : "\(type(of: value))"
             return .failure(Unstorable(typeName: typeName, path: path))
         }
-    }
-
-    /// `text` as a `String`, or `nil` when it holds half a UTF-16 surrogate pair (valid text is
-    /// bridged as it is, without looking at it twice when it is all paired).
-    static func validString(_ text: NSString) -> String? {
-        let length = text.length
-        var index = 0
-        while index < length {
-            let unit = text.character(at: index)
-            if UTF16.isLeadSurrogate(unit) {
-                guard index + 1 < length, UTF16.isTrailSurrogate(text.character(at: index + 1)) else { return nil }
-                index += 2
-            } else {
-                if UTF16.isTrailSurrogate(unit) { return nil }
-                index += 1
-            }
-        }
-        return text as String
     }
 
     private init(number: NSNumber) {

@@ -2,46 +2,41 @@ import Foundation
 import XCTest
 @testable import RizqPrefs
 
-/// Issue 29, item 8: text that is not valid Unicode is refused where it enters the library,
-/// never rewritten to U+FFFD (which made two different keys one). A Swift `String` is always
-/// valid; what can carry a broken one is a Foundation `NSString` holding half a UTF-16
-/// surrogate pair — as a value, inside an array or dictionary, or as a dictionary's key — and
-/// bytes the library turns into names itself.
+/// Issue 29, item 8 (library): text that is not valid UTF-8 is refused where its bytes enter the
+/// library, never rewritten to U+FFFD — which made two different names one. Keys and values
+/// reach the library as Swift strings (always valid) or through its JSON reader (which refuses
+/// invalid UTF-8, in a file and in an import); what it reads as names itself are the files of
+/// the suites' folders.
 final class InvalidUnicodeTests: XCTestCase {
-    /// An `NSString` of UTF-16 code units.
-    static func text(_ units: [UInt16]) -> NSString {
-        NSString(characters: units, length: units.count)
-    }
-
-    func testANSStringWithHalfASurrogatePairIsRefusedNotRewritten() throws {
-        let store = try TemporaryRoot().store()
-        let broken: [Any] = [
-            Self.text([0xD800]),
-            Self.text([0x61, 0xDC00, 0x62]),
-            NSArray(array: ["fine", Self.text([0xD83D])]),
-            NSDictionary(dictionary: ["k": Self.text([0xDFFF])]),
-        ]
-        for (index, value) in broken.enumerated() {
-            XCTAssertThrowsError(try store.put(any: value, forKey: "k\(index)"), "value \(index)") { error in
-                XCTAssertTrue("\(error)".contains("Unicode"), "\(error)")
-            }
-            store.set(value, forKey: "k\(index)")
-            XCTAssertNil(store.prefValue(forKey: "k\(index)"), "set logs and stores nothing: value \(index)")
+    /// Two files whose names differ only in bytes that are not UTF-8 used to be listed as two
+    /// suites of one name, `\u{FFFD}` — which names a third file. They are no suites; doctor
+    /// names them, as shell words that reach them.
+    func testFilesWhoseNamesAreNotUTF8AreNoSuitesAndDoctorNamesThem() throws {
+        let root = TemporaryRoot()
+        let folder = root.path + "/groups"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        for byte: UInt8 in [0xFF, 0xFE] {
+            let path = Array((folder + "/").utf8) + [byte] + Array(".json".utf8) + [0]
+            let descriptor = path.withUnsafeBufferPointer { open(UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self), O_WRONLY | O_CREAT, 0o600) }
+            XCTAssertGreaterThanOrEqual(descriptor, 0)
+            _ = "{}".withCString { write(descriptor, $0, 2) }
+            close(descriptor)
         }
-        XCTAssertNoThrow(try store.put(any: Self.text([0xD83D, 0xDE00]), forKey: "paired"))
-        XCTAssertEqual(store.string(forKey: "paired"), "😀")
+        try root.store("group.com.rizq.fine").flush()
+        let catalog = SuiteCatalog(root: root.path)
+        XCTAssertEqual(try catalog.suites().map(\.suiteName), [], "no suite named U+FFFD")
+        let findings = catalog.inspect().filter { $0.message.contains("not valid UTF-8") }
+        XCTAssertEqual(findings.map(\.path), ["'\(folder)/'$'\\xfe''.json'", "'\(folder)/'$'\\xff''.json'"])
     }
 
-    /// Two dictionary keys that differ only in their broken halves must not become one key.
-    func testADictionaryKeyWithHalfASurrogatePairIsRefused() throws {
+    /// A key or value that is not UTF-8 in an import is refused whole, with its position.
+    func testAnImportWithInvalidUTF8IsRefusedWhole() throws {
         let store = try TemporaryRoot().store()
-        let dictionary = NSMutableDictionary()
-        dictionary[Self.text([0xD800])] = 1
-        dictionary[Self.text([0xD801])] = 2
-        XCTAssertThrowsError(try store.put(any: dictionary, forKey: "d"))
-        store.register(defaults: ["d": dictionary])
-        XCTAssertNil(store.prefValue(forKey: "d"), "not registered either")
-        store.setPersistentDomain(["fine": 1, "bad": Self.text([0xDBFF])], forName: store.suiteName)
-        XCTAssertNil(store.prefValue(forKey: "bad"))
+        for bytes: [UInt8] in [Array(#"{"a"#.utf8) + [0xFF] + Array(#"": 1}"#.utf8), Array(#"{"a": ""#.utf8) + [0xFE] + Array(#""}"#.utf8)] {
+            XCTAssertThrowsError(try store.importJSON(Data(bytes))) { error in
+                XCTAssertTrue("\(error)".contains("not valid UTF-8"), "\(error)")
+            }
+        }
+        XCTAssertEqual(store.keys, [])
     }
 }
