@@ -1,12 +1,13 @@
 // The Linux file calls that Swift's Glibc module leaves out: renameat2 (declared by <stdio.h>
-// only under _GNU_SOURCE) and the extended-attribute calls (<sys/xattr.h>, which the module
-// does not include). Declarations only: glibc has had them since 2.28 and 2.3; nothing here is
+// only under _GNU_SOURCE), the extended-attribute calls (<sys/xattr.h>, which the module
+// does not include) and statfs (<sys/vfs.h>: which file system a folder is on). Declarations only: glibc has had them since 2.28 and 2.3; nothing here is
 // compiled or linked beyond libc itself. RizqPrefs uses them in Backend/LinuxFileCalls.swift.
 #ifndef C_LINUX_FILE_CALLS_H
 #define C_LINUX_FILE_CALLS_H
 #if defined(__linux__)
 #include <sys/types.h>
 #include <sys/xattr.h>
+#include <sys/vfs.h>
 
 /// renameat2(2): rename with flags (RENAME_NOREPLACE = 1, RENAME_EXCHANGE = 2, from <linux/fs.h>).
 int renameat2(int olddirfd, const char *oldpath, int newdirfd, const char *newpath, unsigned int flags);

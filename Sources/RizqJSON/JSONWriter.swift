@@ -7,14 +7,13 @@ import Foundation
 ///
 /// The pieces are `@inlinable`, so that writing a large suite costs no call across modules.
 public enum JSONWriter {
-    /// A value that JSON cannot hold: a NaN or an infinity, or a date beyond the years ±999,999,
-    /// at `path`.
+    /// A value that JSON cannot hold: a date beyond the years ±999,999, at `path`.
     public struct Unrepresentable: Error, Sendable, Equatable, CustomStringConvertible {
         /// Where the value is, as a JSON-pointer-like path (`/settings/ratio`).
         @usableFromInline package var path: String
-        /// The value, as Swift prints it (`nan`, `inf`).
+        /// The value, as Swift prints it.
         @usableFromInline package var value: String
-        /// "value nan at /ratio cannot be stored in JSON".
+        /// "value date … at /when cannot be stored in JSON".
         public var description: String { "value \(value) at \(path.isEmpty ? "/" : path) cannot be stored in JSON" }
 
         /// A value that cannot be stored, at `path`.

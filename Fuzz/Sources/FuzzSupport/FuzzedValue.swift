@@ -44,7 +44,7 @@ public struct FuzzedValue {
     }
 
     public mutating func value(depth: Int = 0) -> PrefValue {
-        switch byte() % (depth > 4 ? 9 : 12) {
+        switch byte() % (depth > 4 ? 9 : 13) {
         case 0: return .bool(byte() & 1 == 1)
         case 1: return .int(Int(truncatingIfNeeded: uint64()))
         case 2: return .unsigned(uint64() | 1 << 63)
@@ -62,10 +62,20 @@ public struct FuzzedValue {
             var entries: [String: PrefValue] = [:]
             for _ in 0..<Int(byte() % 5) { entries[string()] = value(depth: depth + 1) }
             return .dictionary(entries)
+        case 11:
+            // The tagged forms' look-alikes: a one-key object under $date, $data or $double.
+            let tag = ["$date", "$data", "$double", "$double"][Int(byte() % 4)]
+            let payload: PrefValue = byte() & 1 == 0 ? .string(string()) : value(depth: depth + 1)
+            return .dictionary([tag: byte() % 3 == 0 ? .string(["inf", "-inf", "nan"][Int(byte() % 3)]) : payload])
         default:
-            // The tagged forms' look-alikes: a one-key object under $date or $data.
-            let tag = byte() & 1 == 0 ? "$date" : "$data"
-            return .dictionary([tag: byte() & 1 == 0 ? .string(string()) : value(depth: depth + 1)])
+            // Deep nesting around the reader's limit (511 levels under a file's top level):
+            // arrays and one-key dictionaries in turns the input picks, around a leaf.
+            var nested = value(depth: 5)
+            let levels = 500 + Int(byte() % 24)
+            for level in 0..<levels {
+                nested = byte() & 1 == 0 || level == 0 ? .array([nested]) : .dictionary(["d": nested])
+            }
+            return nested
         }
     }
 }
@@ -75,7 +85,8 @@ public struct FuzzedValue {
 public func identical(_ left: PrefValue?, _ right: PrefValue?) -> Bool {
     switch (left, right) {
     case (nil, nil): return true
-    case (.double(let a)?, .double(let b)?): return a.bitPattern == b.bitPattern
+    // A NaN is stored as `{"$double": "nan"}`: any NaN reads back as `Double.nan`.
+    case (.double(let a)?, .double(let b)?): return a.bitPattern == b.bitPattern || (a.isNaN && b.isNaN)
     case (.date(let a)?, .date(let b)?): return a.timeIntervalSinceReferenceDate.bitPattern == b.timeIntervalSinceReferenceDate.bitPattern
     case (.array(let a)?, .array(let b)?): return a.count == b.count && zip(a, b).allSatisfy { identical($0, $1) }
     case (.dictionary(let a)?, .dictionary(let b)?): return a.count == b.count && a.allSatisfy { identical($0.value, b[$0.key]) }

@@ -1,6 +1,8 @@
-// The round-trip property: whatever a suite accepts, it writes and a fresh reader reads back as
-// the very same value (doubles and dates bit for bit, dates across the whole range of Date);
-// whatever it refuses, it refuses at `set`, saying why, and isRepresentableInJSON agrees.
+// The round-trip property: whatever a suite accepts, it writes and a fresh open of the file
+// reads back as the very same value (doubles and dates bit for bit, NaN as NaN, dates across
+// the whole range of Date, nesting up to the reader's limit); whatever it refuses, it refuses
+// at `set`, saying why, and isRepresentableInJSON agrees — so an acknowledged `set` never
+// makes the suite unreadable (the fresh open finds every accepted key, nothing moved aside).
 import Foundation
 import FuzzSupport
 import RizqPrefs
@@ -33,6 +35,7 @@ runFuzzer { input in
         require(false, "flush failed: \(error)")
     }
     let fresh = scratch.reopenCopy(of: suite)
+    require(fresh.damagedFileMovedAside == nil, "an accepted value made the file unreadable: \(String(describing: fresh.damagedFileMovedAside))")
     for (key, value) in accepted {
         require(identical(store.prefValue(forKey: key), value), "memory does not hold what was set for \(key)")
         require(identical(fresh.prefValue(forKey: key), value), "\(key) read back as \(String(describing: fresh.prefValue(forKey: key))), not \(value)")

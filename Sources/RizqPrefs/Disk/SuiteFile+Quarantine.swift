@@ -6,7 +6,10 @@ import Darwin
 #endif
 
 extension SuiteFile {
-    /// Reads the file without its lock, taking the lock only to move a damaged file aside.
+    /// Reads the file without its lock, taking the lock only to move a damaged file aside. The
+    /// change times are those the file carries itself (an earlier release's extended attribute),
+    /// else unknown (`nil`): the ``ChangeLog`` matches the file only under the lock
+    /// (``load(_:)``), and only a reload with changes to rebase needs it.
     func loadRepairing() throws(SuiteStoreError) -> Loaded {
         let contents = try read()
         if case .damaged(let reason, let stamp) = contents {

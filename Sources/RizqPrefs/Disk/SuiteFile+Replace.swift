@@ -6,7 +6,7 @@ import Darwin
 #endif
 
 extension SuiteFile {
-    /// What ``replace(bytes:times:over:_:)`` did.
+    /// What ``replace(bytes:changes:over:_:)`` did.
     enum Replacement {
         /// The bytes are the file now, at this stamp.
         case replaced(FileStamp)
@@ -30,7 +30,12 @@ extension SuiteFile {
     /// file it displaced — if that is not `expected`, it is swapped back at once and nothing
     /// is written. Where the file system cannot swap, the file is checked just before a plain
     /// rename instead.
-    func replace(bytes: [UInt8], times: ChangeTimes? = nil, over expected: FileStamp?, _ lock: borrowing SuiteFileLock) throws(SuiteStoreError) -> Replacement {
+    ///
+    /// `changes` (the times of the changes the bytes carry) go into the ``ChangeLog`` as the
+    /// new version's segment, once the new file's stamp is known and before the swap; a write
+    /// without them (a revert, a migration) leaves its version unrecorded. The new file takes
+    /// the owner of the file it replaces (``matchOwner(_:of:)``).
+    func replace(bytes: [UInt8], changes: ChangeLog.Changes? = nil, over expected: FileStamp?, _ lock: borrowing SuiteFileLock) throws(SuiteStoreError) -> Replacement {
         guard bytes.count <= RegularFile.sizeLimit else {
             throw .writeFailed(path: location.path, reason: "the suite would be \(bytes.count >> 20) MiB, over the \(RegularFile.sizeLimit >> 20) MiB a suite file may hold; remove or shrink large values (keep large data in files of your own)")
         }
@@ -42,14 +47,17 @@ extension SuiteFile {
         defer {
             if !keep { unlink(temporary) }
         }
+        do throws(SuiteStoreError) {
+            try matchOwner(ownerForReplacement(of: expected), of: descriptor)
+        } catch {
+            close(descriptor)
+            throw error
+        }
         let written: FileStamp
         do throws(Errno) {
             defer { close(descriptor) }
             _ = fchmod(descriptor, 0o600)
             try DescriptorIO.writeAll(bytes, to: descriptor)
-            // Best effort: where the file system keeps no user attributes, conflicts fall back to
-            // the file's modification time.
-            if let times { LinuxFileCalls.setAttribute(ChangeTimes.attributeName, to: times.encoded, of: descriptor) }
             guard fsync(descriptor) == 0 else { throw .current }
             var info = stat()
             guard fstat(descriptor, &info) == 0 else { throw .current }
@@ -58,6 +66,15 @@ extension SuiteFile {
             throw .writeFailed(path: location.path, reason: FileProblem.writeReason(error.rawValue))
         }
         guard lock.isAtLockPath else { return .lockLost }
+        if let changes {
+            let segment = ChangeLog.Segment(version: written, parent: expected, writtenAt: changes.writtenAt, floor: changes.floor, keys: changes.keys)
+            if let problem = appendToChangeLog(segment, lock) {
+                OnceWarnings.warn(
+                    "change-log " + location.path,
+                    "cannot record when this write's keys were changed in \(changeLogPath) (\(problem)): until the next write succeeds in recording them, a change to one of these keys by another process is judged by the file's modification time, which an earlier change written later can win",
+                    suite: location.suiteName)
+            }
+        }
         let outcome = try install(temporary, written, over: expected)
         if case .replaced = outcome {
             keep = true

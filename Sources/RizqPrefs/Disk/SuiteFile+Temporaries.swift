@@ -15,11 +15,15 @@ extension SuiteFile {
         location.directory + "/" + temporaryPrefix + "\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
     }
 
-    /// Removes temporary files that writers killed mid-write left behind (their process is gone).
+    /// Removes temporary files that writers killed mid-write left behind (their process is gone):
+    /// the suite file's, and the change log's (``ChangeLog``, when it was being compacted).
     func removeStaleTemporaries() {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: location.directory) else { return }
-        for name in names where name.hasPrefix(temporaryPrefix) {
-            let rest = name.dropFirst(temporaryPrefix.count)
+        let logPrefix = "." + location.suiteName + ".changes.tmp-"
+        for name in names {
+            let prefix = name.hasPrefix(temporaryPrefix) ? temporaryPrefix : name.hasPrefix(logPrefix) ? logPrefix : nil
+            guard let prefix else { continue }
+            let rest = name.dropFirst(prefix.count)
             guard let pidText = rest.split(separator: "-").first, let pid = pid_t(pidText) else { continue }
             if kill(pid, 0) != 0, errno == ESRCH {
                 unlink(location.directory + "/" + name)

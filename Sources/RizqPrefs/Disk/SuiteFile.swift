@@ -18,8 +18,10 @@ struct SuiteFile: Sendable {
         /// No file yet: an empty suite.
         case missing
         /// The file's parsed top-level object, the bytes it was parsed from, the schema version
-        /// it records (``SchemaVersionMember``; `nil`: none), and when its keys were last changed.
-        case entries(SuiteTable, FileStamp, bytes: [UInt8], schemaVersion: Int?, times: ChangeTimes)
+        /// it records (``SchemaVersionMember``; `nil`: none), and the record of when its keys
+        /// were last changed that an earlier release kept in an extended attribute of the file
+        /// (``ChangeTimes/attributeName``; `nil`: none — the ``ChangeLog`` holds it then).
+        case entries(SuiteTable, FileStamp, bytes: [UInt8], schemaVersion: SchemaMark?, times: ChangeTimes?)
         /// The file is not JSON, or its root is not an object.
         case damaged(reason: String, FileStamp)
     }
@@ -34,11 +36,13 @@ struct SuiteFile: Sendable {
         var bytes: [UInt8]?
         /// The schema version the file records (``SchemaVersionMember``); `nil` when it
         /// records none, or there is no file.
-        var schemaVersion: Int?
+        var schemaVersion: SchemaMark?
         /// Where a damaged file was moved aside, and why it was judged damaged.
         var movedAside: (path: String, reason: String)?
-        /// When its keys were last changed (no file: never).
-        var times = ChangeTimes(floor: 0, keys: [:])
+        /// When its keys were last changed (no file: never); `nil` when not known yet — read
+        /// without the lock, the file carried no record of its own (``SuiteFile/load(_:)``
+        /// reads its ``ChangeLog`` under the lock).
+        var times: ChangeTimes? = ChangeTimes(floor: 0, keys: [:])
 
         /// The file's contents as read, when they are sound.
         init(_ contents: Contents) {
@@ -50,8 +54,8 @@ struct SuiteFile: Sendable {
         }
 
         init(
-            entries: SuiteTable = SuiteTable(), stamp: FileStamp? = nil, bytes: [UInt8]? = nil, schemaVersion: Int? = nil,
-            movedAside: (path: String, reason: String)? = nil, times: ChangeTimes = ChangeTimes(floor: 0, keys: [:])
+            entries: SuiteTable = SuiteTable(), stamp: FileStamp? = nil, bytes: [UInt8]? = nil, schemaVersion: SchemaMark? = nil,
+            movedAside: (path: String, reason: String)? = nil, times: ChangeTimes? = ChangeTimes(floor: 0, keys: [:])
         ) {
             self.entries = entries
             self.stamp = stamp
@@ -85,7 +89,7 @@ struct SuiteFile: Sendable {
         do {
             switch try JSONReader.parseSuiteFile(bytes) {
             case .object(let entries, let schemaVersion):
-                return .entries(entries, stamp, bytes: bytes, schemaVersion: schemaVersion, times: times ?? .unrecorded(modifiedAt: stamp.modifiedTime))
+                return .entries(entries, stamp, bytes: bytes, schemaVersion: schemaVersion, times: times)
             case .notAnObject(let kind):
                 return .damaged(reason: "its top level is \(kind == "array" ? "an array" : "a \(kind)"), not an object", stamp)
             }
@@ -94,12 +98,21 @@ struct SuiteFile: Sendable {
         }
     }
 
-    /// Reads the file, which the caller holds the lock of; a damaged one is moved aside and
-    /// reads as empty.
+    /// Reads the file, which the caller holds the lock of, with the record of when its keys
+    /// were last changed (its own, from an earlier release, or the ``ChangeLog``'s); a damaged
+    /// one is moved aside and reads as empty.
     func load(_ lock: borrowing SuiteFileLock) throws(SuiteStoreError) -> Loaded {
         let contents = try read()
         if case .damaged(let reason, let stamp) = contents { return try repair(reason, stamp, lock) }
-        return Loaded(contents)
+        return withTimes(Loaded(contents), lock)
+    }
+
+    /// `loaded` with its change times, read under `lock` (shared or not) when it has none.
+    func withTimes(_ loaded: Loaded, _ lock: borrowing SuiteFileLock) -> Loaded {
+        guard loaded.times == nil, let stamp = loaded.stamp else { return loaded }
+        var result = loaded
+        result.times = changeTimes(of: stamp, lock)
+        return result
     }
 
     /// Why the suite's folder cannot be used (a symbolic link, or not a folder); `nil` when it
@@ -119,14 +132,6 @@ struct SuiteFile: Sendable {
         }
     }
 
-    /// The ``ChangeTimes`` record of the file at the path now (read under the lock, before a
-    /// write replaces it); unrecorded when it has none.
-    func changeTimes() throws(SuiteStoreError) -> ChangeTimes {
-        guard let stamp = try stamp() else { return ChangeTimes(floor: 0, keys: [:]) }
-        return LinuxFileCalls.attribute(ChangeTimes.attributeName, atPath: location.path).flatMap { ChangeTimes(encoded: $0) }
-            ?? .unrecorded(modifiedAt: stamp.modifiedTime)
-    }
-
     /// Creates the suite's folder (and its parents) with mode 0700 when missing; refuses a
     /// folder that is a symbolic link (``folderProblem()``).
     func ensureDirectory() throws(SuiteStoreError) {
@@ -139,6 +144,8 @@ struct SuiteFile: Sendable {
                 if code == EEXIST { continue }
                 throw .writeFailed(path: location.path, reason: "cannot create folder \(partial): \(FileProblem.writeReason(code))")
             }
+            // Made by root under a user's folder: the user's, as the folders above it.
+            giveParentsOwner(toFolder: partial)
         }
     }
 

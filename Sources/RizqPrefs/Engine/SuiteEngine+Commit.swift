@@ -13,7 +13,7 @@ struct CommittedWrite: Sendable {
     var changes: [CommittedChange]
     /// The file before the commit, its bytes, what they hold and the schema version they record;
     /// `nil` when there was no file.
-    var originalFile: (bytes: [UInt8], entries: SuiteTable, schemaVersion: Int?)?
+    var originalFile: (bytes: [UInt8], entries: SuiteTable, schemaVersion: SchemaMark?)?
     /// The file the commit wrote; `nil` when nothing needed writing.
     var writtenStamp: FileStamp?
 }

@@ -4,14 +4,14 @@ extension SuiteEngine {
         /// The file's keys and values (the schema version member taken out).
         var entries: SuiteTable
         /// The schema version the file records; `nil` when it records none.
-        var schemaVersion: Int?
+        var schemaVersion: SchemaMark?
         /// Whether there is a file (a damaged one was moved aside and counts as none).
         var exists: Bool
     }
 
     /// Writes a migrated suite: `entries` and `schemaVersion` in one atomic replace of the file.
     /// Handed to the body of ``migrate(_:)``, which calls it at most once, last.
-    typealias MigrationWriter = (_ entries: SuiteTable, _ schemaVersion: Int) throws(SuiteStoreError) -> Void
+    typealias MigrationWriter = (_ entries: SuiteTable, _ schemaVersion: SchemaMark) throws(SuiteStoreError) -> Void
 
     /// The open path's migration step (a schema's stages run here), on the suite's queue: this
     /// process's pending changes are written first (in the file's shape as it is), then, under
@@ -20,7 +20,7 @@ extension SuiteEngine {
     /// and then finds the file migrated: the stages run once.
     ///
     /// The writer is the one write of the migrated file: the new table and its schema version
-    /// together, encoded whole and put in place by ``SuiteFile/replace(bytes:times:over:holding:)`` (temporary
+    /// together, encoded whole and put in place by ``SuiteFile/replace(bytes:changes:over:_:)`` (temporary
     /// file, fsync, rename), so that a crash leaves the old file or the migrated one. Readers of
     /// this process then see the migrated values (``SuiteReplica/fileRewritten(to:encoded:stamp:schemaVersion:)``).
     /// When `body` writes nothing, readers see the file as it was read.

@@ -1,7 +1,27 @@
+import Dispatch
 extension SuiteEngine {
     /// Picks up what other processes wrote, now, without waiting for inotify.
     func refresh() {
         queue.sync { reloadIfChanged() }
+    }
+
+    /// A read's check while the suite is degraded (inotify cannot follow its file): when the
+    /// file is not the version the replica holds, it is read now, before the read goes on — on
+    /// the suite's queue, or in place when the read is made on it.
+    func refreshIfStale() {
+        guard openError == nil else { return }
+        // `nil` for no file: one removed since reads as an empty suite.
+        let current = try? file.stamp()
+        guard current != replica.stamp else { return }
+        reloadNow()
+    }
+
+    private func reloadNow() {
+        if DispatchQueue.getSpecific(key: Self.queueKey) == true {
+            reloadIfChanged()
+        } else {
+            queue.sync { reloadIfChanged() }
+        }
     }
 
     /// Called on the watcher thread when the suite file may have changed: one reload scheduled.
@@ -21,13 +41,48 @@ extension SuiteEngine {
         guard openError == nil else { return }
         do {
             guard try file.stamp() != replica.stamp else { return }
-            let other = try file.loadRepairing()
-            replica.absorb(other)
+            var other = try file.loadRepairing()
+            if !replica.absorb(other) {
+                other = try loadWithChangeLog()
+                replica.absorb(other)
+            }
             Self.logger.debug("read another process's write", metadata: [
                 "suite": "\(location.suiteName)", "path": "\(location.path)", "keys": "\(other.entries.count)",
             ])
         } catch {
             Self.logger.error("\(error)", metadata: ["suite": "\(location.suiteName)"])
+        }
+    }
+
+    /// The file with its change times, for a reload that has changes to rebase on it: under the
+    /// shared lock, so that no writer swaps in another version between the file and the change
+    /// log. Where the lock cannot be had (a read-only folder without a lock file; a holder that
+    /// never lets go), the times are those of the file's modification time, the rule without a
+    /// record.
+    private func loadWithChangeLog() throws(SuiteStoreError) -> SuiteFile.Loaded {
+        let read: Result<SuiteFile.Contents, SuiteStoreError>
+        do {
+            read = .success(try file.withLock(shared: true) { lock throws(SuiteStoreError) -> SuiteFile.Contents in
+                let contents = try file.read()
+                guard case .entries(let entries, let stamp, let bytes, let version, nil) = contents else { return contents }
+                return .entries(entries, stamp, bytes: bytes, schemaVersion: version, times: file.changeTimes(of: stamp, lock))
+            })
+        } catch {
+            read = .failure(error)
+        }
+        switch read {
+        case .success(.damaged):
+            return try file.loadRepairing()
+        case .success(let contents):
+            return SuiteFile.Loaded(contents)
+        case .failure(let error):
+            OnceWarnings.warn(
+                "reload-lock " + location.path,
+                "cannot take the lock of suite file \(location.path) to read when its keys were last changed (\(error)); another process's changes are merged with this process's by the file's modification time until it can",
+                suite: location.suiteName)
+            var loaded = try file.loadRepairing()
+            if loaded.times == nil, let stamp = loaded.stamp { loaded.times = .unrecorded(modifiedAt: stamp.modifiedTime) }
+            return loaded
         }
     }
 }

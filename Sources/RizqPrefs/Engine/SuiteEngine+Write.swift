@@ -20,7 +20,8 @@ extension SuiteEngine {
     ///    (another process wrote, or the file was damaged and is moved aside now);
     /// 2. the replica hands over its pending changes, over that version (``SuiteReplica/beginWrite(over:)``);
     /// 3. their bytes (``SuiteWrite/encode()``);
-    /// 4. the file replaced by them, if it is still the version they were made over;
+    /// 4. the file replaced by them, if it is still the version they were made over, with the
+    ///    times of the changes recorded in the suite's ``ChangeLog`` first;
     /// 5. the replica takes the write back, done or failed (``SuiteReplica/finishWrite(_:encoded:outcome:)``).
     ///
     /// When the lock file was taken from under us, or a program that does not lock replaced the
@@ -33,14 +34,13 @@ extension SuiteEngine {
             let current = try file.stamp()
             let disk: SuiteReplica.DiskVersion = current == replica.stamp ? .unchanged(current) : .changed(try file.load(lock))
             guard var write = replica.beginWrite(over: disk) else { return }
-            let times: ChangeTimes
-            if case .changed(let loaded) = disk { times = loaded.times } else { times = try file.changeTimes() }
             var encoded: EncodedSuite?
             let outcome: Result<SuiteFile.Replacement, SuiteStoreError>
             do throws(SuiteStoreError) {
                 let bytes = try write.encode()
                 encoded = bytes
-                outcome = .success(try file.replace(bytes: bytes.bytes, times: times.adding(write.changes, now: PendingChange.now()), over: write.over, lock))
+                let changes = ChangeLog.Changes(write.changes, now: PendingChange.now())
+                outcome = .success(try file.replace(bytes: bytes.bytes, changes: changes, over: write.over, lock))
             } catch {
                 outcome = .failure(error)
             }

@@ -36,6 +36,12 @@ final class SuiteEngine: Sendable {
     let writeScheduled = Atomic<Bool>(false)
     /// Whether a reload is scheduled on `queue` (``fileChanged()``).
     let reloadScheduled = Atomic<Bool>(false)
+    /// Whether inotify cannot follow the file (``FileWatcher``): every read then checks the
+    /// file's stamp first (``refreshIfStale()``), so that it never returns a value older than
+    /// the file. False in the normal case, where a read costs one load of it more.
+    let degraded = Atomic<Bool>(false)
+    /// Marks `queue`, so that a read made on it reloads in place (``refreshIfStale()``).
+    static let queueKey = DispatchSpecificKey<Bool>()
 
     /// Where the suite is in being opened (``open()``).
     private enum Opening {
@@ -52,6 +58,7 @@ final class SuiteEngine: Sendable {
         queue = DispatchQueue(label: "RizqPrefs.suite." + location.suiteName)
         openError = nil
         opening = Mutex(.notYet)
+        queue.setSpecific(key: Self.queueKey, value: true)
     }
 
     /// A suite that could not be opened: values live in memory only and every write fails
@@ -87,11 +94,13 @@ final class SuiteEngine: Sendable {
                 opening = .failed(error)
                 return .failure(error)
             }
-            if (try? file.ensureDirectory()) != nil {
-                FileWatcher.shared.watch(folder: location.directory, fileName: location.suiteName + ".json") { [weak self] in
-                    self?.fileChanged()
-                }
-            }
+            // Followed whether or not the folder can be made: one that appears later is watched
+            // then, and polled until it is.
+            _ = try? file.ensureDirectory()
+            FileWatcher.shared.watch(
+                folder: location.directory, fileName: location.suiteName + ".json",
+                changed: { [weak self] in self?.fileChanged() },
+                degraded: { [weak self] isDegraded in self?.degraded.store(isDegraded, ordering: .releasing) })
             return .success(())
         }
         try result.get()

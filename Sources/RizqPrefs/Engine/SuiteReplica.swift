@@ -62,13 +62,13 @@ struct SuiteReplica: ~Copyable, Sendable {
     }
 
     /// The schema version recorded by the file ``values`` were built from (`nil`: none).
-    var schemaVersion: Int? {
+    var schemaVersion: SchemaMark? {
         state.withLock { $0.schemaVersion }
     }
 
     /// The file as ``values`` hold it — its entries, its version and its schema version — when
     /// nothing is pending (``values`` are then exactly the file's); `nil` otherwise.
-    var unchangedFile: (entries: SuiteTable, stamp: FileStamp?, schemaVersion: Int?)? {
+    var unchangedFile: (entries: SuiteTable, stamp: FileStamp?, schemaVersion: SchemaMark?)? {
         state.withLock { $0.pending.isEmpty ? ($0.values, $0.stamp, $0.schemaVersion) : nil }
     }
 
@@ -80,7 +80,7 @@ struct SuiteReplica: ~Copyable, Sendable {
     // MARK: Opening
 
     /// The file as opened: what readers see first.
-    func start(with values: SuiteTable, stamp: FileStamp?, schemaVersion: Int?) {
+    func start(with values: SuiteTable, stamp: FileStamp?, schemaVersion: SchemaMark?) {
         state.withLock { state in
             state.values = values
             state.stamp = stamp
@@ -187,7 +187,7 @@ struct SuiteReplica: ~Copyable, Sendable {
     /// The file holds `table` now, at `stamp` (`nil`: no file) and `schemaVersion`, written by
     /// this process outside the write path: a revert, or a schema migration. Changes made since
     /// sit on top of it; readers are told what differs.
-    func fileRewritten(to table: SuiteTable, encoded: EncodedSuite?, stamp: FileStamp?, schemaVersion: Int?) {
+    func fileRewritten(to table: SuiteTable, encoded: EncodedSuite?, stamp: FileStamp?, schemaVersion: SchemaMark?) {
         state.withLock { state in
             state.stamp = stamp
             state.schemaVersion = schemaVersion
@@ -202,9 +202,16 @@ struct SuiteReplica: ~Copyable, Sendable {
     // MARK: Other processes
 
     /// Another process's file (or none, when a damaged one was moved aside), seen by a reload:
-    /// it becomes what readers see, with the pending changes rebased on it.
-    func absorb(_ loaded: SuiteFile.Loaded) {
-        state.withLock { $0.absorb(loaded) }
+    /// it becomes what readers see, with the pending changes rebased on it. `false`, with
+    /// nothing changed, when changes are pending and `loaded` does not say when its keys were
+    /// last changed: read it again with its ``ChangeLog``, under the lock.
+    @discardableResult
+    func absorb(_ loaded: SuiteFile.Loaded) -> Bool {
+        state.withLock { state in
+            if loaded.times == nil, loaded.movedAside == nil, !state.pending.isEmpty { return false }
+            state.absorb(loaded)
+            return true
+        }
     }
 
     // MARK: Commits
@@ -279,7 +286,7 @@ extension SuiteReplica {
         /// The file version `values` were built from (`nil`: no file).
         var stamp: FileStamp?
         /// The schema version that file records (``SchemaVersionMember``; `nil`: none).
-        var schemaVersion: Int?
+        var schemaVersion: SchemaMark?
         var registered: [String: PrefValue] = [:]
         /// The file as this process last wrote it from `values`: the next write of the same
         /// keys encodes only the values changed since, and needs no sorting.
@@ -344,10 +351,11 @@ extension SuiteReplica {
                 encoded = nil
                 return
             }
-            absorb(loaded.entries, stamp: loaded.stamp, schemaVersion: loaded.schemaVersion, times: loaded.times)
+            let times = loaded.times ?? loaded.stamp.map { ChangeTimes.unrecorded(modifiedAt: $0.modifiedTime) } ?? ChangeTimes(floor: 0, keys: [:])
+            absorb(loaded.entries, stamp: loaded.stamp, schemaVersion: loaded.schemaVersion, times: times)
         }
 
-        mutating func absorb(_ file: SuiteTable, stamp newStamp: FileStamp?, schemaVersion newVersion: Int?, times: ChangeTimes) {
+        mutating func absorb(_ file: SuiteTable, stamp newStamp: FileStamp?, schemaVersion newVersion: SchemaMark?, times: ChangeTimes) {
             pending.rebase(onto: file, changedAt: times)
             stamp = newStamp
             schemaVersion = newVersion

@@ -2,7 +2,7 @@
 /// the pending changes it carries, and what their bytes are made from.
 ///
 /// ``SuiteEngine`` carries it out under the file lock — ``encode()``, then
-/// ``SuiteFile/replace(bytes:times:over:_:)`` — and gives it back to the replica whatever
+/// ``SuiteFile/replace(bytes:changes:over:_:)`` — and gives it back to the replica whatever
 /// happened (``SuiteReplica/finishWrite(_:encoded:outcome:)``): its changes are then either in
 /// the file or pending again.
 struct SuiteWrite: ~Copyable {
@@ -15,7 +15,7 @@ struct SuiteWrite: ~Copyable {
     /// values changed since, only those are encoded again.
     let previous: EncodedSuite?
     /// The schema version the file records (`nil`: none): a write never changes it.
-    let schemaVersion: Int?
+    let schemaVersion: SchemaMark?
     /// The version of the file the bytes go over (`nil`: no file).
     let over: FileStamp?
     /// Arrays to encode into, instead of allocating (``EncodedSuite/Buffers``).

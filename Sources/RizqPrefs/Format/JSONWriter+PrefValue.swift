@@ -2,7 +2,7 @@ import Foundation
 import RizqJSON
 
 // Writes ``PrefValue``s as UTF-8 JSON, with RizqJSON's pieces: keys sorted by code point,
-// `Date` and `Data` in their tagged forms (``TaggedValue``).
+// `Date`, `Data` and non-finite doubles in their tagged forms (``TaggedValue``).
 extension JSONWriter {
     /// The JSON text of `value` as bytes; `pretty` indents by two spaces, one member per line.
     package static func bytes(_ value: PrefValue, pretty: Bool = true) throws(Unrepresentable) -> [UInt8] {
@@ -39,8 +39,11 @@ extension JSONWriter {
         case .int(let number): appendInteger(number, to: &output)
         case .unsigned(let number): append(String(number), to: &output)
         case .double(let number):
-            guard number.isFinite else { throw Unrepresentable(path: "", value: "\(number)") }
-            append(formatDouble(number), to: &output)
+            if number.isFinite {
+                append(formatDouble(number), to: &output)
+            } else {
+                writeTag(TaggedValue.doubleTag, TaggedValue.encode(nonFinite: number), into: &output, pretty: pretty, indent: indent)
+            }
         case .string(let text): writeString(text, into: &output)
         case .date(let date):
             guard let payload = TaggedValue.encode(date: date) else {

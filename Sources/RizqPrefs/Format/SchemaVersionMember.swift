@@ -1,10 +1,12 @@
 import RizqJSON
 /// How a suite file records the version of its schema: the top-level member
-/// `"$schemaVersion"`, a whole number from 0, written as the file's first member.
+/// `"$schemaVersion"`, a whole number from 0, written as the file's first member, and after it
+/// `"$schemaApp"`, the app whose schema migrated the file to that version.
 ///
 /// ```json
 /// {
 ///   "$schemaVersion": 3,
+///   "$schemaApp": "com.rizq.app",
 ///   "current_streak": 12
 /// }
 /// ```
@@ -21,12 +23,17 @@ import RizqJSON
 enum SchemaVersionMember {
     /// The member's name.
     static let key = "$schemaVersion"
+    /// The member that records which app's schema migrated the file to its version (its app
+    /// id), written after the version: `"$schemaApp": "com.example.app"`. A second app whose
+    /// own schema does not run on the file is told so from it (``SchemaMigrator``). Files of
+    /// earlier releases have none.
+    static let appKey = "$schemaApp"
 
-    /// Whether `key` is the member's name. The first byte is compared first: a store's hot
-    /// path asks this of every key it stores.
+    /// Whether `key` is one of the members' names. The first byte is compared first: a store's
+    /// hot path asks this of every key it stores.
     @inline(__always)
     static func isReserved(_ key: String) -> Bool {
-        key.utf8.first == UInt8(ascii: "$") && key == Self.key
+        key.utf8.first == UInt8(ascii: "$") && (key == Self.key || key == Self.appKey)
     }
 
     /// The version held by `value`, when it is one: a whole number from 0.
@@ -35,18 +42,37 @@ enum SchemaVersionMember {
         return nil
     }
 
-    /// Takes the member out of a table just read from a file and returns its version; `nil`
-    /// when the file has none. A member whose value is not a version stays in the table, as the
-    /// ordinary key it was in files written before.
-    static func take(from table: inout SuiteTable) -> Int? {
+    /// Takes the members out of a table just read from a file and returns what they record;
+    /// `nil` when the file has no version. A version member whose value is not a version stays
+    /// in the table, as the ordinary key it was in files written before; so does an app member
+    /// without a version, or whose value is not text.
+    static func take(from table: inout SuiteTable) -> SchemaMark? {
         guard let value = table[key], let version = version(in: value) else { return nil }
         table.removeValue(forKey: key)
-        return version
+        var app: String?
+        if case .string(let text)? = table[appKey] {
+            app = text
+            table.removeValue(forKey: appKey)
+        }
+        return SchemaMark(version: version, app: app)
     }
 
-    /// The member's text after the file's `{`, for a file at `version`.
-    static func append(_ version: Int, to output: inout [UInt8]) {
+    /// The members' text after the file's `{`, for a file at `mark`.
+    static func append(_ mark: SchemaMark, to output: inout [UInt8]) {
         JSONWriter.appendSuiteKey(key, to: &output)
-        output.append(contentsOf: String(version).utf8)
+        output.append(contentsOf: String(mark.version).utf8)
+        if let app = mark.app {
+            output.append(UInt8(ascii: ","))
+            JSONWriter.appendSuiteKey(appKey, to: &output)
+            JSONWriter.writeString(app, into: &output)
+        }
     }
+}
+
+/// What a suite file records of its schema (``SchemaVersionMember``): the version of its data,
+/// and the app whose schema migrated it there (`nil` in files of earlier releases). Never one of
+/// the suite's keys; a write carries it over unchanged, only a migration sets it.
+struct SchemaMark: Equatable, Sendable {
+    var version: Int
+    var app: String?
 }

@@ -1,12 +1,14 @@
 import Foundation
 
-/// The tagged JSON forms of the two types JSON has no literal for: `{"$date": …}` and
-/// `{"$data": …}`. The reader turns a one-key object with a valid payload into `.date` or
-/// `.data`; anything else (a malformed payload, a second key) stays an ordinary dictionary, so a
-/// hand edit that breaks a tag loses nothing.
+/// The tagged JSON forms of the values JSON has no literal for: `{"$date": …}`, `{"$data": …}`
+/// and `{"$double": …}` (an infinity or NaN: `"inf"`, `"-inf"`, `"nan"`). The reader turns a
+/// one-key object with a valid payload into `.date`, `.data` or `.double`; anything else (a
+/// malformed payload, a second key) stays an ordinary dictionary, so a hand edit that breaks a
+/// tag loses nothing.
 enum TaggedValue {
     static let dateTag = "$date"
     static let dataTag = "$data"
+    static let doubleTag = "$double"
 
     /// The typed value a one-key tagged object stands for, or `nil` when it is not one.
     static func decode(key: String, payload: PrefValue) -> PrefValue? {
@@ -14,6 +16,7 @@ enum TaggedValue {
         switch key {
         case dateTag: return ISO8601Micro.parse(text).map(PrefValue.date)
         case dataTag: return Data(base64Encoded: text).map(PrefValue.data)
+        case doubleTag: return nonFinite(text).map(PrefValue.double)
         default: return nil
         }
     }
@@ -22,9 +25,33 @@ enum TaggedValue {
     static func encode(date: Date) -> String? { ISO8601Micro.format(date) }
     static func encode(data: Data) -> String { data.base64EncodedString() }
 
+    /// The payload of an infinity or NaN (`number` is not finite): `inf`, `-inf` or `nan`.
+    static func encode(nonFinite number: Double) -> String {
+        number.isNaN ? "nan" : (number < 0 ? "-inf" : "inf")
+    }
+
+    /// The number a `$double` payload stands for; `nil` for any other text.
+    static func nonFinite(_ text: String) -> Double? {
+        switch text {
+        case "inf": return .infinity
+        case "-inf": return -.infinity
+        case "nan": return .nan
+        default: return nil
+        }
+    }
+
+    /// The Swift type a tag stands for, for messages.
+    static func typeName(of tag: String) -> String {
+        switch tag {
+        case dateTag: return "Date"
+        case dataTag: return "Data"
+        default: return "Double"
+        }
+    }
+
     /// The tag of a dictionary that the reader would take for a tagged value (its only key is
-    /// `$date` or `$data`, holding a valid payload), or `nil`: such a dictionary cannot be
-    /// stored, since it would read back as a `Date` or `Data`.
+    /// `$date`, `$data` or `$double`, holding a valid payload), or `nil`: such a dictionary
+    /// cannot be stored, since it would read back as a `Date`, `Data` or `Double`.
     static func lookalikeTag(_ entries: [String: PrefValue]) -> String? {
         guard entries.count == 1, let (key, payload) = entries.first, key.hasPrefix("$"),
             decode(key: key, payload: payload) != nil

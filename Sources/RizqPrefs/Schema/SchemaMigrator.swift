@@ -80,8 +80,12 @@ struct SchemaMigrator {
 
     private func migrate(_ store: SuiteStore) throws(SchemaMigrationError) {
         // Already there (the usual case, once migrated): no lock, no second read.
-        if let known = store.engine.replica.schemaVersion, known >= schema.version, store.engine.openError == nil {
-            if known > schema.version { reportNewer(known, store) }
+        if let known = store.engine.replica.schemaVersion, known.version >= schema.version, store.engine.openError == nil {
+            if known.version > schema.version {
+                reportNewer(known, store)
+            } else {
+                reportOtherApp(known, store, ran: false)
+            }
             return
         }
         let outcome: Result<Void, SchemaMigrationError>
@@ -101,15 +105,19 @@ struct SchemaMigrator {
             // A fresh suite starts at the schema's version: no stage runs, and the file records
             // the version at once, so that a write by an older app cannot make it version 0.
             do {
-                try write(input.entries, schema.version)
+                try write(input.entries, SchemaMark(version: schema.version, app: store.appID))
             } catch {
                 throw .cannotOpen(error)
             }
             return
         }
-        let stored = input.schemaVersion ?? 0
-        if stored > schema.version { return reportNewer(stored, store) }
-        guard stored < schema.version else { return }
+        let stored = input.schemaVersion?.version ?? 0
+        if let mark = input.schemaVersion, stored > schema.version { return reportNewer(mark, store) }
+        guard stored < schema.version else {
+            if let mark = input.schemaVersion { reportOtherApp(mark, store, ran: false) }
+            return
+        }
+        if let mark = input.schemaVersion { reportOtherApp(mark, store, ran: true) }
         if let member = input.entries[SchemaVersionMember.key] {
             throw .invalidStoredVersion(path: store.location.path, found: member.kindName)
         }
@@ -118,7 +126,7 @@ struct SchemaMigrator {
         do {
             try written.moveSecrets(outcome.moves)
             try written.moveToSuites(outcome.moves, from: store)
-            try write(outcome.table, schema.version)
+            try write(outcome.table, SchemaMark(version: schema.version, app: store.appID))
         } catch {
             throw .writeFailed(
                 suite: store.suiteName, fromVersion: stored, toVersion: schema.version, underlying: error,
@@ -130,11 +138,30 @@ struct SchemaMigrator {
     }
 
     /// Logs, once per file and version in this process, that the file is newer than the schema.
-    private func reportNewer(_ stored: Int, _ store: SuiteStore) {
+    private func reportNewer(_ mark: SchemaMark, _ store: SuiteStore) {
+        let stored = mark.version
         let id = "\(store.location.path)\u{0}\(stored)\u{0}\(schema.version)"
         guard Self.reportedNewer.withLock({ $0.insert(id).inserted }) else { return }
+        let whose = mark.app.map { $0 == store.appID ? "" : " (migrated there by the schema of app '\($0)', not this app's '\(store.appID)')" } ?? ""
         Logger.rizqPrefs.warning(
-            "suite file has schema version \(stored), newer than this app's schema (version \(schema.version)): it is read as it is and never migrated down; this app's writes merge into it key by key and keep version \(stored)",
+            "suite file has schema version \(stored)\(whose), newer than this app's schema (version \(schema.version)): it is read as it is and never migrated down; this app's writes merge into it key by key and keep version \(stored)",
+            metadata: ["suite": "\(store.suiteName)", "path": "\(store.location.path)"])
+    }
+
+    /// Logs, once per file, version and app in this process, that another app's schema migrated
+    /// the file (two apps with their own schemas on one app-group suite): this app's stages did
+    /// not run on it (`ran` false: the file is at this schema's version already) or ran over data
+    /// another schema shaped (`ran` true). Silent when the file records no app (an earlier
+    /// release) or this one.
+    private func reportOtherApp(_ mark: SchemaMark, _ store: SuiteStore, ran: Bool) {
+        guard let app = mark.app, app != store.appID else { return }
+        let id = "\(store.location.path)\u{0}\(mark.version)\u{0}\(schema.version)\u{0}\(app)\u{0}\(ran)"
+        guard Self.reportedNewer.withLock({ $0.insert(id).inserted }) else { return }
+        let what = ran
+            ? "this app's ('\(store.appID)') stages from version \(mark.version) to \(schema.version) ran on it now, over data another schema shaped"
+            : "this app's ('\(store.appID)') schema is at version \(schema.version) too, so none of its stages ran on it"
+        Logger.rizqPrefs.warning(
+            "suite file's data is at schema version \(mark.version) of the schema of app '\(app)'; \(what). If the two apps declare the same schema, nothing is wrong; if not, give each app a suite of its own, or share one schema declaration between them",
             metadata: ["suite": "\(store.suiteName)", "path": "\(store.location.path)"])
     }
 
@@ -159,7 +186,7 @@ struct SchemaMigrator {
         case .damaged(let reason, _):
             throw .cannotOpen(.unreadable(path: location.path, reason: "it is damaged (\(reason)); opening the suite would move it aside and start it empty"))
         case .entries(let entries, _, _, let version, _):
-            let stored = version ?? 0
+            let stored = version?.version ?? 0
             if stored > schema.version { return preview(stored: stored, .newerThanSchema) }
             if stored == schema.version { return preview(stored: stored, .upToDate) }
             if let member = entries[SchemaVersionMember.key] {

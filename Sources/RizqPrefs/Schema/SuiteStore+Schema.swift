@@ -57,7 +57,7 @@ extension SuiteStore {
     /// or wrote it, 0 when it records none. After ``init(suite:appID:root:schema:)`` it is the
     /// schema's version — or higher, when a newer app has migrated the file further.
     public var schemaVersion: Int {
-        engine.replica.schemaVersion ?? 0
+        engine.replica.schemaVersion?.version ?? 0
     }
 
     /// The dry run of a migration: what opening `suite` with `schema` would change, stage by

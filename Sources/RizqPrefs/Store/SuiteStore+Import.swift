@@ -1,7 +1,7 @@
 import Foundation
 import RizqJSON
 
-/// Why ``SuiteStore/importJSON(_:replacing:)`` imported nothing.
+/// Why ``SuiteStore/importJSON(_:replacing:salvaging:)`` imported nothing.
 public enum SuiteImportError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The text is not JSON: what is wrong, and where (one-based line and column).
     case notJSON(reason: String, line: Int, column: Int)
@@ -28,12 +28,15 @@ public enum SuiteImportError: Error, Sendable, Equatable, CustomStringConvertibl
     }
 }
 
-/// What ``SuiteStore/importJSON(_:replacing:)`` did.
+/// What ``SuiteStore/importJSON(_:replacing:salvaging:)`` did.
 public struct SuiteImportResult: Sendable, Equatable {
     /// The keys set (or, for `null`, removed).
     public var keyCount: Int
     /// Keys the text held more than once (the last value won), in order.
     public var repeatedKeys: [String]
+    /// Keys a salvaging import left out, in order: their values nest deeper than a suite file
+    /// holds (``PrefValue/maximumNesting``). Always empty for an import that does not salvage.
+    public var skippedKeys: [String] = []
 }
 
 extension SuiteStore {
@@ -49,12 +52,17 @@ extension SuiteStore {
     /// // …later, or in another suite:
     /// try store.importJSON(backup, replacing: true)
     /// ```
+    ///
+    /// With `salvaging`, a key whose value nests deeper than a suite file holds (a file that an
+    /// open moved aside for its depth: written by hand, or by a release that wrote any depth) is
+    /// left out and named in ``SuiteImportResult/skippedKeys``, and the other keys are imported:
+    /// what `rizq-prefs doctor` suggests for such a file (`rizq-prefs import --salvage`).
     /// - Throws: ``SuiteImportError``; nothing is changed.
     @discardableResult
-    public func importJSON(_ data: Data, replacing: Bool = false) throws(SuiteImportError) -> SuiteImportResult {
-        let parsed: (value: PrefValue, duplicateKeys: [String])
+    public func importJSON(_ data: Data, replacing: Bool = false, salvaging: Bool = false) throws(SuiteImportError) -> SuiteImportResult {
+        let parsed: (value: PrefValue, duplicateKeys: [String], skippedKeys: [String])
         do {
-            parsed = try JSONReader.parseSuiteDocument(data)
+            parsed = try JSONReader.parseSuiteDocument(data, skippingTooDeep: salvaging)
         } catch {
             throw .notJSON(reason: error.reason, line: error.line, column: error.column)
         }
@@ -62,6 +70,8 @@ extension SuiteStore {
         if case .int(let version)? = entries[SuiteSchema.versionKey], version >= 0 {
             guard version == schemaVersion else { throw .otherSchemaVersion(recorded: version, suite: schemaVersion) }
             entries.removeValue(forKey: SuiteSchema.versionKey)
+            // Which app's schema migrated it: a record of the file, not a key.
+            if case .string? = entries[SchemaVersionMember.appKey] { entries.removeValue(forKey: SchemaVersionMember.appKey) }
         }
         do {
             try commit { batch in
@@ -79,11 +89,11 @@ extension SuiteStore {
         } catch {
             throw .store(.writeFailed(path: location.path, reason: "\(error)"))
         }
-        return SuiteImportResult(keyCount: entries.count, repeatedKeys: parsed.duplicateKeys)
+        return SuiteImportResult(keyCount: entries.count, repeatedKeys: parsed.duplicateKeys, skippedKeys: parsed.skippedKeys)
     }
 
     /// The suite as one JSON object in the file format: keys sorted, two-space indented, dates
-    /// and data in their tagged forms — what ``importJSON(_:replacing:)`` reads back.
+    /// and data in their tagged forms — what ``importJSON(_:replacing:salvaging:)`` reads back.
     /// - Throws: ``SuiteStoreError/invalidValue(key:reason:)`` for a value JSON cannot hold
     ///   (none can be stored).
     public func exportJSON() throws(SuiteStoreError) -> Data {

@@ -17,7 +17,7 @@ import Synchronization
 /// ```
 ///
 /// What Foundation lacks: ``value(forKey:as:)`` (typed and strict), ``put(_:forKey:)`` (refuses
-/// NaN with an error), ``flush()`` (durable on return), ``batch(_:)`` (all or none), ``keys``,
+/// what a suite cannot hold with an error), ``flush()`` (durable on return), ``batch(_:)`` (all or none), ``keys``,
 /// and ``changes(forKey:)``.
 ///
 /// `set` changes memory at once and schedules a coalesced write (50 ms later); pending changes
@@ -125,9 +125,10 @@ public final class SuiteStore: Sendable {
 
     // MARK: Writing
 
-    /// Stores `value` (`nil` removes the key). Invalid values — NaN, infinities, types a suite
-    /// cannot hold — are refused: an error is logged and the stored value stays as it was. Use
-    /// ``put(_:forKey:)`` to get that error thrown instead.
+    /// Stores `value` (`nil` removes the key). Values a suite cannot hold — nested deeper than
+    /// ``PrefValue/maximumNesting``, a date beyond the years ±999,999 — are refused: an error is
+    /// logged and the stored value stays as it was. Use ``put(_:forKey:)`` to get that error
+    /// thrown instead.
     @inlinable
     public func set<Value: PrefValueConvertible>(_ value: Value?, forKey key: String) {
         // Inlinable, like the other hot paths, so that the conversion is specialized in the caller.
@@ -146,8 +147,8 @@ public final class SuiteStore: Sendable {
         }
     }
 
-    /// Stores `value`, or removes the key for `nil`, and throws instead of storing a value that
-    /// JSON cannot hold (NaN, ±infinity, anywhere inside the value).
+    /// Stores `value`, or removes the key for `nil`, and throws instead of storing a value that a
+    /// suite file cannot hold so that it reads back as itself (see `set(_:forKey:)`).
     /// - Throws: ``SuiteStoreError/invalidValue(key:reason:)``; nothing is changed.
     @inlinable
     public func put<Value: PrefValueConvertible>(_ value: Value?, forKey key: String) throws(SuiteStoreError) {
@@ -194,8 +195,8 @@ public final class SuiteStore: Sendable {
                 reason: "the name is reserved for the suite's schema version, which a schema migration sets (read it with SuiteStore.schemaVersion or 'rizq-prefs schema'); give the key another name")
         }
         switch value {
-        case .double, .date, .array, .dictionary: break
-        default: return  // only doubles, dates, and what can hold them, can be refused
+        case .date, .array, .dictionary: break
+        default: return  // only dates, and what can hold values, can be refused at the top level
         }
         if let problem = value.storageProblem() {
             throw .invalidValue(key: key, reason: problem.path.isEmpty ? problem.reason : problem.reason + " (at \(problem.path))")
@@ -266,7 +267,10 @@ public final class SuiteStore: Sendable {
 
     /// The stored value, or the registered default, as a ``PrefValue``.
     public func prefValue(forKey key: String) -> PrefValue? {
-        engine.replica.value(forKey: key)
+        // Where inotify cannot follow the file (a limit reached, its folder gone, a network
+        // file system), the file's stamp is checked first: a read is never older than the file.
+        if engine.degraded.load(ordering: .relaxed) { engine.refreshIfStale() }
+        return engine.replica.value(forKey: key)
     }
 
     /// The stored value (or registered default) as `Value`; `nil` when missing or of another type.
@@ -291,16 +295,19 @@ public final class SuiteStore: Sendable {
 
     /// The stored keys, sorted (registered defaults not included).
     public var keys: [String] {
-        JSONWriter.sortedKeys(engine.replica.values.keys)
+        if engine.degraded.load(ordering: .relaxed) { engine.refreshIfStale() }
+        return JSONWriter.sortedKeys(engine.replica.values.keys)
     }
 
     /// The stored entries as ``PrefValue``s (registered defaults not included).
     public var entries: [String: PrefValue] {
-        engine.replica.values.dictionary
+        if engine.degraded.load(ordering: .relaxed) { engine.refreshIfStale() }
+        return engine.replica.values.dictionary
     }
 
     /// Stored values and registered defaults, as Foundation-style values.
     public func dictionaryRepresentation() -> [String: Any] {
+        if engine.degraded.load(ordering: .relaxed) { engine.refreshIfStale() }
         let (values, defaults) = engine.replica.valuesAndDefaults
         return defaults.merging(values.dictionary) { _, stored in stored }.mapValues(\.anyValue)
     }

@@ -17,8 +17,14 @@ public enum SuiteStoreError: Error, Sendable, Equatable {
     /// The suite file could not be written; the previous file is untouched and the change is
     /// still pending in memory.
     case writeFailed(path: String, reason: String)
-    /// The value cannot be stored: NaN or an infinity, or a type a suite cannot hold.
+    /// The value cannot be stored: a type a suite cannot hold, nested too deep, a date beyond
+    /// the years ±999,999, text that is not valid Unicode.
     case invalidValue(key: String, reason: String)
+    /// Another process held the suite's lock (`lockFile`) longer than this process waits for it
+    /// (``SuiteStore/lockTimeout``, `waited`, as words: "10 s"); `holders` names it — pid,
+    /// command line, whether it is stopped — and what to do. Nothing was written; the change is
+    /// still pending in memory.
+    case lockTimedOut(path: String, lockFile: String, waited: String, holders: String)
 }
 
 extension SuiteStoreError: CustomStringConvertible, LocalizedError {
@@ -39,6 +45,8 @@ extension SuiteStoreError: CustomStringConvertible, LocalizedError {
             return "cannot write suite file \(path): \(reason); the previous file is intact and the change is kept in memory: \(fix)"
         case .invalidValue(let key, let reason):
             return "cannot store key \(quoted(key)): \(reason); nothing was written"
+        case .lockTimedOut(let path, let lockFile, let waited, let holders):
+            return "cannot write suite file \(path): another process held its lock (\(lockFile)) for all of the \(waited) this process waits: \(holders); the previous file is intact and the change is kept in memory: flush again once the lock is free (\(LockTimeout.environmentName) or SuiteStore.lockTimeout sets how long to wait)"
         }
     }
 

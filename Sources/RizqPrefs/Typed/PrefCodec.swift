@@ -1,3 +1,4 @@
+import Foundation
 import Logging
 import Synchronization
 
@@ -47,8 +48,29 @@ struct PrefCodec<Value: Sendable>: Sendable {
                 let stored = try PrefValueEncoder().encode(value)
                 return stored == .null ? nil : stored
             },
-            decode: { try PrefValueDecoder().decode(Value.self, from: $0) },
+            decode: { stored in
+                do {
+                    return try PrefValueDecoder().decode(Value.self, from: stored)
+                } catch {
+                    // The usual UserDefaults idiom: JSONEncoder's output stored by hand, as Data
+                    // or as a String. Read with JSONDecoder's defaults, the ones it was written with.
+                    if let decoded = Self.decodeJSONText(stored, as: Value.self) { return decoded }
+                    throw error
+                }
+            },
             caches: true)
+    }
+
+    /// `stored` as `JSONEncoder` output — `Data`, or the same text as a `String` — decoded by
+    /// `JSONDecoder`; `nil` when it is neither, or does not decode as `Value`.
+    static func decodeJSONText<Decoded: Decodable>(_ stored: PrefValue, as type: Decoded.Type) -> Decoded? {
+        let text: Data
+        switch stored {
+        case .data(let bytes): text = bytes
+        case .string(let string): text = Data(string.utf8)
+        default: return nil
+        }
+        return try? JSONDecoder().decode(Decoded.self, from: text)
     }
 
     struct WrongType: Error, CustomStringConvertible {

@@ -13,8 +13,8 @@ public struct PrefValueEncoder: Sendable {
     public init() {}
 
     /// The value's tree.
-    /// - Throws: `EncodingError.invalidValue` for NaN or infinities, or when the value encodes
-    ///   nothing at all.
+    /// - Throws: `EncodingError.invalidValue` when the value nests deeper than
+    ///   ``PrefValue/maximumNesting`` (a recursive tree), or encodes nothing at all.
     public func encode<Value: Encodable>(_ value: Value) throws -> PrefValue {
         try EncodingNode.encode(value, codingPath: [])
     }
@@ -42,6 +42,12 @@ private final class EncodingNode {
     }
 
     static func encode<Value: Encodable>(_ value: Value, codingPath: [any CodingKey]) throws -> PrefValue {
+        // A value this far down sits in a container nested deeper than a suite holds: refused
+        // here, before its own encoding recurses further (a recursive tree could go on for
+        // thousands of levels).
+        guard codingPath.count <= PrefValue.maximumNesting else {
+            throw EncodingError.invalidValue(value, .init(codingPath: Array(codingPath.prefix(8)), debugDescription: PrefValue.tooDeepReason))
+        }
         if let special = try special(value, codingPath: codingPath) { return special }
         let node = EncodingNode()
         try value.encode(to: NodeEncoder(node: node, codingPath: codingPath))
@@ -54,17 +60,15 @@ private final class EncodingNode {
         case let date as Date: return .date(date)
         case let data as Data: return .data(data)
         case let url as URL: return .string(url.absoluteString)
-        case let number as Double: return try checked(number, codingPath)
-        case let number as Float: return try checked(Double(number.description) ?? Double(number), codingPath)
+        case let number as Double: return checked(number, codingPath)
+        case let number as Float: return checked(Double(number.description) ?? Double(number), codingPath)
         default: return nil
         }
     }
 
-    static func checked(_ number: Double, _ codingPath: [any CodingKey]) throws -> PrefValue {
-        guard number.isFinite else {
-            throw EncodingError.invalidValue(number, .init(codingPath: codingPath, debugDescription: "\(number) cannot be stored in JSON"))
-        }
-        return .double(number)
+    /// A number as stored: every `Double` can be (infinities and NaN in their tagged form).
+    static func checked(_ number: Double, _ codingPath: [any CodingKey]) -> PrefValue {
+        .double(number)
     }
 }
 
@@ -112,8 +116,8 @@ private struct KeyedNodeContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
     mutating func encodeNil(forKey key: Key) throws { put(.null, key) }
     mutating func encode(_ value: Bool, forKey key: Key) throws { put(.bool(value), key) }
     mutating func encode(_ value: String, forKey key: Key) throws { put(.string(value), key) }
-    mutating func encode(_ value: Double, forKey key: Key) throws { put(try EncodingNode.checked(value, codingPath + [key]), key) }
-    mutating func encode(_ value: Float, forKey key: Key) throws { put(try EncodingNode.checked(Double(value.description) ?? Double(value), codingPath + [key]), key) }
+    mutating func encode(_ value: Double, forKey key: Key) throws { put(EncodingNode.checked(value, codingPath + [key]), key) }
+    mutating func encode(_ value: Float, forKey key: Key) throws { put(EncodingNode.checked(Double(value.description) ?? Double(value), codingPath + [key]), key) }
     mutating func encode(_ value: Int, forKey key: Key) throws { put(.int(value), key) }
     mutating func encode(_ value: Int8, forKey key: Key) throws { put(value.prefValue, key) }
     mutating func encode(_ value: Int16, forKey key: Key) throws { put(value.prefValue, key) }
@@ -196,8 +200,8 @@ private struct UnkeyedNodeContainer: UnkeyedEncodingContainer {
     mutating func encodeNil() throws { append(.null) }
     mutating func encode(_ value: Bool) throws { append(.bool(value)) }
     mutating func encode(_ value: String) throws { append(.string(value)) }
-    mutating func encode(_ value: Double) throws { append(try EncodingNode.checked(value, nextPath)) }
-    mutating func encode(_ value: Float) throws { append(try EncodingNode.checked(Double(value.description) ?? Double(value), nextPath)) }
+    mutating func encode(_ value: Double) throws { append(EncodingNode.checked(value, nextPath)) }
+    mutating func encode(_ value: Float) throws { append(EncodingNode.checked(Double(value.description) ?? Double(value), nextPath)) }
     mutating func encode(_ value: Int) throws { append(.int(value)) }
     mutating func encode(_ value: Int8) throws { append(value.prefValue) }
     mutating func encode(_ value: Int16) throws { append(value.prefValue) }
@@ -241,8 +245,8 @@ private struct SingleNodeContainer: SingleValueEncodingContainer {
     mutating func encodeNil() throws { node.content = .value(.null) }
     mutating func encode(_ value: Bool) throws { node.content = .value(.bool(value)) }
     mutating func encode(_ value: String) throws { node.content = .value(.string(value)) }
-    mutating func encode(_ value: Double) throws { node.content = .value(try EncodingNode.checked(value, codingPath)) }
-    mutating func encode(_ value: Float) throws { node.content = .value(try EncodingNode.checked(Double(value.description) ?? Double(value), codingPath)) }
+    mutating func encode(_ value: Double) throws { node.content = .value(EncodingNode.checked(value, codingPath)) }
+    mutating func encode(_ value: Float) throws { node.content = .value(EncodingNode.checked(Double(value.description) ?? Double(value), codingPath)) }
     mutating func encode(_ value: Int) throws { node.content = .value(.int(value)) }
     mutating func encode(_ value: Int8) throws { node.content = .value(value.prefValue) }
     mutating func encode(_ value: Int16) throws { node.content = .value(value.prefValue) }

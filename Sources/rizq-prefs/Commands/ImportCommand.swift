@@ -13,7 +13,9 @@ struct ImportCommand: ParsableCommand {
             --replace makes the suite exactly the object. Input that is missing, not JSON, or not \
             an object is an error (exit 2) and the suite is left untouched. The suite's schema \
             version is kept; a "$schemaVersion" member (a whole suite file given as input) is \
-            accepted when it is the suite's version, else refused (exit 2).
+            accepted when it is the suite's version, else refused (exit 2). --salvage imports \
+            every key that can be stored and names on stderr those left out (values nested \
+            deeper than a suite file holds), for a damaged file that doctor found moved aside.
 
             Examples:
               rizq-prefs import --app com.rizq.app backup.json
@@ -31,12 +33,15 @@ struct ImportCommand: ParsableCommand {
     @Flag(help: "Replace the whole suite instead of merging into it.")
     var replace = false
 
+    @Flag(help: "Import every key that can be stored and name the ones left out (values nested deeper than a suite file holds), instead of refusing the whole file: for a file doctor found moved aside.")
+    var salvage = false
+
     func run() throws {
         let bytes = try readInput()
         let suite = try store.openStore()
         let result: SuiteImportResult
         do {
-            result = try suite.importJSON(bytes, replacing: replace)
+            result = try suite.importJSON(bytes, replacing: replace, salvaging: salvage)
         } catch {
             switch error {
             case .store(let cause): throw CLIError(cause)
@@ -45,6 +50,9 @@ struct ImportCommand: ParsableCommand {
         }
         for key in result.repeatedKeys {
             Output.error("warning: key '\(key)' appears more than once in \(displayName); the last value wins")
+        }
+        for key in result.skippedKeys {
+            Output.error("warning: key '\(key)' in \(displayName) was not imported: its value nests deeper than the \(PrefValue.maximumNesting) levels a suite file holds")
         }
         let count = result.keyCount
         Output.line("imported \(count) key\(count == 1 ? "" : "s") into suite \(suite.suiteName) (\(suite.location.path))\(replace ? ", replacing it" : "")")

@@ -15,11 +15,13 @@ struct CLIError: Error {
     init(_ error: SuiteStoreError) {
         switch error {
         case .invalidSuiteName, .invalidAppID, .invalidValue: status = .usage
-        case .unreadable, .writeFailed: status = .storage
+        case .unreadable, .writeFailed, .lockTimedOut: status = .storage
         }
         if case .writeFailed(let path, let reason) = error {
             // The library's "then flush again" is advice for an app; a command is over.
             message = "cannot write suite file \(path): \(reason); nothing was changed (the file is as it was): free disk space or fix the folder's permissions, then run the command again"
+        } else if case .lockTimedOut(let path, let lockFile, let waited, let holders) = error {
+            message = "cannot write suite file \(path): another process held its lock (\(lockFile)) for all of the \(waited) this command waits: \(holders); nothing was changed: run the command again once the lock is free (RIZQ_PREFS_LOCK_TIMEOUT=SECONDS sets how long to wait; none waits for ever)"
         } else {
             message = error.description
         }

@@ -18,7 +18,7 @@ final class SuiteCommandFaultTests: XCTestCase {
 
         let doctor = try cli.run("doctor", "--skip-secrets")
         XCTAssertEqual(doctor.status, 3, doctor.stdout)
-        let suggested = "rizq-prefs import --app '\(cli.appID)' --suite '\(cli.appID)' '\(quarantined)'"
+        let suggested = "rizq-prefs import --salvage --app '\(cli.appID)' --suite '\(cli.appID)' '\(quarantined)'"
         XCTAssertTrue(doctor.stdout.contains(suggested), doctor.stdout)
 
         let imported = try cli.run("import", "--suite", cli.appID, quarantined)

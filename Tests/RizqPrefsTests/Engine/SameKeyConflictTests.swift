@@ -39,13 +39,63 @@ final class SameKeyConflictTests: XCTestCase {
         XCTAssertEqual(object["other"] as? Int, 1)
     }
 
+    /// A's write carries 40 other keys of 133-byte names, changed after B's change: the record
+    /// of change times once had a 2,048-byte budget, `k` was dropped from it into a floor later
+    /// than B's change, and A won (5 of 5 in the report).
+    func testTheLaterChangeWinsWhenTheEarlierWriteCarriesFortyLongKeys() throws {
+        try assertTheLaterChangeWins(extra: "set-many long 40 133")
+    }
+
+    /// The same with 100 keys of mixed 12–40-byte names (3 of 3 in the report).
+    func testTheLaterChangeWinsWhenTheEarlierWriteCarriesAHundredMixedKeys() throws {
+        try assertTheLaterChangeWins(extra: "set-mixed mixed 100")
+    }
+
+    /// Where the file system keeps no user extended attributes (the calls fail with ENOTSUP,
+    /// as on ramfs, tmpfs before Linux 6.6, NFSv3, vfat, most FUSE), the rule still holds: A
+    /// won 5 of 5 in the report.
+    func testTheLaterChangeWinsWithoutExtendedAttributes() throws {
+        try assertTheLaterChangeWins(wrapper: Self.withoutExtendedAttributes)
+    }
+
+    /// Without extended attributes and with a large batch.
+    func testTheLaterChangeWinsWithoutExtendedAttributesAndFortyLongKeys() throws {
+        try assertTheLaterChangeWins(extra: "set-many long 40 133", wrapper: Self.withoutExtendedAttributes)
+    }
+
+    /// Runs a child with every extended-attribute call failing with ENOTSUP.
+    static var withoutExtendedAttributes: [String] {
+        [
+            repositoryRoot().appendingPathComponent("scripts/seccomp-deny").path, "--errno", "ENOTSUP",
+            "setxattr,lsetxattr,fsetxattr,getxattr,lgetxattr,fgetxattr,listxattr,llistxattr,flistxattr,removexattr,lremovexattr,fremovexattr",
+        ]
+    }
+
+    /// A sets `k`, B sets `k` later; A (after `extra`, a child command) writes, then B: B wins,
+    /// on disk and in both processes, and the other keys A wrote are there.
+    private func assertTheLaterChangeWins(extra: String? = nil, wrapper: [String] = [], file: StaticString = #filePath, line: UInt = #line) throws {
+        let root = TemporaryRoot()
+        let suite = "group.com.rizq.conflict-many"
+        let second = try startTwoChangesAndWriteTheEarlier(root, suite, extra: extra, wrapper: wrapper)
+        XCTAssertEqual(try root.fileObject(suite)["k"] as? String, "first", file: file, line: line)
+        kill(second.process.processIdentifier, SIGCONT)
+        second.send("flush")
+        XCTAssertEqual(second.waitForLine { $0 == "flushed" || $0.hasPrefix("error") }, "flushed", second.stderr, file: file, line: line)
+        let object = try root.fileObject(suite)
+        XCTAssertEqual(object["k"] as? String, "second", "the later change lost to the earlier one", file: file, line: line)
+        if extra != nil { XCTAssertGreaterThanOrEqual(object.count, 41, "A's other keys are kept", file: file, line: line) }
+        second.send("get k")
+        XCTAssertNotNil(second.waitForLine { $0 == "second" }, "B reads its own, later value: \(second.printed)", file: file, line: line)
+    }
+
     /// Two interactive children of `suite`: A sets `k` to "first", then B to "second", each
     /// stopping itself right after its `set` (so that no write of its own is due before the test
-    /// lets it go on); then A writes, stamped later than B's change (as in the report, A at
-    /// +50 ms). Returns B, left stopped with its change pending. Both end with the test.
-    private func startTwoChangesAndWriteTheEarlier(_ root: TemporaryRoot, _ suite: String) throws -> LiveChild {
-        let first = try LiveChild(root, suite, ["interactive"])
-        let second = try LiveChild(root, suite, ["interactive"])
+    /// lets it go on); then A runs `extra` (a child command, if any) and writes, stamped later
+    /// than B's change (as in the report, A at +50 ms). Returns B, left stopped with its change
+    /// pending. Both end with the test; `wrapper` runs each child.
+    private func startTwoChangesAndWriteTheEarlier(_ root: TemporaryRoot, _ suite: String, extra: String? = nil, wrapper: [String] = []) throws -> LiveChild {
+        let first = try LiveChild(root, suite, ["interactive"], wrapper: wrapper)
+        let second = try LiveChild(root, suite, ["interactive"], wrapper: wrapper)
         addTeardownBlock {
             for child in [first, second] {
                 kill(child.process.processIdentifier, SIGCONT)
@@ -61,6 +111,7 @@ final class SameKeyConflictTests: XCTestCase {
         waitUntilStopped(second)
         waitForTheClockToTick()
         kill(first.process.processIdentifier, SIGCONT)
+        if let extra { first.send(extra) }
         first.send("flush")
         XCTAssertEqual(first.waitForLine { $0 == "flushed" || $0.hasPrefix("error") }, "flushed", first.stderr)
         return second
@@ -75,17 +126,6 @@ final class SameKeyConflictTests: XCTestCase {
         XCTAssertNil(ChangeTimes(encoded: Array(times.encoded.dropLast())))
         XCTAssertEqual(times.time(of: "a"), 7)
         XCTAssertEqual(times.time(of: "absent"), 5)
-    }
-
-    /// Thousands of keys in one write: the record keeps what fits, and everything it drops is
-    /// covered by the floor.
-    func testARecordOverItsBudgetKeepsTheNewestAndRaisesTheFloor() {
-        var changes = PendingChanges()
-        for index in 0..<5_000 { changes.changes["key-\(index)"] = PendingChange(value: .int(index), time: Int64(1_000 + index), base: nil) }
-        let times = ChangeTimes(floor: 0, keys: [:]).adding(changes, now: 10_000)
-        XCTAssertLessThanOrEqual(times.encoded.count, ChangeTimes.byteBudget)
-        XCTAssertEqual(times.time(of: "key-4999"), 5_999)
-        for index in 0..<5_000 { XCTAssertGreaterThanOrEqual(times.time(of: "key-\(index)"), Int64(1_000 + index)) }
     }
 }
 

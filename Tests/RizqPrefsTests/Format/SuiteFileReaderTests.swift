@@ -24,7 +24,10 @@ final class SuiteFileReaderTests: XCTestCase {
             var members = table.dictionary
             XCTAssertEqual(members.count, table.count, file: file, line: line)
             for (key, value) in members { XCTAssertEqual(table[key], value, "key \(key.unicodeScalars.map(\.value))", file: file, line: line) }
-            if let version { members[SchemaVersionMember.key] = .int(version) }
+            if let version {
+                members[SchemaVersionMember.key] = .int(version.version)
+                if let app = version.app { members[SchemaVersionMember.appKey] = .string(app) }
+            }
             return .members(members)
         } catch {
             return .failure(error)

@@ -103,7 +103,7 @@ final class UpgradeFixtureTests: XCTestCase {
         let (root, kept) = try installFixtures()
         try XCTSkipUnless(kept, "this file system keeps no user attributes, so the record cannot be put back")
         let location = try SuiteLocation(suiteName: "com.rizq.fixtures", appID: "fixtures", root: root.path)
-        guard case .entries(_, _, _, _, let times) = try SuiteFile(location: location).read() else {
+        guard case .entries(_, _, _, _, let times?) = try SuiteFile(location: location).read() else {
             return XCTFail("the fixture did not read as a suite")
         }
         // The old release recorded every key it wrote, at the time of its one flush.

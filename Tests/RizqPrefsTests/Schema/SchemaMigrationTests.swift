@@ -73,6 +73,7 @@ final class SchemaMigrationTests: XCTestCase {
         XCTAssertEqual(text(root), """
             {
               "$schemaVersion": 2,
+              "$schemaApp": "tests",
               "current_streak": 12,
               "daily_goal": 5,
               "last_used_provider": "google",
@@ -115,10 +116,10 @@ final class SchemaMigrationTests: XCTestCase {
         let store = try open(root, schema)
         XCTAssertEqual(store.schemaVersion, 3)
         XCTAssertEqual(store.keys, [])
-        XCTAssertEqual(text(root), "{\n  \"$schemaVersion\": 3\n}\n")
+        XCTAssertEqual(text(root), "{\n  \"$schemaVersion\": 3,\n  \"$schemaApp\": \"tests\"\n}\n")
         store.set(1, forKey: "a")
         try store.flush()
-        XCTAssertEqual(text(root), "{\n  \"$schemaVersion\": 3,\n  \"a\": 1\n}\n")
+        XCTAssertEqual(text(root), "{\n  \"$schemaVersion\": 3,\n  \"$schemaApp\": \"tests\",\n  \"a\": 1\n}\n")
     }
 
     func testAFileThatRecordsNoVersionIsVersionZero() throws {
@@ -227,7 +228,7 @@ final class SchemaMigrationTests: XCTestCase {
         // Emptying the suite empties its keys, not its version.
         store.removePersistentDomain(forName: Self.suite)
         try store.flush()
-        XCTAssertEqual(text(root), "{\n  \"$schemaVersion\": 2\n}\n")
+        XCTAssertEqual(text(root), "{\n  \"$schemaVersion\": 2,\n  \"$schemaApp\": \"tests\"\n}\n")
         XCTAssertEqual(store.keys, [])
     }
 

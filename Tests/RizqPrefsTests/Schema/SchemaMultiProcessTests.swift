@@ -27,7 +27,7 @@ final class SchemaMultiProcessTests: XCTestCase {
                 XCTAssertEqual(printed, "opening\nversion 1\nb value \(round)\n", "round \(round)")
             }
             XCTAssertEqual(try stageRuns(counter), 1, "round \(round): the stage ran once")
-            XCTAssertEqual(try root.fileObject(suite) as NSDictionary, ["$schemaVersion": 1, "b": "value \(round)"] as NSDictionary)
+            XCTAssertEqual(try root.fileObject(suite) as NSDictionary, ["$schemaVersion": 1, "$schemaApp": "tests", "b": "value \(round)"] as NSDictionary)
         }
     }
 
@@ -65,7 +65,7 @@ final class SchemaMultiProcessTests: XCTestCase {
         let group = "group.schema-tests"
         let count = 20_000
         var original: [String: Any] = ["old_name": "x", "move_me": "m"]
-        var migrated: [String: Any] = ["$schemaVersion": 2, "new_name": "x"]
+        var migrated: [String: Any] = ["$schemaVersion": 2, "$schemaApp": "tests", "new_name": "x"]
         for index in 0..<count {
             original["key-\(index)"] = "\(index)"
             migrated["key-\(index)"] = index

@@ -19,8 +19,11 @@ final class LiveChild: Sendable {
     }
 
     /// Starts `rizq-prefs-test-child ROOT SUITE ARGUMENTS…`; `onLine` sees every line of stdout.
-    init(_ root: TemporaryRoot, _ suite: String, _ arguments: [String], onLine: @escaping @Sendable (String) -> Void = { _ in }) throws {
-        process = Child.start(root, suite, arguments)
+    init(
+        _ root: TemporaryRoot, _ suite: String, _ arguments: [String], wrapper: [String] = [], environment: [String: String] = [:],
+        onLine: @escaping @Sendable (String) -> Void = { _ in }
+    ) throws {
+        process = Child.start(root, suite, arguments, wrapper: wrapper, environment: environment)
         input = Pipe()
         process.standardInput = input
         try process.run()

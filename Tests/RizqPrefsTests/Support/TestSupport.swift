@@ -74,8 +74,8 @@ enum Child {
     }
 
     @discardableResult
-    static func run(_ root: TemporaryRoot, _ suite: String, _ arguments: [String]) throws -> Output {
-        let process = start(root, suite, arguments)
+    static func run(_ root: TemporaryRoot, _ suite: String, _ arguments: [String], wrapper: [String] = [], environment: [String: String] = [:]) throws -> Output {
+        let process = start(root, suite, arguments, wrapper: wrapper, environment: environment)
         let out = process.standardOutput as! Pipe
         let err = process.standardError as! Pipe
         try process.run()
@@ -99,10 +99,20 @@ enum Child {
         return text
     }
 
-    static func start(_ root: TemporaryRoot, _ suite: String, _ arguments: [String]) -> Process {
+    /// `wrapper` is a command that runs the child (`scripts/seccomp-deny …`, `runuser -u nobody --`);
+    /// `environment` is added to the test's own.
+    static func start(_ root: TemporaryRoot, _ suite: String, _ arguments: [String], wrapper: [String] = [], environment: [String: String] = [:]) -> Process {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = [root.path, suite] + arguments
+        if let first = wrapper.first {
+            process.executableURL = URL(fileURLWithPath: first)
+            process.arguments = Array(wrapper.dropFirst()) + [executable, root.path, suite] + arguments
+        } else {
+            process.executableURL = URL(fileURLWithPath: executable)
+            process.arguments = [root.path, suite] + arguments
+        }
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        }
         process.standardOutput = Pipe()
         process.standardError = Pipe()
         return process

@@ -141,11 +141,18 @@ final class PropertyWrapperTests: XCTestCase {
         XCTAssertEqual(store[streak], 0)
     }
 
-    func testNonFiniteWrapperValuesAreRefused() throws {
+    /// NaN and infinities are stored, as Foundation stores them (issue 29); a date a suite
+    /// cannot hold is refused and the stored value stays.
+    func testNonFiniteWrapperValuesAreStoredAndUnstorableDatesRefused() throws {
         let store = try TemporaryRoot().store()
         @UserDefault("ratio", defaultValue: 1.0, store: store) var ratio: Double
-        ratio = 2
         ratio = .nan
-        XCTAssertEqual(ratio, 2)
+        XCTAssertTrue(ratio.isNaN)
+        ratio = -.infinity
+        XCTAssertEqual(ratio, -.infinity)
+        @UserDefault("when", defaultValue: Date(timeIntervalSince1970: 0), store: store) var when: Date
+        when = Date(timeIntervalSince1970: 5)
+        when = Date(timeIntervalSince1970: 1e15)
+        XCTAssertEqual(when, Date(timeIntervalSince1970: 5))
     }
 }

@@ -199,6 +199,38 @@ case "write-in-flushes":
         }
     }
     say("ok")
+case "watch-suites":
+    // watch-suites PREFIX COUNT: opens the suites PREFIX-0 … PREFIX-(COUNT-1) and follows each
+    // one's key "k"; prints "ready". On the line "check" from stdin, prints "fresh N": how many
+    // of the suites read "k" as "new" at once (a read must never be older than the file); then
+    // waits (bounded) until each suite's change stream has delivered "new" and prints
+    // "changes N", N the suites whose stream did.
+    guard rest.count == 2, let count = Int(rest[1]) else { fail("watch-suites PREFIX COUNT") }
+    var stores: [SuiteStore] = []
+    let delivered = Mutex<Set<Int>>([])
+    let arrived = DispatchSemaphore(value: 0)
+    for index in 0..<count {
+        let other: SuiteStore
+        do {
+            other = try SuiteStore(suite: "\(rest[0])-\(index)", appID: "tests", root: root)
+        } catch {
+            fail("open: \(error)")
+        }
+        stores.append(other)
+        let stream = other.changes(forKey: "k")
+        Task.detached {
+            for await value in stream where value == .string("new") {
+                _ = delivered.withLock { $0.insert(index) }
+                arrived.signal()
+                break
+            }
+        }
+    }
+    say("ready")
+    guard readLine() == "check" else { fail("expected check") }
+    say("fresh \(stores.filter { $0.string(forKey: "k") == "new" }.count)")
+    for _ in 0..<count where arrived.wait(timeout: .now() + 60) == .timedOut { break }
+    say("changes \(delivered.withLock { $0.count })")
 case "interactive":
     // interactive: prints "ready", then runs one command per line of stdin until it closes:
     //   set KEY VALUE       sets a string, prints "set"
@@ -224,6 +256,26 @@ case "interactive":
         case "get":
             guard words.count == 2 else { fail("get KEY") }
             say(store.string(forKey: words[1]) ?? "nil")
+        case "set-many":
+            // set-many PREFIX COUNT LENGTH: sets COUNT keys, each PREFIX-i padded with "x" to
+            // LENGTH bytes, to their index; prints "set-many". No write is made here.
+            let parts = words.count == 3 ? [words[1]] + words[2].split(separator: " ").map(String.init) : []
+            guard parts.count == 3, let count = Int(parts[1]), let length = Int(parts[2]) else { fail("set-many PREFIX COUNT LENGTH") }
+            for index in 0..<count {
+                let name = "\(parts[0])-\(index)-"
+                store.set(index, forKey: name + String(repeating: "x", count: max(0, length - name.utf8.count)))
+            }
+            say("set-many")
+        case "set-mixed":
+            // set-mixed PREFIX COUNT: sets COUNT keys whose names are 12 to 40 bytes long (the
+            // lengths taking turns), each to its index; prints "set-mixed".
+            guard words.count == 3, let count = Int(words[2]) else { fail("set-mixed PREFIX COUNT") }
+            for index in 0..<count {
+                let name = "\(words[1])-\(index)-"
+                let length = 12 + (index * 7) % 29
+                store.set(index, forKey: name + String(repeating: "m", count: max(0, length - name.utf8.count)))
+            }
+            say("set-mixed")
         default:
             fail("unknown line \(line)")
         }

@@ -8,6 +8,7 @@ import Foundation
 import Logging
 import RizqPrefs
 import RizqSecrets
+import Synchronization
 
 /// Unbuffered, so that a parent that kills this process has seen every line it printed.
 @Sendable func say(_ line: String) {
@@ -18,6 +19,9 @@ func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data((message + "\n").utf8))
     exit(1)
 }
+
+/// How many stages the `app` command's schema ran.
+let stagesRan = Mutex(0)
 
 /// Waits for the parent's next line on stdin.
 @Sendable func waitForParent() {
@@ -119,6 +123,26 @@ case "secret":
     let keyring = SecretServiceStore(service: service)
     let store = open(schema(1, [.lightweight(from: 0, to: 1, [.moveToSecretStore("auth_token", keyring)])]))
     say("version \(store.schemaVersion)")
+case "app":
+    // app APPID VERSION: the app APPID opens the suite with a schema of VERSION whose stage n → n+1
+    // sets the key "APPID-n+1" to true; prints "version V" (the suite's data version after the
+    // open) and "ran N", N the stages of this app that ran. RizqPrefs' warnings go to stderr.
+    guard rest.count == 2, let version = Int(rest[1]) else { fail("app APPID VERSION") }
+    let app = rest[0]
+    let stages: [MigrationStage] = (0..<version).map { from in
+        .custom(from: from, to: from + 1) { batch in
+            stagesRan.withLock { $0 += 1 }
+            try batch.set(true, forKey: "\(app)-\(from + 1)")
+        }
+    }
+    let store: SuiteStore
+    do {
+        store = try SuiteStore(suite: suite, appID: app, root: root, schema: schema(version, stages))
+    } catch {
+        fail("open: \(error)")
+    }
+    say("version \(store.schemaVersion)")
+    say("ran \(stagesRan.withLock { $0 })")
 default:
     fail("unknown command \(command)")
 }

@@ -1,0 +1,104 @@
+import RizqCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension SuiteFile {
+    /// The suite's ``ChangeLog``: `.<suite>.changes` beside the file (hidden, like the lock file).
+    var changeLogPath: String { location.directory + "/." + location.suiteName + ".changes" }
+
+    /// The largest change log read: a log this large is damaged (compaction keeps it near the
+    /// size of the last minutes' changes).
+    static let changeLogReadLimit = 64 << 20
+
+    /// The change log as it is; empty when there is none (or it cannot be read: the record of
+    /// every version is then unknown, and a conflict falls back to the file's modification time).
+    func readChangeLog() -> ChangeLog {
+        let descriptor = open(changeLogPath, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+        guard descriptor >= 0 else { return ChangeLog(segments: []) }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, Int64(info.st_size) <= Int64(Self.changeLogReadLimit) else {
+            return ChangeLog(segments: [])
+        }
+        var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
+        var count = 0
+        while count < bytes.count {
+            guard let got = try? DescriptorIO.read(descriptor, into: &bytes, from: count), got > 0 else { break }
+            count += got
+        }
+        bytes.removeLast(bytes.count - count)
+        return ChangeLog(decoding: bytes)
+    }
+
+    /// When the keys of the suite file at `stamp` were last changed: its record in the change log,
+    /// else every key as old as the file. Only under the suite's lock (shared or not) does the
+    /// log match the file: a writer appends the next version's segment before it swaps the file in.
+    func changeTimes(of stamp: FileStamp, _ lock: borrowing SuiteFileLock) -> ChangeTimes {
+        readChangeLog().times(of: stamp) ?? .unrecorded(modifiedAt: stamp.modifiedTime)
+    }
+
+    /// Appends `segment` to the change log, under the suite's exclusive lock, before the suite
+    /// file it names is swapped in. A log grown well past what its recent versions need is
+    /// first rewritten as the record of `segment`'s parent (``ChangeLog/compacted(for:now:)``),
+    /// atomically. Returns why the segment could not be written (the disk is full, the folder is
+    /// read-only), or `nil`; the write goes on either way: its version then has no record, and a
+    /// conflict with it falls back to the file's modification time.
+    func appendToChangeLog(_ segment: ChangeLog.Segment, _ lock: borrowing SuiteFileLock) -> String? {
+        let bytes = ChangeLog.encode(segment)
+        var info = stat()
+        if lstat(changeLogPath, &info) == 0, Int64(info.st_size) > Int64(ChangeLog.compactionSize) {
+            if let problem = compactChangeLog(appending: bytes, over: segment.parent, size: Int(info.st_size), lock) { return problem }
+            return nil
+        }
+        let descriptor = open(changeLogPath, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard descriptor >= 0 else { return FileProblem.writeReason(errno) }
+        defer { close(descriptor) }
+        keepOwner(of: descriptor, created: true)
+        do throws(Errno) {
+            try DescriptorIO.writeAll(bytes, to: descriptor)
+        } catch {
+            return FileProblem.writeReason(error.rawValue)
+        }
+        return nil
+    }
+
+    /// Rewrites the change log as the record of `parent` followed by `appended` (a temporary
+    /// file renamed over the log), when the log of `size` bytes is more than four times what
+    /// that record takes; otherwise only appends. A record that cannot be made (no segment
+    /// names `parent`) leaves `appended` alone in the new log.
+    private func compactChangeLog(appending appended: [UInt8], over parent: FileStamp?, size: Int, _ lock: borrowing SuiteFileLock) -> String? {
+        let log = readChangeLog()
+        let base = parent.flatMap { log.compacted(for: $0, now: PendingChange.now()) }
+        let baseBytes = base.map { $0.segments.flatMap(ChangeLog.encode) } ?? []
+        if baseBytes.count * 4 > size {
+            // Still mostly what the recent versions need: appending is cheaper than rewriting.
+            let descriptor = open(changeLogPath, O_WRONLY | O_APPEND | O_CLOEXEC | O_NOFOLLOW)
+            guard descriptor >= 0 else { return FileProblem.writeReason(errno) }
+            defer { close(descriptor) }
+            do throws(Errno) {
+                try DescriptorIO.writeAll(appended, to: descriptor)
+            } catch {
+                return FileProblem.writeReason(error.rawValue)
+            }
+            return nil
+        }
+        let temporary = location.directory + "/." + location.suiteName + ".changes.tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard descriptor >= 0 else { return FileProblem.writeReason(errno) }
+        var written = false
+        defer {
+            close(descriptor)
+            if !written { unlink(temporary) }
+        }
+        keepOwner(of: descriptor, created: true)
+        do throws(Errno) {
+            try DescriptorIO.writeAll(baseBytes + appended, to: descriptor)
+        } catch {
+            return FileProblem.writeReason(error.rawValue)
+        }
+        guard rename(temporary, changeLogPath) == 0 else { return FileProblem.writeReason(errno) }
+        written = true
+        return nil
+    }
+}
