@@ -46,6 +46,7 @@ struct ImportCommand: ParsableCommand {
         for key in result.repeatedKeys {
             Output.error("warning: key '\(key)' appears more than once in \(displayName); the last value wins")
         }
+        Output.doneBeforeOutput = "the import itself is complete"
         let count = result.keyCount
         Output.line("imported \(count) key\(count == 1 ? "" : "s") into suite \(suite.suiteName) (\(suite.location.path))\(replace ? ", replacing it" : "")")
     }

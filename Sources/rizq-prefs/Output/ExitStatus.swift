@@ -11,4 +11,6 @@ enum ExitStatus: Int32 {
     case storage = 3
     /// The Secret Service is unreachable, locked, or failed.
     case secretService = 4
+    /// stdout could not be written (a full disk, an I/O error): what was printed is incomplete.
+    case output = 5
 }
