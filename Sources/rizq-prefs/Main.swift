@@ -11,6 +11,7 @@ enum Main {
         let verbose = Verbosity.isRequested(in: arguments)
         LoggingSystem.bootstrap { label in StderrLogHandler(label: label, verbose: verbose) }
         do {
+            if let invalid = RawArguments.invalidUTF8() { throw invalid }
             if let unknownCommand = CommandNames.check(arguments) { throw unknownCommand }
             var command = try RizqPrefsCommand.parseAsRoot(NegativeNumbers.mark(arguments))
             if var asyncCommand = command as? AsyncParsableCommand {
@@ -26,8 +27,11 @@ enum Main {
         } catch {
             let code = RizqPrefsCommand.exitCode(for: error)
             if code.isSuccess {
-                // --help, --version, --generate-completion-script: argument-parser prints them.
-                RizqPrefsCommand.exit(withError: error)
+                // --help, --version, --generate-completion-script: printed through Output, so
+                // that a full stdout fails them too (argument-parser's print would not tell).
+                let text = RizqPrefsCommand.fullMessage(for: error)
+                if !text.isEmpty { Output.line(text) }
+                exit(0)
             }
             Output.error(usageLine(for: error, arguments: Array(CommandLine.arguments.dropFirst())))
             exitWithoutFlushing(.usage)

@@ -79,6 +79,9 @@ public enum ImportError: Error, Sendable, Equatable {
     case suite(SuiteStoreError, rollback: ImportRollback?)
     /// The Secret Service failed; `rollback` as for ``suite(_:rollback:)``.
     case secretService(SecretError, rollback: ImportRollback?)
+    /// A stop was asked (SIGINT, SIGTERM, SIGHUP) before the import recorded itself; `rollback`
+    /// as for ``suite(_:rollback:)``.
+    case interrupted(signal: Int32, rollback: ImportRollback?)
 }
 
 extension ImportError: CustomStringConvertible {
@@ -95,10 +98,17 @@ extension ImportError: CustomStringConvertible {
             return "key '\(key)' does not convert to \(type.rawValue): \(reason); nothing was imported: fix the plan's type for it, or skip it with {\"key\": \"\(key)\", \"to\": \"skip\"}"
         case .conflictingTargets(let target, let keys):
             return "keys \(keys.map { "'\($0)'" }.joined(separator: " and ")) would all go to \(target); nothing was imported: give them different targets in the plan"
+        case .suite(.writeFailed(let path, let reason), let rollback?):
+            // Not SuiteStoreError's "kept in memory: flush again": the import is over, and its
+            // rollback put every suite back. What to do is run the import again.
+            return "cannot write suite file \(path): \(reason.replacingOccurrences(of: "flush again", with: "run the import again"))"
+                + Self.rollbackText(rollback) + "; free disk space or fix the folder's permissions, then run the import again"
         case .suite(let error, let rollback):
             return error.description + Self.rollbackText(rollback)
         case .secretService(let error, let rollback):
             return error.description + Self.rollbackText(rollback)
+        case .interrupted(let signal, let rollback):
+            return "the import was interrupted by \(ImportInterruption.name(of: signal))" + Self.rollbackText(rollback)
         }
     }
 

@@ -1,9 +1,12 @@
 import Foundation
+import RizqJSON
 import RizqPrefs
 
 /// Where imports are recorded, so that an import runs once: the suite `rizq-migrations` of the
 /// app (`<root>/apps/<app id>/rizq-migrations.json`), one key per import id, holding the input's
-/// digest, when it was imported, and what it wrote (suite keys and secret accounts, never values).
+/// digest, when it was imported, its run's id (see ``ImportJournal``), and what it wrote (suite
+/// keys and secret accounts, never values). It is a file in the suite format, but not a suite:
+/// `rizq-prefs suites` does not list it and the command line does not open it as one.
 ///
 /// ```json
 /// {
@@ -21,7 +24,7 @@ import RizqPrefs
 struct ImportRecord: Sendable {
     /// The record suite's name: `rizq-migrations`, as before the module was named an import, so
     /// that imports recorded then still count as done.
-    static let suiteName = "rizq-migrations"
+    static let suiteName = SuiteCatalog.importRecordName
 
     let appID: String
     let root: String
@@ -44,14 +47,26 @@ struct ImportRecord: Sendable {
         return previous
     }
 
+    /// The run id of the recorded import `id` (records written before runs had ids have none),
+    /// read without opening the record as a suite: what journal recovery asks, to tell an import
+    /// killed after it was recorded (nothing to undo) from one killed before.
+    func recordedRun(_ id: String) -> String? {
+        guard let bytes = FileManager.default.contents(atPath: location.path),
+            case .dictionary(let entries)? = try? JSONReader.parse(bytes),
+            case .dictionary(let entry)? = entries[id], case .string(let run)? = entry["run"]
+        else { return nil }
+        return run
+    }
+
     func store() throws(SuiteStoreError) -> SuiteStore {
         try SuiteStore(suite: Self.suiteName, appID: appID, root: root)
     }
 
     /// Records an import (the last write of an import: if it fails, everything is rolled back).
     @discardableResult
-    func commit(id: String, dump: ImportDump, suites: [String: [String]], secrets: [(service: String, account: String)], runs: Int) throws -> SuiteCommit {
+    func commit(id: String, dump: ImportDump, suites: [String: [String]], secrets: [(service: String, account: String)], runs: Int, run: String) throws -> SuiteCommit {
         var entry: [String: PrefValue] = [
+            "run": .string(run),
             "digest": .string(dump.digest),
             "importedAt": .date(Date()),
             "format": .string(dump.format.rawValue),

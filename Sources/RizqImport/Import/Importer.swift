@@ -84,16 +84,23 @@ public struct Importer: Sendable {
     /// How to run.
     public var options: Options
     private let makeSecretStore: @Sendable (String) -> any SecretStore
+    /// Asked to stop (a signal): checked before each write, and a stop rolls back.
+    package var interruption: ImportInterruption?
+    /// Whether the secret writes are journaled (``ImportJournal``) for a later process to undo
+    /// after a kill: for the desktop's Secret Service (the default store), which outlives this
+    /// process; not for a store an app passes in (an `InMemorySecretStore` dies with it).
+    package var journalsSecrets: Bool
 
     /// An importer. `secretStore` makes the store for a service name: the desktop's Secret
     /// Service unless given (an app's own tests may pass `InMemorySecretStore`s).
     public init(
         plan: ImportPlan? = nil, options: Options = Options(),
-        secretStore: @escaping @Sendable (_ service: String) -> any SecretStore = { SecretServiceStore(service: $0) }
+        secretStore: (@Sendable (_ service: String) -> any SecretStore)? = nil
     ) {
         self.plan = plan
         self.options = options
-        self.makeSecretStore = secretStore
+        self.makeSecretStore = secretStore ?? { SecretServiceStore(service: $0) }
+        self.journalsSecrets = secretStore == nil
     }
 
     /// The label `RizqMigration`, the module's name before it was `RizqImport`, kept so that
@@ -274,17 +281,42 @@ public struct Importer: Sendable {
 
     // MARK: Writing
 
+    /// A stop asked by ``interruption``, thrown between two steps of the write.
+    private struct Interrupted: Error {
+        var signal: Int32
+    }
+
+    private func checkInterruption() throws {
+        if let signal = interruption?.signal { throw Interrupted(signal: signal) }
+    }
+
     private func write(_ report: inout ImportReport, decisions: [ImportDecision], dump: ImportDump, setup: Setup, current: CurrentState) throws(ImportError) {
+        if let signal = interruption?.signal { throw .interrupted(signal: signal, rollback: nil) }
+        // Secret writes outlive a killed process: each is announced in the journal, on disk,
+        // before it is made, so that the next import can remove what this one leaves.
+        var journal: ImportJournal?
+        if journalsSecrets, report.items.contains(where: { $0.action == .secret }) {
+            do {
+                journal = try ImportJournal.begin(importID: setup.id, appID: setup.appID, root: setup.root)
+            } catch {
+                throw .suite(error, rollback: nil)
+            }
+        }
         // Secrets first, then each suite, the record last: a failure undoes them in reverse.
         var written = UndoLog()
+        var journaled: [(service: String, account: String, existed: Bool)] = []
         do {
             // 1. Secrets.
             var recordedSecrets: [(service: String, account: String)] = []
             for (index, decision) in decisions.enumerated() where report.items[index].action == .secret {
                 guard case .secret(let service, let account, let value, let isText) = decision.outcome else { continue }
+                try checkInterruption()
                 let store = makeSecretStore(service)
                 let previous = current.secrets[SecretAddress(service: service, account: account)]
                 let from = dump.format == .plist ? "a property list" : "localStorage"
+                try journal?.willWriteSecret(service: service, account: account, existed: previous != nil)
+                journaled.append((service, account, previous != nil))
+                Self.logger.debug("writing a secret", metadata: ["migration": "\(setup.id)", "service": "\(service)", "account": "\(account)"])
                 do {
                     try store.storeSecret(value, isText: isText, forAccount: account, label: "\(account) (\(service)), imported from \(from)")
                 } catch {
@@ -305,6 +337,8 @@ public struct Importer: Sendable {
             }
             var recordedSuites: [String: [String]] = [:]
             for suite in suiteOrder {
+                try checkInterruption()
+                try journal?.willCommitSuite(suite, keys: (writes[suite] ?? []).map(\.key))
                 let store = try SuiteStore(suite: suite, appID: setup.appID, root: setup.root)
                 let overwrite = options.overwrite
                 var keptMeanwhile: [Int] = []
@@ -327,11 +361,23 @@ public struct Importer: Sendable {
                 }
                 recordedSuites[suite] = (writes[suite] ?? []).filter { !keptMeanwhile.contains($0.index) }.map(\.key)
             }
-            // 3. The record, last: an import that is recorded is complete.
+            // 3. The record, last: an import that is recorded is complete (a stop asked after
+            // this point is too late to undo anything).
+            try checkInterruption()
             let runs = (report.previousImport?.runs ?? 0) + 1
-            try setup.record.commit(id: setup.id, dump: dump, suites: recordedSuites, secrets: recordedSecrets, runs: runs)
+            try setup.record.commit(id: setup.id, dump: dump, suites: recordedSuites, secrets: recordedSecrets, runs: runs, run: journal?.run ?? UUID().uuidString.lowercased())
+            journal?.finish()
         } catch {
             let rollback = ImportRollback(written.undo())
+            if rollback.isComplete {
+                journal?.finish()
+            } else {
+                // What the rollback could not undo stays in the journal, for the next import.
+                let unknown = Set(rollback.unknownSecrets.map { "\($0.service)\u{0}\($0.account)" })
+                journal?.keepOnly(secrets: journaled.filter { unknown.contains("\($0.service)\u{0}\($0.account)") })
+            }
+            if let stop = error as? Interrupted { throw .interrupted(signal: stop.signal, rollback: rollback) }
+            if let signal = interruption?.signal { throw .interrupted(signal: signal, rollback: rollback) }
             if let secretError = error as? SecretError { throw .secretService(secretError, rollback: rollback) }
             if let suiteError = error as? SuiteStoreError { throw .suite(suiteError, rollback: rollback) }
             throw .suite(.writeFailed(path: setup.record.location.path, reason: "\(error)"), rollback: rollback)

@@ -88,8 +88,9 @@ package enum CredentialDetector {
     }
 
     /// Evidence in the value alone that cannot be explained away by a plan: a JWT, JWE, token
-    /// prefix or session blob, as the whole value, inside a JSON string literal, or anywhere
-    /// inside a JSON value. `nil` when there is none.
+    /// prefix or session blob (see ``CredentialClassifier``), as the whole value, inside a JSON
+    /// string literal, anywhere inside a JSON value, or as a word inside the text (a URL's
+    /// `?key=AIza…`). `nil` when there is none.
     package static func strongValueShape(_ value: String) -> String? {
         strongValueShape(StoredValue(value))
     }
@@ -97,16 +98,18 @@ package enum CredentialDetector {
     /// ``strongValueShape(_:)`` of a value whose JSON the caller may look into as well.
     static func strongValueShape(_ value: StoredValue) -> String? {
         if let shape = tokenShape(value.text) { return shape }
-        guard let node = value.json else { return nil }
-        if case .string(let inner) = node.kind, let shape = tokenShape(inner) {
-            return shape + " in a JSON string"
+        if let node = value.json {
+            if case .string(let inner) = node.kind, let shape = CredentialClassifier.match(inner)?.description {
+                return shape + " in a JSON string"
+            }
+            var found: String?
+            walkStrings(node, path: "", levels: ValueInference.nestedJSONLevels) { path, text in
+                guard found == nil, let shape = CredentialClassifier.match(text)?.description else { return }
+                found = shape + " inside the JSON value (at \(path.isEmpty ? "/" : path))"
+            }
+            if let found { return found }
         }
-        var found: String?
-        walkStrings(node, path: "", levels: ValueInference.nestedJSONLevels) { path, text in
-            guard found == nil, let shape = tokenShape(text) else { return }
-            found = shape + " inside the JSON value (at \(path.isEmpty ? "/" : path))"
-        }
-        return found
+        return CredentialClassifier.embedded(in: value.text)?.description
     }
 
     /// Whether every `auth` in the (lowercased) key is the start of `author` (`author_name`).
@@ -134,7 +137,8 @@ package enum CredentialDetector {
 
     // MARK: Value shapes
 
-    /// The token kind of a whole string value, or `nil` (see ``TokenShape``).
+    /// The token kind of a whole string value, or `nil` (see ``TokenShape``; tokens inside a
+    /// longer text: ``CredentialClassifier/embedded(in:)``).
     static func tokenShape(_ raw: String) -> String? {
         TokenShape.kind(of: raw)
     }

@@ -69,29 +69,19 @@ package struct SuiteCatalog: Sendable {
         self.root = root
     }
 
-    /// Every suite file: app-group suites first, then each app's, sorted by name.
-    /// - Throws: ``SuiteStoreError/unreadable(path:reason:)`` when a folder cannot be listed.
+    /// Every suite file: app-group suites first, then each app's, sorted by name. The apps'
+    /// import records (``importRecordName``) are not suites and are not listed.
+    /// - Throws: ``SuiteStoreError/unreadable(path:reason:)`` when a folder cannot be listed
+    ///   (``listing()`` lists the others all the same).
     public func suites() throws(SuiteStoreError) -> [Entry] {
-        var entries: [Entry] = []
-        for name in try suiteFiles(in: root + "/groups") {
-            entries.append(Entry(suiteName: name, appID: nil, path: root + "/groups/" + name + ".json"))
-        }
-        for app in try folders(in: root + "/apps") {
-            for name in try suiteFiles(in: root + "/apps/" + app) {
-                entries.append(Entry(suiteName: name, appID: app, path: root + "/apps/" + app + "/" + name + ".json"))
-            }
-        }
-        return entries
+        let listing = listing()
+        if let folder = listing.unreadable.first { throw .unreadable(path: folder.path, reason: folder.reason) }
+        return listing.suites
     }
 
     /// The damaged files moved aside as `<suite>.corrupt-<timestamp>.json`, sorted.
     public func quarantinedFiles() -> [String] {
-        var found: [String] = []
-        for folder in (try? suiteFolders()) ?? [root + "/groups"] {
-            let names = (try? self.names(in: folder)) ?? []
-            found += names.filter { $0.contains(".corrupt-") && $0.hasSuffix(".json") }.map { folder + "/" + $0 }
-        }
-        return found.sorted()
+        listing().quarantined
     }
 
     /// Checks, without changing anything: each location (the root, `apps`, each app's folder,
@@ -106,19 +96,23 @@ package struct SuiteCatalog: Sendable {
             return [creatable(root)] + capabilityFindings()
         }
         findings.append(check(folder: root, rootInfo))
-        do {
-            for folder in try [root + "/apps"] + suiteFolders() {
-                if let info = Self.info(folder) { findings.append(check(folder: folder, info)) }
-            }
-            for name in try names(in: root + "/apps") where !name.hasPrefix(".") {
-                let path = root + "/apps/" + name
-                if let info = Self.info(path), info.st_mode & S_IFMT != S_IFDIR { findings.append(check(folder: path, info)) }
-            }
-            for suite in try suites() { findings.append(check(suite: suite)) }
-        } catch {
-            findings.append(Finding(severity: .problem, path: root, message: "\(error)", fix: "fix the folder's permissions: chmod 700 and chown to yourself"))
+        // One folder that cannot be listed is reported, and every other one is checked.
+        let listing = listing()
+        let unreadable = Set(listing.unreadable.map(\.path))
+        for folder in [root + "/apps"] + listing.folders where !unreadable.contains(folder) {
+            if let info = Self.info(folder) { findings.append(check(folder: folder, info)) }
         }
-        for file in quarantinedFiles() {
+        for path in listing.notFolders {
+            if let info = Self.info(path) { findings.append(check(folder: path, info)) }
+        }
+        for folder in listing.unreadable {
+            findings.append(Finding(
+                severity: .problem, path: folder.path,
+                message: "the folder cannot be listed (\(folder.reason)): its suites are not shown by `rizq-prefs suites` nor checked here",
+                fix: "chown -R $(id -u) '\(folder.path)' && chmod 700 '\(folder.path)'"))
+        }
+        for suite in listing.suites + listing.importRecords { findings.append(check(suite: suite)) }
+        for file in listing.quarantined {
             findings.append(Finding(
                 severity: .problem, path: file,
                 message: "a damaged suite file was moved aside here; its suite started empty",
@@ -142,6 +136,10 @@ package struct SuiteCatalog: Sendable {
         let folder = (file as NSString).deletingLastPathComponent
         let app = (folder as NSString).lastPathComponent
         let isGroup = app == "groups"
+        if !isGroup, suite == importRecordName {
+            // The import record is not a suite: `rizq-prefs import` refuses its name.
+            return "mv '\(file)' '\(folder)/\(importRecordName).json' (it is the record of the app's imports; keep the newer one if both exist)"
+        }
         return "rizq-prefs import --salvage " + (isGroup ? "" : "--app '\(app)' ") + "--suite '\(suite)' '\(file)'"
     }
 
@@ -256,26 +254,16 @@ package struct SuiteCatalog: Sendable {
 
     // MARK: Listing
 
-    /// The folders that hold suite files: `groups`, then each app's, sorted.
-    private func suiteFolders() throws(SuiteStoreError) -> [String] {
-        try [root + "/groups"] + folders(in: root + "/apps").map { root + "/apps/" + $0 }
-    }
-
-    private func suiteFiles(in folder: String) throws(SuiteStoreError) -> [String] {
-        try names(in: folder)
+    /// The suite names among a folder's file names, sorted.
+    func suiteNames(among names: [String]) -> [String] {
+        names
             .filter { $0.hasSuffix(".json") && !$0.hasPrefix(".") && !$0.contains(".corrupt-") }
             .map { String($0.dropLast(".json".count)) }
             .filter { SuiteLocation.problem(withName: $0) == nil }
             .sorted()
     }
 
-    private func folders(in folder: String) throws(SuiteStoreError) -> [String] {
-        try names(in: folder).filter { name in
-            !name.hasPrefix(".") && (Self.info(folder + "/" + name).map { $0.st_mode & S_IFMT == S_IFDIR } ?? false)
-        }.sorted()
-    }
-
-    private func names(in folder: String) throws(SuiteStoreError) -> [String] {
+    func names(in folder: String) throws(SuiteStoreError) -> [String] {
         guard let directory = opendir(folder) else {
             let code = errno
             if code == ENOENT || code == ENOTDIR { return [] }
@@ -295,7 +283,7 @@ package struct SuiteCatalog: Sendable {
         return names
     }
 
-    private static func info(_ path: String) -> stat? {
+    static func info(_ path: String) -> stat? {
         var info = stat()
         return stat(path, &info) == 0 ? info : nil
     }

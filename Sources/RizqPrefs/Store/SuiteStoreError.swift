@@ -32,7 +32,8 @@ extension SuiteStoreError: CustomStringConvertible, LocalizedError {
     public var description: String {
         switch self {
         case .invalidSuiteName(let name, let reason):
-            return "invalid suite name \(quoted(name)): \(reason); use letters, digits, '.', '-' and '_', as in 'group.com.example.app'"
+            // The rules SuiteLocation.problem(withName:) enforces, all of them and no others.
+            return "invalid suite name \(quoted(name)): \(reason); a suite name is 1 to \(SuiteLocation.maximumNameLength) bytes of UTF-8 with no '/', no '..', no control character, and does not start with '.' (app-group suites start with 'group.'), as in 'group.com.example.app'"
         case .invalidAppID(let appID, let reason):
             return "invalid app id \(quoted(appID)): \(reason); set RIZQ_PREFS_APP_ID to a name such as 'com.example.app'"
         // A reason that names its own fix says it after "; " (a symbolic link, a FIFO, a full

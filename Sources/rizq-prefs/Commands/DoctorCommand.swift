@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import RizqImport
 import RizqPrefs
 import RizqSecrets
 
@@ -11,13 +12,17 @@ struct DoctorCommand: ParsableCommand {
         discussion: """
             Checks, without changing anything: where the suite files are; that their folders are \
             yours and mode 0700 and the files yours, mode 0600, readable and valid JSON; damaged \
-            files that were moved aside (<suite>.corrupt-<time>.json); and the chain of secret \
-            backends ('rizq-prefs secret backends'): that writes have somewhere to go, that the \
-            backend they go to is usable (a Secret Service reachable and unlocked, a vault that a \
-            key source here opens), and that every backend in the chain can be read. Each finding \
-            that needs you comes with a fix. Exits 0 when nothing needs you (warnings, such as a \
-            folder other users can list, are printed but do not fail), 3 when a suite file or \
-            folder does, else 4 when the secrets do. --json prints \
+            files that were moved aside (<suite>.corrupt-<time>.json); folders that cannot be \
+            listed (named, and every other one checked all the same); suite names that can pass \
+            for others (look-alike or hidden characters: names are shown escaped); imports that \
+            were killed before they finished and may have left secrets (the fix: rizq-prefs \
+            migrate --app ID --recover); and the chain of secret backends ('rizq-prefs secret \
+            backends'): that writes have somewhere to go, that the backend they go to is usable \
+            (a Secret Service reachable and unlocked, a vault that a key source here opens), and \
+            that every backend in the chain can be read. Each finding that needs you comes with a \
+            fix. Exits 0 when nothing needs you (warnings, such as a folder other users can list, \
+            are printed but do not fail), 3 when a suite file or folder does, else 4 when the \
+            secrets do. --json prints \
             {"root": …, "healthy": …, "checks": [{"area", "severity", "path", "message", "fix"}]}.
             """)
 
@@ -44,6 +49,8 @@ struct DoctorCommand: ParsableCommand {
     func run() throws {
         let catalog = SuiteCatalog()
         var checks = catalog.inspect().map { Check(area: "files", finding: $0) }
+        checks += lookAlikeFindings(catalog).map { Check(area: "files", finding: $0) }
+        checks += killedImportFindings(catalog).map { Check(area: "files", finding: $0) }
         if !skipSecrets { checks += secretFindings().map { Check(area: "secrets", finding: $0) } }
 
         let storageTrouble = checks.contains { $0.area == "files" && $0.finding.severity == .problem }
@@ -54,9 +61,9 @@ struct DoctorCommand: ParsableCommand {
                  "path": .string(check.finding.path), "message": .string(check.finding.message), "fix": .string(check.finding.fix)]
             }
             let report: PrefValue = ["root": .string(catalog.root), "healthy": .bool(!storageTrouble && !secretTrouble), "checks": .array(items)]
-            Output.line(report.json)
+            Output.line(DisplayText.escapedJSON(report.json))
         } else {
-            Output.line("Suite files under \(catalog.root)")
+            Output.line("Suite files under \(DisplayText.escaped(catalog.root))")
             for check in checks where check.area == "files" { show(check.finding) }
             if !skipSecrets {
                 Output.line("Secrets of \(secretService) (rizq-prefs secret backends)")
@@ -67,10 +74,35 @@ struct DoctorCommand: ParsableCommand {
         if secretTrouble { throw ExitCode(ExitStatus.secretService.rawValue) }
     }
 
+    /// Names and paths come from the file system: hidden characters are shown escaped.
     private func show(_ finding: SuiteCatalog.Finding) {
         let mark = finding.severity.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)
-        Output.line("  \(mark) \(finding.path.isEmpty ? "" : finding.path + ": ")\(finding.message)")
-        if !finding.fix.isEmpty { Output.line("           fix: \(finding.fix)") }
+        Output.line("  \(mark) " + DisplayText.escaped("\(finding.path.isEmpty ? "" : finding.path + ": ")\(finding.message)"))
+        if !finding.fix.isEmpty { Output.line("           fix: " + DisplayText.escaped(finding.fix)) }
+    }
+
+    /// A problem for each import that was killed before it finished (its journal is left): it
+    /// may have left secrets in the Secret Service. Read only: `migrate --recover` settles it.
+    private func killedImportFindings(_ catalog: SuiteCatalog) -> [SuiteCatalog.Finding] {
+        ImportJournal.unfinished(root: catalog.root).map { journal in
+            let secrets = journal.secrets.map { "\($0.account) (service \($0.service))" }
+            return .init(
+                severity: .problem, path: journal.path,
+                message: "an \(journal.title) of app \(journal.appID) was killed before it finished and recorded nothing; "
+                    + (secrets.isEmpty ? "it had written no secret" : "it may have left \(secrets.count) secret(s) in the Secret Service: \(secrets.joined(separator: ", "))"),
+                fix: "rizq-prefs migrate --app '\(journal.appID)' --recover (removes the secrets it created and the journal)")
+        }
+    }
+
+    /// A warning for each suite name that can pass for another (``LookAlikeNames``).
+    private func lookAlikeFindings(_ catalog: SuiteCatalog) -> [SuiteCatalog.Finding] {
+        let suites = catalog.listing().suites
+        return LookAlikeNames.warnings(for: suites.map(\.suiteName)).map { warning in
+            let path = suites.first { Array($0.suiteName.unicodeScalars) == Array(warning.name.unicodeScalars) }?.path ?? warning.name
+            return .init(
+                severity: .warning, path: path, message: "the suite name can pass for another: \(warning.reason)",
+                fix: "if no app of yours uses this suite, look at it (rizq-prefs list --suite …) and remove the file")
+        }
     }
 
     private var secretService: String { service ?? AppIdentity.named(nil) ?? "rizq-prefs" }

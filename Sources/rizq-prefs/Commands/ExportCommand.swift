@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import RizqPrefs
 
 /// `rizq-prefs export`
@@ -8,7 +9,9 @@ struct ExportCommand: ParsableCommand {
         abstract: "Print a suite as one JSON object, in the file format.",
         discussion: """
             Keys sorted, two-space indented, dates and data in their tagged forms: what \
-            'rizq-prefs import' reads back.
+            'rizq-prefs import' reads back. When stdout is a file, it is on disk (fsynced) when the \
+            command exits 0; a write that fails or stops short (a full disk) is exit 5, and what \
+            was written is not a backup.
 
             Example:
               rizq-prefs export --app com.rizq.app > backup.json
@@ -18,10 +21,15 @@ struct ExportCommand: ParsableCommand {
 
     func run() throws {
         let suite = try store.openStore()
+        let bytes: Data
         do {
-            Output.bytes(try suite.exportJSON())
+            bytes = try suite.exportJSON()
         } catch {
             throw CLIError(.storage, "cannot export suite \(suite.suiteName): \(error)")
         }
+        // A backup is good or the command fails: the write, and (for a file) its way to disk.
+        Output.outputName = "the export of suite \(suite.suiteName)"
+        Output.bytes(bytes)
+        Output.syncIfFile()
     }
 }

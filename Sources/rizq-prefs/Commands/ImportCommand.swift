@@ -54,6 +54,7 @@ struct ImportCommand: ParsableCommand {
         for key in result.skippedKeys {
             Output.error("warning: key '\(key)' in \(displayName) was not imported: its value nests deeper than the \(PrefValue.maximumNesting) levels a suite file holds")
         }
+        Output.doneBeforeOutput = "the import itself is complete"
         let count = result.keyCount
         Output.line("imported \(count) key\(count == 1 ? "" : "s") into suite \(suite.suiteName) (\(suite.location.path))\(replace ? ", replacing it" : "")")
     }

@@ -42,15 +42,27 @@ struct ImportDumpCommand: ParsableCommand {
             never to a suite file.
 
             Secrets are written first, then each suite in one batch, then a record of the import; \
-            if anything fails, the suites are left as they were, the secrets written are removed, \
-            and nothing is recorded. An import runs once: a second run with the same plan id \
-            (without a plan: the same input) says "already imported" and changes nothing. Values \
-            already in a suite or the Secret Service are kept unless --overwrite. The report lists \
-            every key and never shows a secret.
+            if anything fails, the suites are left as they were, the secrets written are removed \
+            (or put back, with --overwrite), and nothing is recorded. The same happens when the \
+            import is interrupted (Ctrl-C, SIGTERM, SIGHUP): it stops after the step under way, \
+            rolls back, says so, and ends by that signal (status 130 for Ctrl-C); a second Ctrl-C \
+            stops it at once. Before each secret write the import notes the secret's service and \
+            account (never its value) in a journal beside the record \
+            (<root>/apps/<app id>/.rizq-import-*.journal): if the import is killed outright \
+            (kill -9, a crash, a power cut), the next 'rizq-prefs migrate' for the app — or \
+            'rizq-prefs migrate --recover' alone — removes the secrets that import created, names \
+            those it may have replaced (their earlier value cannot be brought back), and says so \
+            on stderr; 'rizq-prefs doctor' reports such a journal. An import runs once: a second \
+            run with the same plan id (without a plan: the same input) says "already imported" and \
+            changes nothing. Values already in a suite or the Secret Service are kept unless \
+            --overwrite. The report lists every key and never shows a secret. The record \
+            (<root>/apps/<app id>/rizq-migrations.json) is not a suite: 'suites' does not list it \
+            and --suite rizq-migrations is refused.
 
-            Exit status: 0 imported, dry run, listed, or already imported; 2 the dump, the profile or \
-            the plan cannot be used; 3 a suite cannot be read or written; 4 the Secret Service is unavailable, locked \
-            or failed.
+            Exit status: 0 imported, dry run, listed, already imported, or recovered; 2 the dump, the \
+            profile or the plan cannot be used; 3 a suite cannot be read or written; 4 the Secret \
+            Service is unavailable, locked or failed; 5 the report could not be written to stdout \
+            (the import itself is done); killed by the signal (128 + N) when interrupted.
 
             Examples:
               rizq-prefs migrate --from chromium --list
@@ -58,6 +70,7 @@ struct ImportDumpCommand: ParsableCommand {
               rizq-prefs migrate --from com.rizq.app.plist --app com.rizq.app --dry-run
               rizq-prefs migrate localstorage.json --app com.rizq.app --plan rizq-web.plan.json --dry-run
               rizq-prefs migrate state.json --app com.rizq.app --origin https://app.rizq.io --json
+              rizq-prefs migrate --app com.rizq.app --recover
             """)
 
     @Argument(help: ArgumentHelp("The localStorage dump, or - for stdin (or use --from).", valueName: "file"))
@@ -102,7 +115,13 @@ struct ImportDumpCommand: ParsableCommand {
     @Flag(help: "Print the report as JSON.")
     var json = false
 
+    @Flag(help: "Only remove what an earlier import of the app left when it was killed (from its journal), and import nothing.")
+    var recover = false
+
     func validate() throws {
+        if recover, file != nil || from != nil || plan != nil || dryRun {
+            throw ValidationError("--recover takes no input: it only settles what a killed import left; run the import itself without --recover")
+        }
         if let format, !ImportDump.Format.dumpFileFormats.contains(where: { $0.rawValue == format }) {
             throw ValidationError("unknown format '\(format)'; use one of \(ImportDump.Format.dumpFileFormats.map(\.rawValue).joined(separator: ", "))")
         }
@@ -115,6 +134,13 @@ struct ImportDumpCommand: ParsableCommand {
     }
 
     func run() throws {
+        if recover {
+            try requireApp()
+            guard let appID = store.appID else { throw Self.noApp }
+            let recoveries = try Self.recoverKilledImports(appID: appID)
+            if recoveries.isEmpty { Output.note("no import of app \(appID) was left unfinished: nothing to do") }
+            return
+        }
         let input = try ImportInput(file: file, from: from)
         let dump: ImportDump
         switch input {
@@ -158,17 +184,51 @@ struct ImportDumpCommand: ParsableCommand {
         }
         let options = Importer.Options(
             dryRun: dryRun, force: force, overwrite: overwrite, defaultSuite: store.suite, secretService: service, appID: appID)
+        if dryRun {
+            for journal in ImportJournal.unfinished(appID: appID, root: SuiteLocation.defaultRoot()) {
+                Output.error("note: an earlier \(journal.title) was killed before it finished; a real import first removes the \(journal.secrets.count) secret(s) its journal names")
+            }
+        } else {
+            _ = try Self.recoverKilledImports(appID: appID)
+        }
+        var importer = Importer(plan: importPlan, options: options)
+        let interruption = ImportInterruption()
+        importer.interruption = interruption
+        if !dryRun {
+            interruption.watchSignals { signal in
+                Output.error("interrupted by \(ImportInterruption.name(of: signal)): stopping after the step under way and undoing what this import wrote; a second Ctrl-C stops at once (the next 'rizq-prefs migrate' then removes what is left)")
+            }
+        }
         let report: ImportReport
         do {
-            report = try Importer(plan: importPlan, options: options).run(dump)
+            report = try importer.run(dump)
         } catch {
+            if case .interrupted(let signal, _) = error {
+                Output.error(Self.failure(error).message)
+                fflush(nil)
+                ImportInterruption.end(by: signal)
+            }
             throw Self.failure(error)
         }
+        // Recorded: the import is complete, whatever signal comes now.
+        interruption.stopWatching()
+        Output.doneBeforeOutput = "the import itself is complete"
         if json {
             Output.line(report.json)
         } else {
             Output.raw(report.text)
         }
+    }
+
+    /// Settles what killed imports of `appID` left (``ImportJournal``), saying what was done on
+    /// stderr; stops the command (exit 4) when a secret could not be removed.
+    static func recoverKilledImports(appID: String) throws(CLIError) -> [ImportRecovery] {
+        let recoveries = ImportJournal.recover(appID: appID, root: SuiteLocation.defaultRoot())
+        for recovery in recoveries { Output.error(recovery.summary) }
+        if let unsettled = recoveries.first(where: { !$0.isSettled }) {
+            throw CLIError(.secretService, "the secrets an earlier import left could not all be removed (\(unsettled.failed.map { $0.reason }.first ?? "")); nothing was imported: once the Secret Service answers, run 'rizq-prefs migrate --app \(appID) --recover'")
+        }
+        return recoveries
     }
 
     private static let noApp = CLIError(.usage, "no app given: pass --app ID or set RIZQ_PREFS_APP_ID (the import is recorded per app)")
@@ -217,6 +277,8 @@ struct ImportDumpCommand: ParsableCommand {
             return CLIError(CLIError(cause).status, message)
         case .secretService(let cause, _):
             return CLIError(CLIError(cause).status, message)
+        case .interrupted:
+            return CLIError(.usage, message)
         }
     }
 }

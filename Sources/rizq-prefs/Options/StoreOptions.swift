@@ -29,6 +29,9 @@ struct StoreOptions: ParsableArguments {
         } else {
             throw CLIError(.usage, "no suite given: pass --suite NAME or --app ID, or set RIZQ_PREFS_APP_ID")
         }
+        if name == SuiteCatalog.importRecordName {
+            throw CLIError(.usage, "'\(name)' is where 'rizq-prefs migrate' records the imports it ran, not a suite: it cannot be read or changed as one; to run an import again, use 'rizq-prefs migrate … --force'")
+        }
         let isGroup = name.hasPrefix("group.")
         guard isGroup || appID != nil else {
             throw CLIError(.usage, "suite '\(name)' belongs to an app: pass --app ID or set RIZQ_PREFS_APP_ID (app-group suites are named group.…)")

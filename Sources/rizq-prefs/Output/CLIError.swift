@@ -19,7 +19,7 @@ struct CLIError: Error {
         }
         if case .writeFailed(let path, let reason) = error {
             // The library's "then flush again" is advice for an app; a command is over.
-            message = "cannot write suite file \(path): \(reason); nothing was changed (the file is as it was): free disk space or fix the folder's permissions, then run the command again"
+            message = "cannot write suite file \(path): \(Self.commandAdvice(reason)); nothing was changed (the file is as it was): free disk space or fix the folder's permissions, then run the command again"
         } else if case .lockTimedOut(let path, let lockFile, let waited, let holders) = error {
             message = "cannot write suite file \(path): another process held its lock (\(lockFile)) for all of the \(waited) this command waits: \(holders); nothing was changed: run the command again once the lock is free (RIZQ_PREFS_LOCK_TIMEOUT=SECONDS sets how long to wait; none waits for ever)"
         } else {
@@ -40,6 +40,12 @@ struct CLIError: Error {
         default:
             message = error.description
         }
+    }
+
+    /// A library reason's own advice, for a command: an app flushes again, a user runs the
+    /// command again (the command's process ends; nothing stays pending).
+    static func commandAdvice(_ text: String) -> String {
+        text.replacingOccurrences(of: "flush again", with: "run the command again")
     }
 
     init(_ error: PrefValueParseError) {

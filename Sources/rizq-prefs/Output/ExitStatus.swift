@@ -12,4 +12,6 @@ enum ExitStatus: Int32 {
     /// A secret backend is unreachable, locked, read-only or failed (the Secret Service, the
     /// vault, a credential folder), or none can store secrets here.
     case secretService = 4
+    /// stdout could not be written (a full disk, an I/O error): what was printed is incomplete.
+    case output = 5
 }

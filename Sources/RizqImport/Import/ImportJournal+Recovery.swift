@@ -1,0 +1,103 @@
+import Foundation
+import RizqCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What the next import did with the journal of one that was killed.
+package struct ImportRecovery: Sendable {
+    /// The journal as it was found.
+    package var journal: ImportJournal.Unfinished
+    /// The import had recorded itself before it was killed: it was complete, nothing to undo.
+    package var wasComplete = false
+    /// The secrets it had created, now removed.
+    package var removed: [ImportRollback.SecretAccount] = []
+    /// The secrets it was about to create that are not there (the kill came before the write).
+    package var absent: [ImportRollback.SecretAccount] = []
+    /// The accounts that held a secret before the import and that it may have replaced: the
+    /// journal holds no value, so the earlier one cannot be brought back.
+    package var replaced: [ImportRollback.SecretAccount] = []
+    /// What could not be removed, and why (the journal is kept for the next try).
+    package var failed: [(account: ImportRollback.SecretAccount, reason: String)] = []
+
+    /// Whether everything the journal named is settled (the journal was removed).
+    package var isSettled: Bool { failed.isEmpty }
+
+    /// One line for the user: what was found, what was done, what is left to do.
+    package var summary: String {
+        if wasComplete { return "an earlier \(journal.title) of app \(journal.appID) had finished before it was stopped; its journal was removed" }
+        var parts: [String] = []
+        func names(_ accounts: [ImportRollback.SecretAccount]) -> String { accounts.map(\.description).joined(separator: ", ") }
+        if !removed.isEmpty { parts.append("removed the \(removed.count) secret(s) it had written: \(names(removed))") }
+        if !absent.isEmpty { parts.append("\(names(absent)) had not been written") }
+        if !replaced.isEmpty {
+            parts.append("\(names(replaced)) held a secret before the import, which may have replaced it: the earlier secret cannot be brought back (the journal holds no value): check it with `rizq-prefs secret get`")
+        }
+        if !failed.isEmpty {
+            parts.append("could not remove " + failed.map { "\($0.account) (\($0.reason))" }.joined(separator: ", ") + ": the journal is kept, run `rizq-prefs migrate --app \(journal.appID) --recover` once the Secret Service answers")
+        }
+        if parts.isEmpty { parts.append("it had written no secret") }
+        var text = "an earlier \(journal.title) of app \(journal.appID) was stopped before it finished (killed) and recorded nothing: " + parts.joined(separator: "; ")
+        let suites = journal.suites.filter { !$0.keys.isEmpty }
+        if !suites.isEmpty {
+            text += "; it may have written these suite keys, which are kept: " + suites.map { "\($0.name): \($0.keys.joined(separator: ", "))" }.joined(separator: "; ")
+        }
+        return text
+    }
+}
+
+extension ImportJournal {
+    /// Settles the journals that killed imports of `appID` left under `root`: for each (its
+    /// lock taken, so that a running import is never touched), the secrets it created are
+    /// removed, those it may have replaced are named, and the journal is removed once nothing is
+    /// left to do. A journal whose run the record shows as finished is only removed.
+    package static func recover(
+        appID: String, root: String,
+        secretStore: (_ service: String) -> any SecretStore = { SecretServiceStore(service: $0) }
+    ) -> [ImportRecovery] {
+        let record = try? ImportRecord(appID: appID, root: root)
+        var recoveries: [ImportRecovery] = []
+        for found in unfinished(appID: appID, root: root) {
+            let recovery = withUnlocked(found.path) { journal -> ImportRecovery in
+                var journal = journal
+                journal.appID = appID
+                var recovery = ImportRecovery(journal: journal)
+                if let id = journal.importID, let run = journal.run, record?.recordedRun(id) == run {
+                    recovery.wasComplete = true
+                    unlink(journal.path)
+                    return recovery
+                }
+                // Last written first, as a rollback does.
+                for secret in journal.secrets.reversed() {
+                    let account = ImportRollback.SecretAccount(service: secret.service, account: secret.account)
+                    if secret.existed {
+                        recovery.replaced.append(account)
+                        continue
+                    }
+                    do {
+                        if try secretStore(secret.service).deleteSecret(forAccount: secret.account) {
+                            recovery.removed.append(account)
+                        } else {
+                            recovery.absent.append(account)
+                        }
+                    } catch {
+                        recovery.failed.append((account, "\(error)"))
+                    }
+                }
+                recovery.removed.reverse()
+                recovery.absent.reverse()
+                recovery.replaced.reverse()
+                if recovery.isSettled { unlink(journal.path) }
+                return recovery
+            }
+            if let recovery { recoveries.append(recovery) }
+        }
+        // A journal whose import was killed before it was renamed into place holds no secret.
+        let folder = folder(appID: appID, root: root)
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        where name.hasPrefix(namePrefix) && name.hasSuffix(nameSuffix + ".tmp") {
+            _ = withUnlocked(folder + "/" + name) { _ in unlink(folder + "/" + name) }
+        }
+        return recoveries
+    }
+}
