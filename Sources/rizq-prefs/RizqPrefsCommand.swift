@@ -34,6 +34,8 @@ struct RizqPrefsCommand: AsyncParsableCommand {
             parse as its type, an import file that is missing or not a JSON object
               3  storage error: a suite file or folder is unreadable, damaged or not writable
               4  the Secret Service is unavailable, locked, or failed
+              5  (fleet) the fleet engine is unreachable or refused; nothing was written
+              6  (fleet) superseded: a later change of the key, made elsewhere, won
 
             Errors are one line on stderr that names the cause and the fix.
 
@@ -50,7 +52,7 @@ struct RizqPrefsCommand: AsyncParsableCommand {
         subcommands: [
             GetCommand.self, SetCommand.self, DeleteCommand.self, ListCommand.self, SuitesCommand.self,
             ExportCommand.self, ImportCommand.self, WatchCommand.self, SecretCommand.self, DoctorCommand.self,
-            ImportDumpCommand.self, SchemaCommand.self,
+            ImportDumpCommand.self, SchemaCommand.self, FleetStubCommand.self,
         ])
 
     @OptionGroup var verbosity: Verbosity
