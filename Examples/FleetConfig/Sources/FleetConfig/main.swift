@@ -74,12 +74,20 @@ struct FlagWatcher: Service {
 
 let logger = Logger(label: "FleetConfig")
 // The provider is a Service: it holds the listening connection while the group runs. When the
-// watcher returns (--changes N), the group ends.
-let group = ServiceGroup(
-    services: [provider, FlagWatcher(name: name, config: config, fleet: fleet, stopAfter: stopAfter)],
+// watcher returns (--changes N), the group shuts down gracefully, and the provider with it.
+let group = ServiceGroup(configuration: ServiceGroupConfiguration(
+    services: [
+        .init(service: provider),
+        .init(service: FlagWatcher(name: name, config: config, fleet: fleet, stopAfter: stopAfter), successTerminationBehavior: .gracefullyShutdownGroup),
+    ],
     gracefulShutdownSignals: [.sigterm, .sigint],
-    logger: logger)
-try await group.run()
+    logger: logger))
+do {
+    try await group.run()
+} catch {
+    FileHandle.standardError.write(Data("FleetConfig: \(error)\n".utf8))
+    exit(1)
+}
 
 /// One line on stdout at once (not block-buffered in a pipe).
 func say(_ line: String) {
