@@ -10,6 +10,11 @@ import PackageDescription
 // browser-profile readers, in a product of their own so that an app that imports no profile
 // links neither LevelDB nor SQLite.
 // RizqConfiguration → RizqPrefs, RizqCore, swift-configuration (no libsecret either).
+// RizqFleet → RizqConfiguration, RizqImport (the credential classifier), RizqPrefs, postgres-nio,
+// swift-nio, swift-nio-ssl, swift-service-lifecycle: suites shared by a fleet of servers through
+// PostgreSQL, in a product of its own, so that only an app that imports it builds NIO; the
+// `rizq-prefs fleet` commands are a separate executable (rizq-prefs-fleet), so that the
+// rizq-prefs binary links no NIO either.
 // RizqPrefs → CLinuxFileCalls: declarations of glibc calls that Swift's Glibc module leaves out
 // (renameat2, extended attributes); a header and a module map, no code.
 let package = Package(
@@ -26,7 +31,13 @@ let package = Package(
         // swift-configuration providers over suites and secrets: a product of its own, so that
         // apps that do not use swift-configuration never resolve it.
         .library(name: "RizqConfiguration", targets: ["RizqConfiguration"]),
+        // Fleet suites over PostgreSQL (postgres-nio, NIO, service-lifecycle): a product of its
+        // own, so that apps that do not share settings across hosts never build NIO.
+        .library(name: "RizqFleet", targets: ["RizqFleet"]),
         .executable(name: "rizq-prefs", targets: ["rizq-prefs"]),
+        // `rizq-prefs fleet …`, which rizq-prefs executes (as git runs its subcommands), so that
+        // `rizq-prefs get` never loads NIO.
+        .executable(name: "rizq-prefs-fleet", targets: ["rizq-prefs-fleet"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
@@ -37,6 +48,12 @@ let package = Package(
         // The vault's cryptography (X25519, HKDF, HMAC, ChaCha20-Poly1305; scrypt in CryptoExtras):
         // only RizqAge and RizqSecrets link it, never an app that only wants preferences.
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
+        // Fleet suites only (RizqFleet, rizq-prefs-fleet): the PostgreSQL client, its event loops
+        // and TLS, and the Service protocol of server apps.
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         // The bottom module: what suites, secrets, the importer and the CLI share. No system library.
@@ -103,6 +120,31 @@ let package = Package(
             // (it builds with this feature): ours must match them.
             swiftSettings: [.enableUpcomingFeature("NonisolatedNonsendingByDefault")]
         ),
+        // Suites shared by a fleet of servers through PostgreSQL: docs/ARCHITECTURE.md, "RizqFleet".
+        .target(
+            name: "RizqFleet",
+            dependencies: [
+                "RizqCore", "RizqJSON", "RizqPrefs", "RizqImport", "RizqConfiguration",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Configuration", package: "swift-configuration"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: [.enableUpcomingFeature("NonisolatedNonsendingByDefault")]
+        ),
+        // `rizq-prefs fleet …` (rizq-prefs executes it). The few output and option helpers it
+        // shares with rizq-prefs are links to that target's files (Sources/rizq-prefs-fleet/Shared).
+        .executableTarget(
+            name: "rizq-prefs-fleet",
+            dependencies: [
+                "RizqFleet", "RizqPrefs", "RizqJSON",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .executableTarget(
             name: "rizq-prefs",
             dependencies: [
@@ -160,6 +202,24 @@ let package = Package(
             ],
             path: "Tests/Support/ConfigServer"
         ),
+        // A child process for the fleet tests: one "host" with a fleet suite (its own cache),
+        // driven by lines on stdin, reporting what it sees on stdout.
+        .executableTarget(
+            name: "rizq-fleet-test-child",
+            dependencies: ["RizqFleet", "RizqPrefs"],
+            path: "Tests/Support/FleetChild"
+        ),
+        // Examples/FleetConfig's sources as they are (the folder links to them): two of these
+        // read a flag through ConfigReader while `rizq-prefs fleet set` changes it.
+        .executableTarget(
+            name: "fleet-config-example",
+            dependencies: [
+                "RizqFleet",
+                .product(name: "Configuration", package: "swift-configuration"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            path: "Tests/Support/FleetConfig"
+        ),
         // What several test targets share: running commands, read-only folders, file search.
         .target(
             name: "RizqTestSupport",
@@ -205,6 +265,18 @@ let package = Package(
                 .product(name: "ConfigurationTesting", package: "swift-configuration"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "InMemoryLogging", package: "swift-log"),
+            ]
+        ),
+        // Fleet suites against a real PostgreSQL (scripts/with-postgres; the crash tests start
+        // their own with --serve).
+        .testTarget(
+            name: "RizqFleetTests",
+            dependencies: [
+                "RizqTestSupport", "RizqFleet", "RizqPrefs", "RizqConfiguration", "rizq-prefs", "rizq-prefs-fleet",
+                "rizq-fleet-test-child", "fleet-config-example",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Configuration", package: "swift-configuration"),
+                .product(name: "ConfigurationTesting", package: "swift-configuration"),
             ]
         ),
         .testTarget(

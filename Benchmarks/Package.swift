@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import PackageDescription
 
 // The benchmarks are a package of their own, so that the library gains no benchmark
@@ -10,6 +10,12 @@ let package = Package(
         .package(name: "RizqPrefs", path: ".."),
         // The vault's floor decrypts with swift-crypto directly (the version RizqPrefs resolves).
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
+        // FleetBench only: its floors (bare postgres-nio round trips) and its peer
+        // (swift-configuration's ReloadingFileProvider, behind the JSON and Reloading traits).
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0", traits: ["JSON", "Reloading"]),
+        .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         .systemLibrary(
@@ -35,6 +41,20 @@ let package = Package(
                 .product(name: "RizqSecrets", package: "RizqPrefs"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
+        ),
+        // The fleet suite's benchmarks (issue 26), run by scripts/bench under scripts/with-postgres.
+        // Harness/BenchResult.swift and Harness/Sampler.swift are links to RizqBench's.
+        .executableTarget(
+            name: "FleetBench",
+            dependencies: [
+                .product(name: "RizqFleet", package: "RizqPrefs"),
+                .product(name: "RizqPrefs", package: "RizqPrefs"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Configuration", package: "swift-configuration"),
+                .product(name: "SystemPackage", package: "swift-system"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: [.enableUpcomingFeature("NonisolatedNonsendingByDefault")]
         ),
     ],
     swiftLanguageModes: [.v6]

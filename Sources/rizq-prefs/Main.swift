@@ -7,6 +7,12 @@ import Logging
 @main
 enum Main {
     static func main() async {
+        // `fleet …` is another executable (FleetLauncher): handed over before anything else.
+        if CommandLine.arguments.dropFirst().first == "fleet" {
+            let failure = FleetLauncher.exec(Array(CommandLine.arguments.dropFirst(2)))
+            Output.error(failure.message)
+            exitWithoutFlushing(failure.status)
+        }
         let arguments = Verbosity.expandingShortName(in: Array(CommandLine.arguments.dropFirst()))
         let verbose = Verbosity.isRequested(in: arguments)
         LoggingSystem.bootstrap { label in StderrLogHandler(label: label, verbose: verbose) }

@@ -35,6 +35,9 @@ struct RizqPrefsCommand: AsyncParsableCommand {
               3  storage error: a suite file or folder is unreadable, damaged or not writable
               4  a secret backend (the Secret Service, the vault) is unavailable, locked, read-only, or failed,\
             or none can store secrets here
+              5  stdout could not be written (a full disk, an I/O error): what was printed is incomplete
+              6  (fleet) the fleet engine is unreachable or refused; nothing was written
+              7  (fleet) superseded: a later change of the key, made elsewhere, won
 
             Errors are one line on stderr that names the cause and the fix.
 
@@ -51,7 +54,7 @@ struct RizqPrefsCommand: AsyncParsableCommand {
         subcommands: [
             GetCommand.self, SetCommand.self, DeleteCommand.self, ListCommand.self, SuitesCommand.self,
             ExportCommand.self, ImportCommand.self, WatchCommand.self, SecretCommand.self, DoctorCommand.self,
-            ImportDumpCommand.self, SchemaCommand.self,
+            ImportDumpCommand.self, SchemaCommand.self, FleetStubCommand.self,
         ])
 
     @OptionGroup var verbosity: Verbosity

@@ -20,7 +20,7 @@ public enum SuiteKeyMapping: Sendable, Equatable {
     case nestedPath
 
     /// The suite key that holds the value of `key` (or the object it is nested in).
-    func suiteKey(for key: AbsoluteConfigKey) -> String {
+    package func suiteKey(for key: AbsoluteConfigKey) -> String {
         switch self {
         case .dottedKey: return key.components.joined(separator: ".")
         case .nestedPath: return key.components.first ?? ""

@@ -97,24 +97,35 @@ extension SuiteStoreProvider: ConfigProvider {
     }
 }
 
-/// The values of a suite at one moment.
-struct SuiteSnapshot: ConfigSnapshot {
-    let providerName: String
-    let keyMapping: SuiteKeyMapping
-    let values: [String: PrefValue]
+/// The values of a suite at one moment (also a fleet suite's, in RizqFleet).
+package struct SuiteSnapshot: ConfigSnapshot {
+    package let providerName: String
+    package let keyMapping: SuiteKeyMapping
+    package let values: [String: PrefValue]
 
-    func value(forKey key: AbsoluteConfigKey, type: ConfigType) throws -> LookupResult {
+    package init(providerName: String, keyMapping: SuiteKeyMapping, values: [String: PrefValue]) {
+        self.providerName = providerName
+        self.keyMapping = keyMapping
+        self.values = values
+    }
+
+    package func value(forKey key: AbsoluteConfigKey, type: ConfigType) throws -> LookupResult {
         try SuiteLookup(providerName: providerName, keyMapping: keyMapping)
             .result(forKey: key, type: type) { values[$0] }
     }
 }
 
-/// One lookup, the same for the live store and a snapshot of it.
-struct SuiteLookup {
-    let providerName: String
-    let keyMapping: SuiteKeyMapping
+/// One lookup, the same for the live store and a snapshot of it (and for a fleet suite's cache).
+package struct SuiteLookup {
+    package let providerName: String
+    package let keyMapping: SuiteKeyMapping
 
-    func result(
+    package init(providerName: String, keyMapping: SuiteKeyMapping) {
+        self.providerName = providerName
+        self.keyMapping = keyMapping
+    }
+
+    package func result(
         forKey key: AbsoluteConfigKey, type: ConfigType, read: (String) -> PrefValue?
     ) throws(ConfigTypeMismatch) -> LookupResult {
         let suiteKey = keyMapping.suiteKey(for: key)

@@ -1,4 +1,5 @@
-/// The exit statuses of `rizq-prefs`, documented in `--help` and README.md.
+/// The exit statuses of `rizq-prefs` (and of `rizq-prefs fleet`, which shares this file),
+/// documented in `--help` and README.md.
 enum ExitStatus: Int32 {
     /// It worked.
     case success = 0
@@ -14,4 +15,10 @@ enum ExitStatus: Int32 {
     case secretService = 4
     /// stdout could not be written (a full disk, an I/O error): what was printed is incomplete.
     case output = 5
+    /// `fleet …`: the fleet engine is unreachable, did not answer in time, or refused (login,
+    /// TLS, permissions); nothing was written.
+    case engine = 6
+    /// `fleet set`, `delete`, `import`: a later change of the key, made elsewhere, won; this
+    /// one was not stored.
+    case superseded = 7
 }

@@ -1,0 +1,71 @@
+import ArgumentParser
+import RizqFleet
+import RizqPrefs
+
+/// `rizq-prefs fleet set KEY VALUE`
+struct FleetSetCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "set",
+        abstract: "Store a value under a key of a fleet suite, for every host.",
+        discussion: """
+            The value's type as for 'rizq-prefs set': --type T, or --bool, --int, --double, \
+            --string (the default), --date, --data, --json. When the command returns 0, the \
+            engine has committed the change and every host listening sees it. Exit 6 when a \
+            later change of the key (made elsewhere) won, 5 when the engine cannot be reached \
+            (nothing written), 2 when the value does not parse or looks like a credential.
+
+            Examples:
+              rizq-prefs fleet set --suite checkout feature.newCheckout true --bool
+              rizq-prefs fleet set --suite checkout http.timeout 45 --int
+            """)
+
+    @OptionGroup var fleetOptions: FleetOptionsGroup
+
+    @Argument(help: "The key (any text).", transform: NegativeNumbers.unmarked)
+    var key: String
+
+    @Argument(help: ArgumentHelp("The value, as text; see 'rizq-prefs set --help' for the types.", valueName: "value"), transform: NegativeNumbers.unmarked)
+    var value: String
+
+    @Option(name: .customLong("type"), help: ArgumentHelp("The value's type: bool, int, double, string, date, data or json.", valueName: "type"),
+            completion: .list(PrefValueType.allCases.map(\.rawValue)), transform: FleetSetCommand.parseType)
+    var typeOption: PrefValueType?
+
+    @Flag(exclusivity: .exclusive)
+    var typeFlag: ValueTypeFlag?
+
+    /// A type's name; an unknown one is refused with the list and the nearest name.
+    static func parseType(_ text: String) throws -> PrefValueType {
+        if let type = PrefValueType(rawValue: text) { return type }
+        let names = PrefValueType.allCases.map(\.rawValue)
+        let guess = Suggestion.nearest(text, among: names).map { " (did you mean '\($0)'?)" } ?? ""
+        throw ValidationError("the types are \(names.joined(separator: ", "))\(guess)")
+    }
+
+    func validate() throws {
+        if let typeOption, let typeFlag, typeOption != typeFlag.type {
+            throw ValidationError("--type \(typeOption.rawValue) and --\(typeFlag.rawValue) disagree; give one type")
+        }
+    }
+
+    func run() async throws {
+        let type = typeOption ?? typeFlag?.type ?? .string
+        let parsed: PrefValue
+        do {
+            parsed = try type.parse(value)
+        } catch {
+            throw FleetCLIError(.usage, error.description + "; or choose another --type")
+        }
+        let fleet = try fleetOptions.open()
+        // Checked before the engine is contacted: a refused value costs no round trip.
+        do {
+            try fleet.validate(parsed, forKey: key)
+            // What this host has not seen yet is read first: this edit is then stamped after
+            // it, as an edit made after seeing the suite.
+            try await fleet.synchronize()
+            try await fleet.set(parsed, forKey: key)
+        } catch {
+            throw FleetCLIError(error)
+        }
+    }
+}

@@ -1,0 +1,1 @@
+../../rizq-prefs/Options/ValueTypeFlag.swift

@@ -1,0 +1,1 @@
+../../../Examples/FleetConfig/Sources/FleetConfig/main.swift
