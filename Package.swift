@@ -10,6 +10,8 @@ import PackageDescription
 // browser-profile readers, in a product of their own so that an app that imports no profile
 // links neither LevelDB nor SQLite.
 // RizqConfiguration → RizqPrefs, RizqCore, swift-configuration (no libsecret either).
+// RizqSync → RizqPrefs, RizqJSON, RizqImport (the credential classifier, the gate of every synced
+// value), swift-log: device sync through a folder a sync engine (Syncthing) shares.
 // RizqPrefs → CLinuxFileCalls: declarations of glibc calls that Swift's Glibc module leaves out
 // (renameat2, extended attributes); a header and a module map, no code.
 let package = Package(
@@ -26,6 +28,9 @@ let package = Package(
         // swift-configuration providers over suites and secrets: a product of its own, so that
         // apps that do not use swift-configuration never resolve it.
         .library(name: "RizqConfiguration", targets: ["RizqConfiguration"]),
+        // Preferences on several devices (Syncthing or any folder-sync engine), and
+        // UbiquitousKeyValueStore: a product of its own.
+        .library(name: "RizqSync", targets: ["RizqSync"]),
         .executable(name: "rizq-prefs", targets: ["rizq-prefs"]),
     ],
     dependencies: [
@@ -99,10 +104,16 @@ let package = Package(
             // (it builds with this feature): ours must match them.
             swiftSettings: [.enableUpcomingFeature("NonisolatedNonsendingByDefault")]
         ),
+        // Device sync: per-device replica files in a synced folder, merged key by key by change
+        // stamp; UbiquitousKeyValueStore. RizqImport for its credential classifier only.
+        .target(
+            name: "RizqSync",
+            dependencies: ["RizqPrefs", "RizqJSON", "RizqImport", .product(name: "Logging", package: "swift-log")]
+        ),
         .executableTarget(
             name: "rizq-prefs",
             dependencies: [
-                "RizqPrefs", "RizqJSON", "RizqSecrets", "RizqImport", "RizqProfiles",
+                "RizqPrefs", "RizqJSON", "RizqSecrets", "RizqImport", "RizqProfiles", "RizqSync",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -156,6 +167,13 @@ let package = Package(
             ],
             path: "Tests/Support/ConfigServer"
         ),
+        // A child process for the device-sync tests: one device running DeviceSync (started, as
+        // an app runs it), driven line by line; under scripts/with-clock-offset for a fast clock.
+        .executableTarget(
+            name: "rizq-sync-test-child",
+            dependencies: ["RizqSync", "RizqPrefs", "RizqJSON"],
+            path: "Tests/Support/SyncChild"
+        ),
         // What several test targets share: running commands, read-only folders, file search.
         .target(
             name: "RizqTestSupport",
@@ -202,6 +220,12 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "InMemoryLogging", package: "swift-log"),
             ]
+        ),
+        // Device sync: the merge, the replica files, initial sync, limits, secrets, conflict
+        // copies, UbiquitousKeyValueStore; and two real Syncthing instances (scripts/with-syncthing).
+        .testTarget(
+            name: "RizqSyncTests",
+            dependencies: ["RizqTestSupport", "RizqSync", "RizqPrefs", "RizqJSON", "rizq-sync-test-child", "rizq-prefs"]
         ),
         .testTarget(
             name: "CLITests",

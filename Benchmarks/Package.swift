@@ -29,6 +29,7 @@ let package = Package(
                 "CBenchGLib",
                 .product(name: "RizqPrefs", package: "RizqPrefs"),
                 .product(name: "RizqSecrets", package: "RizqPrefs"),
+                .product(name: "RizqSync", package: "RizqPrefs"),
             ]
         ),
     ],
