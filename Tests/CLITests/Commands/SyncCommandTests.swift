@@ -11,7 +11,8 @@ final class SyncCommandTests: XCTestCase {
 
     func testEnableNowStatusAndForgetDeviceBetweenTwoDevices() throws {
         let shared = NSTemporaryDirectory() + "rizq-cli-sync-\(UUID().uuidString.prefix(8))"
-        try FileManager.default.createDirectory(atPath: shared, withIntermediateDirectories: true)
+        // A Syncthing folder, as its marker says.
+        try FileManager.default.createDirectory(atPath: shared + "/.stfolder", withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: shared) }
         let a = try device("device-a", shared)
         let b = try device("device-b", shared)
@@ -30,6 +31,8 @@ final class SyncCommandTests: XCTestCase {
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertTrue(result.stdout.contains("published: yes"), result.stdout)
         XCTAssertTrue(FileManager.default.fileExists(atPath: shared + "/replica-device-a.json"))
+        let ignored = try String(contentsOfFile: shared + "/.stignore", encoding: .utf8)
+        XCTAssertTrue(ignored.contains(".replica-*.lock\n.replica-*.json.tmp-*\n"), "a replica's lock and temporary files stay on their device")
 
         try b.run("set", "theme", "light")  // B's value from before sync: never overwrites A's
         XCTAssertEqual(try b.run("sync", "enable", suite, "--folder", shared, "--keys", "theme", "fontSize").status, 0)
@@ -63,7 +66,8 @@ final class SyncCommandTests: XCTestCase {
         try FileManager.default.createDirectory(atPath: shared, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: shared) }
         let a = try device("device-a", shared)
-        XCTAssertEqual(try a.run("sync", "enable", a.appID, "--folder", shared, "--keys", "note", "--first-device").status, 0)
+        XCTAssertEqual(try a.run("sync", "enable", a.appID, "--folder", shared, "--keys", "note", "--first-device", "--no-engine-check").status, 0)
+        XCTAssertTrue(try a.run("sync", "status").stdout.contains("up to date"), "no engine to look for")
         let token = FakeToken.github()
         try a.run("set", "note", token)
         let result = try a.run("sync", "now", a.appID)

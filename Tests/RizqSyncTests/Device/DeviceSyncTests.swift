@@ -166,6 +166,7 @@ final class DeviceSyncTests: XCTestCase {
         let folder = scratch.sub("shared")
         let a = try TestDevice("a", in: scratch, folder: folder, first: true)
         let b = try TestDevice("b", in: scratch, folder: folder)
+        try a.sync.syncNow()
         try b.sync.syncNow()
         try b.sync.set("from b", forKey: "theme")
         try b.sync.syncNow()
@@ -215,7 +216,8 @@ final class DeviceSyncTests: XCTestCase {
         try other.sync.syncNow()
 
         let events = EventLog(a.sync.events)
-        try a.store.enableDeviceSync(DeviceSyncConfiguration(folder: second, keys: ["theme", "fontSize", "lastPage", "tags"]), replicaID: "device-a")
+        try a.store.enableDeviceSync(
+            DeviceSyncConfiguration(folder: second, keys: ["theme", "fontSize", "lastPage", "tags"], engineCheck: .none), replicaID: "device-a")
         XCTAssertEqual(a.sync.status, .initialSync)
         let report = try a.sync.syncNow()
         XCTAssertEqual(report.merged, ["theme"])
@@ -231,6 +233,7 @@ final class DeviceSyncTests: XCTestCase {
             DeviceSyncConfiguration(folder: folder, keys: ["theme"], isFirstDevice: true, tombstoneRetention: .seconds(3600), engineCheck: .none),
             replicaID: "device-r")
         try sync.set("dark", forKey: "theme")
+        try sync.syncNow()
         try sync.set(nil, forKey: "theme")
         try sync.syncNow()
         XCTAssertEqual(try sync.entries["theme"]?.isTombstone, true, "kept within the retention")

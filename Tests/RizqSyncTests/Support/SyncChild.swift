@@ -51,7 +51,9 @@ final class SyncChild: Sendable {
 
     /// Sends one line.
     func send(_ line: String) {
-        input.fileHandleForWriting.write(Data((line + "\n").utf8))
+        // A child that died must fail its test, not end the test process with SIGPIPE.
+        signal(SIGPIPE, SIG_IGN)
+        try? input.fileHandleForWriting.write(contentsOf: Data((line + "\n").utf8))
     }
 
     /// The next line (after those earlier waits returned) that satisfies `matches`; `nil` when

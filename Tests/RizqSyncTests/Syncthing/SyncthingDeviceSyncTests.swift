@@ -121,6 +121,10 @@ final class SyncthingDeviceSyncTests: XCTestCase {
             let ack = fast.waitForLine { $0.hasPrefix("ok set theme") || $0.hasPrefix("error set theme") }
             XCTAssertEqual(ack?.hasPrefix("ok set theme"), true, ack ?? "no answer")
             guard seen.arrival(of: "fast-\(round)") != nil else { return XCTFail("round \(round): the fast device's value did not arrive") }
+            // It came with the fast clock's stamp, ten minutes ahead of this machine's.
+            XCTAssertTrue(eventually { ((try? normal.sync.entries) ?? [:])["theme"]?.value == .string("fast-\(round)") })
+            let theirs = try XCTUnwrap(try normal.sync.entries["theme"]).stamp
+            XCTAssertGreaterThan(theirs.milliseconds, HybridLogicalClock.systemMilliseconds() + 540_000, "the fast device's clock is ahead")
             // Made after seeing the fast value, with a clock ten minutes behind it.
             try normal.sync.set(.string("normal-\(round)"), forKey: "theme")
             fast.send("wait theme \"normal-\(round)\" 30")

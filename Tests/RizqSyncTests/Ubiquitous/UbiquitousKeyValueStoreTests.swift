@@ -81,6 +81,7 @@ final class UbiquitousKeyValueStoreTests: XCTestCase {
         XCTAssertEqual(Set(store.dictionaryRepresentation.keys), ["theme", "count", "ratio", "flag", "blob", "list", "map"])
         a.store.set("local", forKey: "windowFrame")
         XCTAssertNil(store.dictionaryRepresentation["windowFrame"], "a key not set through the store is not one of its keys")
+        XCTAssertTrue(store.synchronize())
         store.removeObject(forKey: "theme")
         XCTAssertNil(store.object(forKey: "theme"))
         XCTAssertTrue(store.synchronize())

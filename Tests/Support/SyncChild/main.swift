@@ -28,7 +28,16 @@ func fail(_ message: String) -> Never {
     exit(2)
 }
 
-var arguments = Array(CommandLine.arguments.dropFirst())
+/// The command line. Under libfaketime (scripts/with-clock-offset) Swift's
+/// `CommandLine.arguments` comes out empty (seen with Swift 6.3.1 and libfaketime 0.9.10): the
+/// kernel's copy in /proc/self/cmdline is read instead.
+func commandLine() -> [String] {
+    if !CommandLine.arguments.isEmpty { return CommandLine.arguments }
+    guard let data = FileManager.default.contents(atPath: "/proc/self/cmdline") else { return [] }
+    return data.split(separator: 0, omittingEmptySubsequences: false).dropLast().map { String(decoding: $0, as: UTF8.self) }
+}
+
+var arguments = Array(commandLine().dropFirst())
 guard arguments.count >= 5 else { fail("ROOT APP SUITE REPLICA FOLDER [--first-device] [--keys a,b] [--syncthing-home HOME]") }
 let (root, app, suite, replica, folder) = (arguments[0], arguments[1], arguments[2], arguments[3], arguments[4])
 arguments.removeFirst(5)

@@ -42,6 +42,13 @@ struct SyncEnableCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Syncthing's home (with config.xml): the status asks its REST API, and each publish asks it to rescan at once.", valueName: "path"))
     var syncthingHome: String?
 
+    @Flag(help: "Do not look for a sync engine (an engine other than Syncthing, whose folders have no .stfolder marker).")
+    var noEngineCheck = false
+
+    func validate() throws {
+        if noEngineCheck, syncthingHome != nil { throw ValidationError("--no-engine-check and --syncthing-home disagree; give one") }
+    }
+
     func run() throws {
         let store = try target.openStore()
         let absolute = Self.absolute(folder)
@@ -51,6 +58,7 @@ struct SyncEnableCommand: ParsableCommand {
         configuration.isFirstDevice = firstDevice
         if appleLimits { configuration.limits = .apple }
         if let syncthingHome { configuration.engineCheck = .syncthing(home: Self.absolute(syncthingHome)) }
+        if noEngineCheck { configuration.engineCheck = .none }
         let parent = (absolute as NSString).deletingLastPathComponent
         if !FileManager.default.fileExists(atPath: absolute), FileManager.default.fileExists(atPath: parent) {
             try? FileManager.default.createDirectory(atPath: absolute, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
