@@ -207,6 +207,9 @@ extension DeviceSync {
             changes.append((key, entry.value))
         }
         if !changes.isEmpty {
+            if local.withLock({ $0.running }) {
+                local.withLock { local in for change in changes { local.applied[change.key] = .some(change.value) } }
+            }
             report.merged = try apply(changes, over: live)
         }
 

@@ -62,6 +62,9 @@ public final class DeviceSync: Sendable {
         var reportedStale: Set<String> = []
         var reportedUnreadable: Set<String> = []
         var lastStatus: SyncStatus?
+        /// What the last round wrote into the suite, key by key, until the observer has seen it
+        /// (the change stream delivers it later): not taken for a local change.
+        var applied: [String: PrefValue?] = [:]
         /// The sizes of synced values, for the limits.
         var sizes = SizeCache()
         /// Keys this process added to the listed keys (``UbiquitousKeyValueStore``), so that
@@ -357,6 +360,7 @@ public final class DeviceSync: Sendable {
     /// (unless it is what the state holds already: a merge being applied) and a round follows.
     private func localChange(_ change: SuiteChange) {
         let interesting = local.withLock { local -> Bool in
+            if let applied = local.applied.removeValue(forKey: change.key), applied == change.newValue { return false }
             guard let snapshot = local.snapshot else { return true }
             let synced = snapshot.configuration.includesMarkedKeys ? snapshot.syncedKeys.union(store.keysMarkedForSync) : snapshot.syncedKeys
             guard synced.contains(change.key) else { return false }
