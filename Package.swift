@@ -15,6 +15,8 @@ import PackageDescription
 // PostgreSQL, in a product of its own, so that only an app that imports it builds NIO; the
 // `rizq-prefs fleet` commands are a separate executable (rizq-prefs-fleet), so that the
 // rizq-prefs binary links no NIO either.
+// RizqSync → RizqPrefs, RizqJSON, RizqImport (the credential classifier, the gate of every synced
+// value), swift-log: device sync through a folder a sync engine (Syncthing) shares.
 // RizqPrefs → CLinuxFileCalls: declarations of glibc calls that Swift's Glibc module leaves out
 // (renameat2, extended attributes); a header and a module map, no code.
 let package = Package(
@@ -34,6 +36,9 @@ let package = Package(
         // Fleet suites over PostgreSQL (postgres-nio, NIO, service-lifecycle): a product of its
         // own, so that apps that do not share settings across hosts never build NIO.
         .library(name: "RizqFleet", targets: ["RizqFleet"]),
+        // Preferences on several devices (Syncthing or any folder-sync engine), and
+        // UbiquitousKeyValueStore: a product of its own.
+        .library(name: "RizqSync", targets: ["RizqSync"]),
         .executable(name: "rizq-prefs", targets: ["rizq-prefs"]),
         // `rizq-prefs fleet …`, which rizq-prefs executes (as git runs its subcommands), so that
         // `rizq-prefs get` never loads NIO.
@@ -145,10 +150,16 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // Device sync: per-device replica files in a synced folder, merged key by key by change
+        // stamp; UbiquitousKeyValueStore. RizqImport for its credential classifier only.
+        .target(
+            name: "RizqSync",
+            dependencies: ["RizqPrefs", "RizqJSON", "RizqImport", .product(name: "Logging", package: "swift-log")]
+        ),
         .executableTarget(
             name: "rizq-prefs",
             dependencies: [
-                "RizqPrefs", "RizqJSON", "RizqSecrets", "RizqImport", "RizqProfiles",
+                "RizqPrefs", "RizqJSON", "RizqSecrets", "RizqImport", "RizqProfiles", "RizqSync",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -220,6 +231,13 @@ let package = Package(
             ],
             path: "Tests/Support/FleetConfig"
         ),
+        // A child process for the device-sync tests: one device running DeviceSync (started, as
+        // an app runs it), driven line by line; under scripts/with-clock-offset for a fast clock.
+        .executableTarget(
+            name: "rizq-sync-test-child",
+            dependencies: ["RizqSync", "RizqPrefs", "RizqJSON"],
+            path: "Tests/Support/SyncChild"
+        ),
         // What several test targets share: running commands, read-only folders, file search.
         .target(
             name: "RizqTestSupport",
@@ -278,6 +296,12 @@ let package = Package(
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "ConfigurationTesting", package: "swift-configuration"),
             ]
+        ),
+        // Device sync: the merge, the replica files, initial sync, limits, secrets, conflict
+        // copies, UbiquitousKeyValueStore; and two real Syncthing instances (scripts/with-syncthing).
+        .testTarget(
+            name: "RizqSyncTests",
+            dependencies: ["RizqTestSupport", "RizqSync", "RizqPrefs", "RizqJSON", "rizq-sync-test-child", "rizq-prefs"]
         ),
         .testTarget(
             name: "CLITests",

@@ -40,6 +40,7 @@ let package = Package(
                 .product(name: "RizqPrefs", package: "RizqPrefs"),
                 .product(name: "RizqSecrets", package: "RizqPrefs"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "RizqSync", package: "RizqPrefs"),
             ]
         ),
         // The fleet suite's benchmarks (issue 26), run by scripts/bench under scripts/with-postgres.

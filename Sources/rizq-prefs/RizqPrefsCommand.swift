@@ -49,12 +49,13 @@ struct RizqPrefsCommand: AsyncParsableCommand {
               printf '%s' "$TOKEN" | rizq-prefs secret set --app com.rizq.app auth_token
               rizq-prefs doctor
               rizq-prefs schema --app com.rizq.app
+              rizq-prefs sync enable com.rizq.app --folder ~/Sync/rizq-app --keys theme_mode
             """,
         version: PackageVersion.current,
         subcommands: [
             GetCommand.self, SetCommand.self, DeleteCommand.self, ListCommand.self, SuitesCommand.self,
             ExportCommand.self, ImportCommand.self, WatchCommand.self, SecretCommand.self, DoctorCommand.self,
-            ImportDumpCommand.self, SchemaCommand.self, FleetStubCommand.self,
+            ImportDumpCommand.self, SchemaCommand.self, SyncCommand.self, FleetStubCommand.self,
         ])
 
     @OptionGroup var verbosity: Verbosity

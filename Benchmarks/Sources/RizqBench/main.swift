@@ -129,6 +129,14 @@ do {
         progress("large, \(LargeSuiteWorkload.size(quick: options.quick)) keys")
         results += try LargeSuiteWorkload.run(home: home, options: options)
     }
+    if options.runs("sync-latency") {
+        progress("sync-latency (two Syncthing instances)")
+        results += try SyncWorkload.latency(home: home, options: options)
+    }
+    if options.runs("sync-merge") {
+        progress("sync-merge")
+        results += try SyncWorkload.merge(home: home, options: options)
+    }
     if options.runs("memory") {
         progress("memory")
         results.append(try MemoryWorkload.run(home: home, size: options.memorySize))

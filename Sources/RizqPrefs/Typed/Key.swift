@@ -20,6 +20,11 @@ import Synchronization
 ///
 /// A stored value of the wrong type (or a `Codable` whose shape changed) reads as the default,
 /// with one warning per key in the log, and stays stored until the app writes a new value.
+///
+/// `sync: true` marks the key for device sync, as Defaults' `iCloud: true` does: RizqSync's
+/// `DeviceSync` carries it to the user's other devices (``SuiteStore/keysMarkedForSync``).
+/// Nothing is synced until sync is enabled for the suite; a key not marked never leaves the
+/// machine.
 public struct Key<Value: Sendable>: Sendable, Hashable, AnyPrefKey {
     /// The key's name in the suite.
     public let name: String
@@ -27,39 +32,43 @@ public struct Key<Value: Sendable>: Sendable, Hashable, AnyPrefKey {
     public let defaultValue: Value
     /// The suite the key lives in.
     public let store: SuiteStore
+    /// Whether the key was marked `sync: true`: device sync carries it to the user's other devices.
+    public let isSynced: Bool
     let codec: PrefCodec<Value>
     private let cache = DecodedCache<Value>()
 
-    init(name: String, defaultValue: Value, store: SuiteStore, codec: PrefCodec<Value>) {
+    init(name: String, defaultValue: Value, store: SuiteStore, codec: PrefCodec<Value>, sync: Bool = false) {
         self.name = name
         self.defaultValue = defaultValue
         self.store = store
         self.codec = codec
+        self.isSynced = sync
         registerDefault()
+        if sync { store.markForSync(name) }
     }
 
     /// A key for a natively stored type (see ``UserDefaultValue``): `Bool`, numbers, `String`,
     /// `Data`, `Date`, `URL`, `UUID`, sets, ranges, arrays and dictionaries of these, optionals.
-    public init(_ name: String, default defaultValue: Value, store: SuiteStore = .standard) where Value: UserDefaultValue {
-        self.init(name: name, defaultValue: defaultValue, store: store, codec: .native())
+    public init(_ name: String, default defaultValue: Value, store: SuiteStore = .standard, sync: Bool = false) where Value: UserDefaultValue {
+        self.init(name: name, defaultValue: defaultValue, store: store, codec: .native(), sync: sync)
     }
 
     /// A key for an enum with `String` or `Int` raw values (any `RawRepresentable` over a stored
     /// type), with no declaration needed: stored as its raw value.
     @_disfavoredOverload
-    public init(_ name: String, default defaultValue: Value, store: SuiteStore = .standard) where Value: RawRepresentable, Value.RawValue: UserDefaultValue {
-        self.init(name: name, defaultValue: defaultValue, store: store, codec: .rawRepresentable())
+    public init(_ name: String, default defaultValue: Value, store: SuiteStore = .standard, sync: Bool = false) where Value: RawRepresentable, Value.RawValue: UserDefaultValue {
+        self.init(name: name, defaultValue: defaultValue, store: store, codec: .rawRepresentable(), sync: sync)
     }
 
     /// A key for an optional enum (see the initializer above); `nil` removes the key.
     @_disfavoredOverload
-    public init(_ name: String, default defaultValue: Value, store: SuiteStore = .standard) where Value: OptionalEnumValue {
-        self.init(name: name, defaultValue: defaultValue, store: store, codec: PrefCodec.dynamic() ?? .refusing())
+    public init(_ name: String, default defaultValue: Value, store: SuiteStore = .standard, sync: Bool = false) where Value: OptionalEnumValue {
+        self.init(name: name, defaultValue: defaultValue, store: store, codec: PrefCodec.dynamic() ?? .refusing(), sync: sync)
     }
 
     /// A key for any `Codable` type, stored as nested JSON.
-    public init(codable name: String, default defaultValue: Value, store: SuiteStore = .standard) where Value: Codable {
-        self.init(name: name, defaultValue: defaultValue, store: store, codec: .codable())
+    public init(codable name: String, default defaultValue: Value, store: SuiteStore = .standard, sync: Bool = false) where Value: Codable {
+        self.init(name: name, defaultValue: defaultValue, store: store, codec: .codable(), sync: sync)
     }
 
     /// Makes the default what the suite's untyped readers see while nothing is stored. A default

@@ -1,0 +1,55 @@
+import ArgumentParser
+import RizqPrefs
+import RizqSync
+
+/// `rizq-prefs sync now SUITE`
+struct SyncNowCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "now",
+        abstract: "Merge what the synced folder holds into the suite, and publish this device's replica, once.",
+        discussion: """
+            Records the suite's local changes of synced keys (stamped now, if no running app \
+            stamped them as they happened), merges every device's replica key by key, writes what \
+            other devices changed into the suite (apps see it as any change), and writes this \
+            device's replica — after the initial sync only. Conflict copies of replicas in the \
+            folder are merged and archived too. A running app that uses DeviceSync does this by \
+            itself, watching the folder. --json prints {"merged": […], "recorded": […], \
+            "published": …, "refused": {…}, "status": …}.
+            """)
+
+    @OptionGroup var target: SyncSuiteOptions
+
+    @Flag(help: "Print one JSON object.")
+    var json = false
+
+    func run() throws {
+        let store = try target.openStore()
+        let report: SyncReport
+        do throws(SyncError) {
+            guard let sync = try store.deviceSync() else { throw .notEnabled(suite: store.suiteName) }
+            report = try sync.syncNow()
+        } catch {
+            throw CLIError(error)
+        }
+        if json {
+            let object: PrefValue = [
+                "merged": .array(report.merged.map(PrefValue.string)),
+                "recorded": .array(report.recorded.map(PrefValue.string)),
+                "published": .bool(report.published),
+                "refused": .dictionary(report.refused.mapValues(PrefValue.string)),
+                "initialSyncCompleted": .bool(report.initialSyncCompleted),
+                "status": .string(report.status.description),
+            ]
+            Output.line(object.json)
+            return
+        }
+        if report.initialSyncCompleted { Output.line("initial sync completed") }
+        Output.line("merged: " + (report.merged.isEmpty ? "nothing" : report.merged.joined(separator: ", ")))
+        Output.line("recorded: " + (report.recorded.isEmpty ? "nothing" : report.recorded.joined(separator: ", ")))
+        Output.line("published: " + (report.published ? "yes" : "no change"))
+        for (key, reason) in report.refused.sorted(by: { $0.key < $1.key }) {
+            Output.line("not synced: \(key) (\(reason))")
+        }
+        Output.line("status: \(report.status)")
+    }
+}
