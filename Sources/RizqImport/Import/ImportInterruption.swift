@@ -14,7 +14,12 @@ import Glibc
 /// import's journal (``ImportJournal``) then tells the next import what to remove.
 package final class ImportInterruption: Sendable {
     private let state = Mutex<(signal: Int32?, count: Int)>((nil, 0))
-    private let sources = Mutex<[any DispatchSourceSignal]>([])
+    private let sources = Mutex<[SignalSource]>([])
+
+    /// A dispatch signal source, which Dispatch lets any thread cancel.
+    private struct SignalSource: @unchecked Sendable {
+        let source: any DispatchSourceSignal
+    }
 
     /// The signals an import stops on.
     package static let signals: [Int32] = [SIGINT, SIGTERM, SIGHUP]
@@ -39,7 +44,7 @@ package final class ImportInterruption: Sendable {
     /// the user); the second ends the process by that signal, at once.
     package func watchSignals(_ signals: [Int32] = ImportInterruption.signals, onFirst: @escaping @Sendable (Int32) -> Void) {
         for number in signals {
-            signal(number, SIG_IGN)
+            _ = Glibc.signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler { [weak self] in
                 guard let self else { return }
@@ -50,7 +55,8 @@ package final class ImportInterruption: Sendable {
                 }
             }
             source.resume()
-            sources.withLock { $0.append(source) }
+            let held = SignalSource(source: source)
+            sources.withLock { $0.append(held) }
         }
     }
 
@@ -60,14 +66,14 @@ package final class ImportInterruption: Sendable {
             defer { sources = [] }
             return sources
         }
-        for source in stopped { source.cancel() }
-        for number in Self.signals { signal(number, SIG_DFL) }
+        for held in stopped { held.source.cancel() }
+        for number in Self.signals { _ = Glibc.signal(number, SIG_DFL) }
     }
 
     /// Ends the process by `number` with its default action, so that the shell that started it
     /// sees it killed by that signal (status 128 + N: 130 for Ctrl-C), as for any tool.
     package static func end(by number: Int32) -> Never {
-        signal(number, SIG_DFL)
+        _ = Glibc.signal(number, SIG_DFL)
         var unblocked = sigset_t()
         sigemptyset(&unblocked)
         sigaddset(&unblocked, number)

@@ -1,5 +1,6 @@
 import Foundation
 import RizqCore
+import RizqSecrets
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -53,7 +54,7 @@ extension ImportJournal {
     /// left to do. A journal whose run the record shows as finished is only removed.
     package static func recover(
         appID: String, root: String,
-        secretStore: (_ service: String) -> any SecretStore = { SecretServiceStore(service: $0) }
+        secretStore: (_ service: String) -> any SecretStore = { ChainedSecretStore(service: $0) }
     ) -> [ImportRecovery] {
         let record = try? ImportRecord(appID: appID, root: root)
         var recoveries: [ImportRecovery] = []

@@ -115,7 +115,13 @@ package final class ImportJournal {
     }
 
     private func append(_ line: PrefValue) throws(SuiteStoreError) {
-        var bytes = Array(line.json.utf8)
+        let text: String
+        do {
+            text = try JSONWriter.string(line, pretty: false)
+        } catch {
+            throw .writeFailed(path: path, reason: "the journal line cannot be written as JSON: \(error)")
+        }
+        var bytes = Array(text.utf8)
         bytes.append(0x0A)
         do {
             try DescriptorIO.writeAll(bytes, to: descriptor)

@@ -99,7 +99,7 @@ public struct Importer: Sendable {
     ) {
         self.plan = plan
         self.options = options
-        self.makeSecretStore = secretStore ?? { SecretServiceStore(service: $0) }
+        self.makeSecretStore = secretStore ?? { ChainedSecretStore(service: $0) }
         self.journalsSecrets = secretStore == nil
     }
 

@@ -1,0 +1,1 @@
+../../rizq-prefs/Output/DisplayText.swift
