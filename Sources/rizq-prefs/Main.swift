@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import RizqPrefs
 
 /// Runs the command line with the exit statuses of ``ExitStatus``: argument-parser's own usage
 /// errors (its 64) become 2, and every error is one line on stderr.
@@ -19,6 +20,14 @@ enum Main {
         do {
             if let invalid = RawArguments.invalidUTF8() { throw invalid }
             if let unknownCommand = CommandNames.check(arguments) { throw unknownCommand }
+            // `get KEY`, `set KEY VALUE`, `list`: read without argument-parser's cost (QuickCommandLine).
+            if var quick = QuickCommandLine.command(arguments) {
+                SuiteStore.openWithoutWatching()
+                try quick.run()
+                return
+            }
+            // A command that reads or writes once follows no file: no inotify watch to set up.
+            if OneShotCommand.names.contains(arguments.first { !$0.hasPrefix("-") } ?? "") { SuiteStore.openWithoutWatching() }
             var command = try RizqPrefsCommand.parseAsRoot(NegativeNumbers.mark(arguments))
             if var asyncCommand = command as? AsyncParsableCommand {
                 try await asyncCommand.run()

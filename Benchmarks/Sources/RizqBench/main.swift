@@ -137,6 +137,10 @@ do {
         progress("sync-merge")
         results += try SyncWorkload.merge(home: home, options: options)
     }
+    for workload in ["cli-get", "cli-set"] where options.runs(workload) {
+        progress("\(workload) (whole processes)")
+        results.append(try CLIWorkload.run(workload, home: home, options: options, cli: environment["RIZQ_BENCH_CLI"]))
+    }
     if options.runs("memory") {
         progress("memory")
         results.append(try MemoryWorkload.run(home: home, size: options.memorySize))

@@ -1,5 +1,8 @@
 import Foundation
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Which app this process is: the one answer that suites, secrets and the command-line tool share.
 ///
@@ -28,12 +31,12 @@ public enum AppIdentity {
 
     /// The app id now: the environment, else ``configure(appID:)``'s, else the executable's name.
     public static var current: String {
-        resolve(environment: ProcessInfo.processInfo.environment)
+        resolve(environment: nil)
     }
 
-    /// ``current``, read from `environment` instead of the process's own.
-    package static func resolve(environment: [String: String]) -> String {
-        if let fromEnvironment = environment[environmentVariable], !fromEnvironment.isEmpty { return fromEnvironment }
+    /// ``current``, read from `environment` instead of the process's own (`nil`: the process's).
+    package static func resolve(environment: [String: String]?) -> String {
+        if let fromEnvironment = variable(in: environment), !fromEnvironment.isEmpty { return fromEnvironment }
         if let explicit = configured.withLock({ $0 }) { return explicit }
         return executableName()
     }
@@ -41,10 +44,18 @@ public enum AppIdentity {
     /// The id an explicit option names (`explicit`, when given and not empty), else the
     /// environment's; `nil` when neither says: for a command-line tool, whose own name is not
     /// the app it works on.
-    package static func named(_ explicit: String?, environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+    package static func named(_ explicit: String?, environment: [String: String]? = nil) -> String? {
         if let explicit, !explicit.isEmpty { return explicit }
-        if let fromEnvironment = environment[environmentVariable], !fromEnvironment.isEmpty { return fromEnvironment }
+        if let fromEnvironment = variable(in: environment), !fromEnvironment.isEmpty { return fromEnvironment }
         return nil
+    }
+
+    /// `RIZQ_PREFS_APP_ID` from `environment`, or from the process's own with `getenv`: a
+    /// one-key `rizq-prefs get` must not pay for `ProcessInfo.environment`, which copies every
+    /// variable into a dictionary (a twelfth of the command's instructions).
+    private static func variable(in environment: [String: String]?) -> String? {
+        if let environment { return environment[environmentVariable] }
+        return getenv(environmentVariable).map { String(cString: $0) }
     }
 
     private static func executableName() -> String {

@@ -52,10 +52,22 @@ public struct SuiteLocation: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The root of all suite files for this environment (see the type's documentation).
-    public static func defaultRoot(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
-        if let home = environment["RIZQ_PREFS_HOME"], !home.isEmpty { return absolute(home) }
-        if let config = environment["XDG_CONFIG_HOME"], config.hasPrefix("/") { return config + "/rizq-prefs" }
-        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+    public static func defaultRoot(environment: [String: String]) -> String {
+        defaultRoot { environment[$0] }
+    }
+
+    /// The root of all suite files for this process's environment (see the type's documentation).
+    ///
+    /// Reads the three variables with `getenv`: a one-key `rizq-prefs get` must not pay for
+    /// `ProcessInfo.environment`, which copies every variable into a dictionary.
+    public static func defaultRoot() -> String {
+        defaultRoot { name in getenv(name).map { String(cString: $0) } }
+    }
+
+    private static func defaultRoot(_ variable: (String) -> String?) -> String {
+        if let home = variable("RIZQ_PREFS_HOME"), !home.isEmpty { return absolute(home) }
+        if let config = variable("XDG_CONFIG_HOME"), config.hasPrefix("/") { return config + "/rizq-prefs" }
+        let home = variable("HOME").flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
         return home + "/.config/rizq-prefs"
     }
 

@@ -40,6 +40,8 @@ final class SuiteEngine: Sendable {
     /// file's stamp first (``refreshIfStale()``), so that it never returns a value older than
     /// the file. False in the normal case, where a read costs one load of it more.
     let degraded = Atomic<Bool>(false)
+    /// Whether suites opened from now on are watched (``SuiteStore/openWithoutWatching()``).
+    static let watchesFiles = Atomic<Bool>(true)
     /// Marks `queue`, so that a read made on it reloads in place (``refreshIfStale()``).
     static let queueKey = DispatchSpecificKey<Bool>()
 
@@ -93,6 +95,12 @@ final class SuiteEngine: Sendable {
             } catch {
                 opening = .failed(error)
                 return .failure(error)
+            }
+            // A one-shot process (``SuiteStore/openWithoutWatching()``) sets up no watch: each
+            // read checks the file's stamp instead, as where inotify cannot follow the file.
+            guard Self.watchesFiles.load(ordering: .relaxed) else {
+                degraded.store(true, ordering: .releasing)
+                return .success(())
             }
             // Followed whether or not the folder can be made: one that appears later is watched
             // then, and polled until it is.

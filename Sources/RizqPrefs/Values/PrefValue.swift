@@ -111,7 +111,7 @@ extension PrefValue {
         }
     }
 
-    /// Hashes what ``==`` compares: every NaN alike.
+    /// Hashes what `==` compares: every NaN alike.
     public func hash(into hasher: inout Hasher) {
         switch self {
         case .bool(let flag):
