@@ -26,49 +26,65 @@ enum QuickCommandLine {
     /// must read them.
     static func command(_ arguments: [String]) -> (any ParsableCommand)? {
         guard let name = arguments.first, getenv("RIZQ_PREFS_FULL_PARSER") == nil else { return nil }
+        // Plain variables, no Dictionary or Set: each generic type a process first uses costs a
+        // search of the binary's conformance tables, and this runs on every call.
         var words: [String] = []
-        var options: [String: String] = [:]
-        var flags: Set<String> = []
-        var rest = arguments.dropFirst()[...]
-        while let word = rest.popFirst() {
+        var app: String?, suite: String?, type: String?
+        var json = false
+        var typeFlag: ValueTypeFlag?
+        var index = 1
+        while index < arguments.count {
+            let word = arguments[index]
+            index += 1
             guard word.hasPrefix("-") else {
                 words.append(word)
                 continue
             }
-            let option: String
+            var option = word
             var value: String?
             if let equals = word.firstIndex(of: "=") {
                 option = String(word[..<equals])
                 value = String(word[word.index(after: equals)...])
-            } else {
-                option = word
             }
-            switch option {
-            case "--app", "--suite", "--type":
-                if value == nil { value = rest.popFirst() }
+            if option == "--app" || option == "--suite" || option == "--type" {
+                if value == nil, index < arguments.count {
+                    value = arguments[index]
+                    index += 1
+                }
                 // A value that looks like an option, or an option given twice: argument-parser says.
-                guard let value, !value.hasPrefix("-"), options[option] == nil else { return nil }
-                options[option] = value
-            case "--json", "--bool", "--int", "--double", "--string", "--date", "--data":
-                guard value == nil, flags.insert(option).inserted else { return nil }
-            default:
+                guard let value, !value.hasPrefix("-") else { return nil }
+                switch option {
+                case "--app":
+                    guard app == nil else { return nil }
+                    app = value
+                case "--suite":
+                    guard suite == nil else { return nil }
+                    suite = value
+                default:
+                    guard type == nil else { return nil }
+                    type = value
+                }
+            } else if option == "--json", value == nil, !json, name != "set" {
+                json = true
+            } else if name == "set", value == nil, typeFlag == nil, option.hasPrefix("--"), let flag = ValueTypeFlag(rawValue: String(option.dropFirst(2))) {
+                typeFlag = flag
+            } else {
                 return nil
             }
         }
         var store = StoreOptions()
-        store.app = options["--app"]
-        store.suite = options["--suite"]
+        store.app = app
+        store.suite = suite
         switch name {
         case "get":
-            guard words.count == 1, options["--type"] == nil, flags.isSubset(of: ["--json"]) else { return nil }
+            guard words.count == 1, type == nil else { return nil }
             var command = GetCommand()
             command.store = store
             command.key = words[0]
-            command.json = flags.contains("--json")
+            command.json = json
             return command
         case "set":
-            let typeFlags = flags.compactMap { ValueTypeFlag(rawValue: String($0.dropFirst(2))) }
-            guard words.count == 2, typeFlags.count == flags.count, typeFlags.count <= 1 else { return nil }
+            guard words.count == 2 else { return nil }
             var command = SetCommand()
             command.store = store
             command.key = words[0]
@@ -76,20 +92,20 @@ enum QuickCommandLine {
             // Every property is given a value: argument-parser's wrappers trap when one that
             // was never parsed nor set is read.
             var typeOption: PrefValueType?
-            if let type = options["--type"] {
+            if let type {
                 guard let parsed = PrefValueType(rawValue: type) else { return nil }
                 typeOption = parsed
             }
             command.typeOption = typeOption
-            command.typeFlag = typeFlags.first
+            command.typeFlag = typeFlag
             // --type int --bool: argument-parser's validation message.
             guard (try? command.validate()) != nil else { return nil }
             return command
         case "list":
-            guard words.isEmpty, options["--type"] == nil, flags.isSubset(of: ["--json"]) else { return nil }
+            guard words.isEmpty, type == nil else { return nil }
             var command = ListCommand()
             command.store = store
-            command.json = flags.contains("--json")
+            command.json = json
             return command
         default:
             return nil
