@@ -167,7 +167,7 @@ public struct Importer: Sendable {
         let defaultSuite = options.defaultSuite ?? plan?.defaultSuite ?? appID
         let defaultService = options.secretService ?? plan?.secretService ?? appID
         if defaultService.isEmpty || defaultService.utf8.contains(0) {
-            throw .invalidOption(reason: "the Secret Service name '\(defaultService)' is empty or holds a NUL byte; give another with --service")
+            throw .invalidOption(reason: "the secret service name '\(defaultService)' is empty or holds a NUL byte; give another with --service")
         }
         if let problem = ImportPlan.suiteProblem(defaultSuite) {
             throw .invalidOption(reason: "the suite '\(defaultSuite)' cannot be the import's target: \(problem); give another with --suite")
@@ -190,7 +190,7 @@ public struct Importer: Sendable {
             let target: String
             switch decision.outcome {
             case .suite(let suite, let key, _, _, _): target = "suite \(suite), key '\(key)'"
-            case .secret(let service, let account, _, _): target = "the Secret Service, service \(service), account '\(account)'"
+            case .secret(let service, let account, _, _): target = "the secret store, service \(service), account '\(account)'"
             case .skip: continue
             }
             if sources[target] == nil { order.append(target) }
@@ -207,6 +207,8 @@ public struct Importer: Sendable {
         var suites: [String: [String: PrefValue]] = [:]
         var suiteFiles: [String: String] = [:]
         var secrets: [SecretAddress: Data] = [:]
+        /// The services whose write target was checked (``ChainedSecretStore/checkWriteTarget()``).
+        var checkedServices: Set<String> = []
     }
 
     private func currentState(of decisions: [ImportDecision], setup: Setup, warnings: inout [String]) throws(ImportError) -> CurrentState {
@@ -223,8 +225,9 @@ public struct Importer: Sendable {
                     throw .suite(error, rollback: nil)
                 }
             case .secret(let service, let account, _, _) where !secretCheckFailed:
+                let store = makeSecretStore(service)
                 do {
-                    if let existing = try makeSecretStore(service).secretBytes(forAccount: account) {
+                    if let existing = try store.secretBytes(forAccount: account) {
                         state.secrets[SecretAddress(service: service, account: account)] = existing
                     }
                 } catch {
@@ -232,6 +235,18 @@ public struct Importer: Sendable {
                     // A dry run still shows its plan without a keyring; a real run would stop here.
                     secretCheckFailed = true
                     warnings.append("could not look for existing secrets (\(error)); a real import would stop here")
+                    continue
+                }
+                // The chain finds where the secrets would go now, before any write: with no
+                // backend that can store them, nothing is written at all.
+                guard let chain = store as? ChainedSecretStore, !state.checkedServices.contains(service) else { continue }
+                state.checkedServices.insert(service)
+                do {
+                    _ = try chain.checkWriteTarget()
+                } catch {
+                    guard options.dryRun else { throw .secretService(error, rollback: nil) }
+                    secretCheckFailed = true
+                    warnings.append("the secrets could not be stored here (\(error)); a real import would stop here")
                 }
             default:
                 break
@@ -272,7 +287,7 @@ public struct Importer: Sendable {
         case .secret(let service, let account, let value, _):
             let destination = ImportReport.Destination.secret(service: service, account: account)
             if let existing = current.secrets[SecretAddress(service: service, account: account)], !options.overwrite {
-                let note = existing == value ? "the Secret Service already holds this secret" : "the Secret Service already holds a different secret here; overwrite (--overwrite) replaces it"
+                let note = existing == value ? "the secret store already holds this secret" : "the secret store already holds a different secret here; overwrite (--overwrite) replaces it"
                 return ImportReport.Item(sourceKey: key, action: .kept, destination: destination, type: nil, value: nil, rule: decision.rule, note: note)
             }
             return ImportReport.Item(sourceKey: key, action: .secret, destination: destination, type: nil, value: nil, rule: decision.rule, note: decision.note)
