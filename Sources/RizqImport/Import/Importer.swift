@@ -5,7 +5,7 @@ import RizqPrefs
 import RizqSecrets
 
 /// Imports an ``ImportDump`` (a `localStorage` dump, a browser's storage, an Apple property list)
-/// into suites, and its credentials into the Secret Service, once, all or nothing.
+/// into suites, and its credentials into the secret store (`ChainedSecretStore`), once, all or nothing.
 ///
 /// ```swift
 /// let dump = try ImportDump(contentsOfFile: "rizq-localstorage.json")
@@ -17,9 +17,9 @@ import RizqSecrets
 /// Each key is decided by, in order: the plan's rule for it (an exact key, else the first
 /// matching pattern); for keys no rule names, the plan's `unmapped` setting (`skip`, or
 /// `infer`, which is also what happens without a plan): transient login state is skipped,
-/// credentials go to the Secret Service, and everything else goes to the default suite with
+/// credentials go to the secret store, and everything else goes to the default suite with
 /// an inferred type (<doc:ImportingFromLocalStorage> says what is recognised as a credential and
-/// what inference does). A value shaped like a token goes to the Secret Service even when a
+/// what inference does). A value shaped like a token goes to the secret store even when a
 /// plan rule names a suite.
 ///
 /// The guarantees:
@@ -87,12 +87,14 @@ public struct Importer: Sendable {
     /// Asked to stop (a signal): checked before each write, and a stop rolls back.
     package var interruption: ImportInterruption?
     /// Whether the secret writes are journaled (``ImportJournal``) for a later process to undo
-    /// after a kill: for the desktop's Secret Service (the default store), which outlives this
+    /// after a kill: for the chain (the default store), whose backends outlive this
     /// process; not for a store an app passes in (an `InMemorySecretStore` dies with it).
     package var journalsSecrets: Bool
 
-    /// An importer. `secretStore` makes the store for a service name: the desktop's Secret
-    /// Service unless given (an app's own tests may pass `InMemorySecretStore`s).
+    /// An importer. `secretStore` makes the store for a service name: the chain
+    /// (`ChainedSecretStore`: the desktop's Secret Service, or with no desktop the vault) unless
+    /// given (an app's own tests may pass `InMemorySecretStore`s). Before the first write the
+    /// chain is asked whether a store would land (`ChainedSecretStore.checkWriteTarget()`).
     public init(
         plan: ImportPlan? = nil, options: Options = Options(),
         secretStore: (@Sendable (_ service: String) -> any SecretStore)? = nil
@@ -207,7 +209,7 @@ public struct Importer: Sendable {
         var suites: [String: [String: PrefValue]] = [:]
         var suiteFiles: [String: String] = [:]
         var secrets: [SecretAddress: Data] = [:]
-        /// The services whose write target was checked (``ChainedSecretStore/checkWriteTarget()``).
+        /// The services whose write target was checked (`ChainedSecretStore.checkWriteTarget()`).
         var checkedServices: Set<String> = []
     }
 
