@@ -49,7 +49,7 @@ public struct ImportRollback: Sendable, Equatable {
             if !unknownSecrets.isEmpty {
                 let services = Array(Set(unknownSecrets.map(\.service))).sorted()
                 let commands = services.map { "`rizq-prefs secret list --service \($0)`" }.joined(separator: ", ")
-                text += "; the state of \(unknownSecrets.map(\.description).joined(separator: ", ")) is unknown: once the Secret Service answers, check with \(commands) and remove them with `rizq-prefs secret delete`"
+                text += "; the state of \(unknownSecrets.map(\.description).joined(separator: ", ")) is unknown: once the secret store answers, check with \(commands) and remove them with `rizq-prefs secret delete`"
             } else {
                 text += "; fix that by hand (`rizq-prefs secret delete`, or restore the suite file)"
             }

@@ -12,14 +12,14 @@ package struct ImportRecovery: Sendable {
     /// The import had recorded itself before it was killed: it was complete, nothing to undo.
     package var wasComplete = false
     /// The secrets it had created, now removed.
-    package var removed: [ImportRollback.SecretAccount] = []
+    package var removed: [SecretAddress] = []
     /// The secrets it was about to create that are not there (the kill came before the write).
-    package var absent: [ImportRollback.SecretAccount] = []
+    package var absent: [SecretAddress] = []
     /// The accounts that held a secret before the import and that it may have replaced: the
     /// journal holds no value, so the earlier one cannot be brought back.
-    package var replaced: [ImportRollback.SecretAccount] = []
+    package var replaced: [SecretAddress] = []
     /// What could not be removed, and why (the journal is kept for the next try).
-    package var failed: [(account: ImportRollback.SecretAccount, reason: String)] = []
+    package var failed: [(account: SecretAddress, reason: String)] = []
 
     /// Whether everything the journal named is settled (the journal was removed).
     package var isSettled: Bool { failed.isEmpty }
@@ -28,14 +28,14 @@ package struct ImportRecovery: Sendable {
     package var summary: String {
         if wasComplete { return "an earlier \(journal.title) of app \(journal.appID) had finished before it was stopped; its journal was removed" }
         var parts: [String] = []
-        func names(_ accounts: [ImportRollback.SecretAccount]) -> String { accounts.map(\.description).joined(separator: ", ") }
+        func names(_ accounts: [SecretAddress]) -> String { accounts.map(\.description).joined(separator: ", ") }
         if !removed.isEmpty { parts.append("removed the \(removed.count) secret(s) it had written: \(names(removed))") }
         if !absent.isEmpty { parts.append("\(names(absent)) had not been written") }
         if !replaced.isEmpty {
             parts.append("\(names(replaced)) held a secret before the import, which may have replaced it: the earlier secret cannot be brought back (the journal holds no value): check it with `rizq-prefs secret get`")
         }
         if !failed.isEmpty {
-            parts.append("could not remove " + failed.map { "\($0.account) (\($0.reason))" }.joined(separator: ", ") + ": the journal is kept, run `rizq-prefs migrate --app \(journal.appID) --recover` once the Secret Service answers")
+            parts.append("could not remove " + failed.map { "\($0.account) (\($0.reason))" }.joined(separator: ", ") + ": the journal is kept, run `rizq-prefs migrate --app \(journal.appID) --recover` once the secret store answers")
         }
         if parts.isEmpty { parts.append("it had written no secret") }
         var text = "an earlier \(journal.title) of app \(journal.appID) was stopped before it finished (killed) and recorded nothing: " + parts.joined(separator: "; ")
@@ -70,7 +70,7 @@ extension ImportJournal {
                 }
                 // Last written first, as a rollback does.
                 for secret in journal.secrets.reversed() {
-                    let account = ImportRollback.SecretAccount(service: secret.service, account: secret.account)
+                    let account = SecretAddress(service: secret.service, account: secret.account)
                     if secret.existed {
                         recovery.replaced.append(account)
                         continue

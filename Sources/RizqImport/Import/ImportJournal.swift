@@ -6,7 +6,7 @@ import RizqPrefs
 import Glibc
 #endif
 
-/// What a running import has written to the Secret Service, on disk before each write, so that
+/// What a running import has written to the secret store, on disk before each write, so that
 /// an import killed outright (SIGKILL, a power cut) can be cleaned up by the next one: the
 /// secrets it created are removed, and what could not be undone is named.
 ///

@@ -5,7 +5,7 @@ import RizqPrefs
 import RizqSecrets
 
 /// Imports an ``ImportDump`` (a `localStorage` dump, a browser's storage, an Apple property list)
-/// into suites, and its credentials into the Secret Service, once, all or nothing.
+/// into suites, and its credentials into the secret store (`ChainedSecretStore`), once, all or nothing.
 ///
 /// ```swift
 /// let dump = try ImportDump(contentsOfFile: "rizq-localstorage.json")
@@ -17,9 +17,9 @@ import RizqSecrets
 /// Each key is decided by, in order: the plan's rule for it (an exact key, else the first
 /// matching pattern); for keys no rule names, the plan's `unmapped` setting (`skip`, or
 /// `infer`, which is also what happens without a plan): transient login state is skipped,
-/// credentials go to the Secret Service, and everything else goes to the default suite with
+/// credentials go to the secret store, and everything else goes to the default suite with
 /// an inferred type (<doc:ImportingFromLocalStorage> says what is recognised as a credential and
-/// what inference does). A value shaped like a token goes to the Secret Service even when a
+/// what inference does). A value shaped like a token goes to the secret store even when a
 /// plan rule names a suite.
 ///
 /// The guarantees:
@@ -87,12 +87,14 @@ public struct Importer: Sendable {
     /// Asked to stop (a signal): checked before each write, and a stop rolls back.
     package var interruption: ImportInterruption?
     /// Whether the secret writes are journaled (``ImportJournal``) for a later process to undo
-    /// after a kill: for the desktop's Secret Service (the default store), which outlives this
+    /// after a kill: for the chain (the default store), whose backends outlive this
     /// process; not for a store an app passes in (an `InMemorySecretStore` dies with it).
     package var journalsSecrets: Bool
 
-    /// An importer. `secretStore` makes the store for a service name: the desktop's Secret
-    /// Service unless given (an app's own tests may pass `InMemorySecretStore`s).
+    /// An importer. `secretStore` makes the store for a service name: the chain
+    /// (`ChainedSecretStore`: the desktop's Secret Service, or with no desktop the vault) unless
+    /// given (an app's own tests may pass `InMemorySecretStore`s). Before the first write the
+    /// chain is asked whether a store would land (`ChainedSecretStore.checkWriteTarget()`).
     public init(
         plan: ImportPlan? = nil, options: Options = Options(),
         secretStore: (@Sendable (_ service: String) -> any SecretStore)? = nil
@@ -167,7 +169,7 @@ public struct Importer: Sendable {
         let defaultSuite = options.defaultSuite ?? plan?.defaultSuite ?? appID
         let defaultService = options.secretService ?? plan?.secretService ?? appID
         if defaultService.isEmpty || defaultService.utf8.contains(0) {
-            throw .invalidOption(reason: "the Secret Service name '\(defaultService)' is empty or holds a NUL byte; give another with --service")
+            throw .invalidOption(reason: "the secret service name '\(defaultService)' is empty or holds a NUL byte; give another with --service")
         }
         if let problem = ImportPlan.suiteProblem(defaultSuite) {
             throw .invalidOption(reason: "the suite '\(defaultSuite)' cannot be the import's target: \(problem); give another with --suite")
@@ -190,7 +192,7 @@ public struct Importer: Sendable {
             let target: String
             switch decision.outcome {
             case .suite(let suite, let key, _, _, _): target = "suite \(suite), key '\(key)'"
-            case .secret(let service, let account, _, _): target = "the Secret Service, service \(service), account '\(account)'"
+            case .secret(let service, let account, _, _): target = "the secret store, service \(service), account '\(account)'"
             case .skip: continue
             }
             if sources[target] == nil { order.append(target) }
@@ -207,6 +209,8 @@ public struct Importer: Sendable {
         var suites: [String: [String: PrefValue]] = [:]
         var suiteFiles: [String: String] = [:]
         var secrets: [SecretAddress: Data] = [:]
+        /// The services whose write target was checked (`ChainedSecretStore.checkWriteTarget()`).
+        var checkedServices: Set<String> = []
     }
 
     private func currentState(of decisions: [ImportDecision], setup: Setup, warnings: inout [String]) throws(ImportError) -> CurrentState {
@@ -223,8 +227,9 @@ public struct Importer: Sendable {
                     throw .suite(error, rollback: nil)
                 }
             case .secret(let service, let account, _, _) where !secretCheckFailed:
+                let store = makeSecretStore(service)
                 do {
-                    if let existing = try makeSecretStore(service).secretBytes(forAccount: account) {
+                    if let existing = try store.secretBytes(forAccount: account) {
                         state.secrets[SecretAddress(service: service, account: account)] = existing
                     }
                 } catch {
@@ -232,6 +237,18 @@ public struct Importer: Sendable {
                     // A dry run still shows its plan without a keyring; a real run would stop here.
                     secretCheckFailed = true
                     warnings.append("could not look for existing secrets (\(error)); a real import would stop here")
+                    continue
+                }
+                // The chain finds where the secrets would go now, before any write: with no
+                // backend that can store them, nothing is written at all.
+                guard let chain = store as? ChainedSecretStore, !state.checkedServices.contains(service) else { continue }
+                state.checkedServices.insert(service)
+                do {
+                    _ = try chain.checkWriteTarget()
+                } catch {
+                    guard options.dryRun else { throw .secretService(error, rollback: nil) }
+                    secretCheckFailed = true
+                    warnings.append("the secrets could not be stored here (\(error)); a real import would stop here")
                 }
             default:
                 break
@@ -272,7 +289,7 @@ public struct Importer: Sendable {
         case .secret(let service, let account, let value, _):
             let destination = ImportReport.Destination.secret(service: service, account: account)
             if let existing = current.secrets[SecretAddress(service: service, account: account)], !options.overwrite {
-                let note = existing == value ? "the Secret Service already holds this secret" : "the Secret Service already holds a different secret here; overwrite (--overwrite) replaces it"
+                let note = existing == value ? "the secret store already holds this secret" : "the secret store already holds a different secret here; overwrite (--overwrite) replaces it"
                 return ImportReport.Item(sourceKey: key, action: .kept, destination: destination, type: nil, value: nil, rule: decision.rule, note: note)
             }
             return ImportReport.Item(sourceKey: key, action: .secret, destination: destination, type: nil, value: nil, rule: decision.rule, note: decision.note)

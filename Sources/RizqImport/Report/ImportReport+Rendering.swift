@@ -23,7 +23,7 @@ extension ImportReport {
             case .suite(let name, let key)?:
                 head += " → \(name) / \(key)" + (item.type.map { " (\($0))" } ?? "")
             case .secret(let service, let account)?:
-                head += " → Secret Service, service \(service), account \(account) (value not shown)"
+                head += " → secret store, service \(service), account \(account) (value not shown)"
             case nil:
                 break
             }

@@ -3,7 +3,7 @@ import RizqPrefs
 
 /// What an import did (or, for a dry run, would do) with every key of the dump: imported with
 /// a declared type, inferred, kept (already there), skipped (with the reason), or sent to the
-/// Secret Service. Secret values never appear in it; suite values do, as they are written.
+/// secret store. Secret values never appear in it; suite values do, as they are written.
 ///
 /// ```swift
 /// let report = try importer.run(dump)
@@ -32,7 +32,7 @@ public struct ImportReport: Sendable, Equatable {
         case kept
         /// Not written, for the reason given.
         case skipped
-        /// Written to the Secret Service.
+        /// Written to the secret store.
         case secret
     }
 
@@ -40,7 +40,7 @@ public struct ImportReport: Sendable, Equatable {
     public enum Destination: Sendable, Equatable {
         /// A suite key.
         case suite(name: String, key: String)
-        /// A Secret Service item.
+        /// A secret store item (its service and account).
         case secret(service: String, account: String)
     }
 

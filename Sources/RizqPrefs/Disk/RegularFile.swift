@@ -38,7 +38,7 @@ enum RegularFile {
         }
         let bytes: [UInt8]
         do {
-            bytes = try readAll(descriptor, sizeHint: Int(info.st_size))
+            bytes = try DescriptorIO.readToEnd(descriptor, sizeHint: Int(info.st_size), limit: sizeLimit)
         } catch {
             throw .unreadable(path: path, reason: error == .fileTooLarge ? tooLarge(Int64(sizeLimit) + 1) : error.description)
         }
@@ -49,23 +49,5 @@ enum RegularFile {
     /// "it is N MiB, over …" for messages.
     static func tooLarge(_ size: Int64) -> String {
         "it is \(size >> 20) MiB, over the \(sizeLimit >> 20) MiB a suite file may hold"
-    }
-
-    private static func readAll(_ descriptor: Int32, sizeHint: Int) throws(Errno) -> [UInt8] {
-        // Not zeroed first: read(2) writes the bytes, and what it did not write is cut off below
-        // unread (zeroing a 2.2 MB file's buffer was a tenth of the instructions of opening it).
-        let firstCapacity = min(max(sizeHint, 0), sizeLimit) + 1
-        var bytes = [UInt8](unsafeUninitializedCapacity: firstCapacity) { _, initialized in initialized = firstCapacity }
-        var count = 0
-        while true {
-            // A file that grows while it is read stops at the limit.
-            if count > sizeLimit { throw .fileTooLarge }
-            if count == bytes.count { bytes.append(contentsOf: repeatElement(0, count: min(max(4096, bytes.count), sizeLimit + 1))) }
-            let got = try DescriptorIO.read(descriptor, into: &bytes, from: count)
-            if got == 0 { break }
-            count += got
-        }
-        bytes.removeLast(bytes.count - count)
-        return bytes
     }
 }

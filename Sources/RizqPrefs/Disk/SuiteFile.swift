@@ -162,9 +162,6 @@ struct SuiteFile: Sendable {
 
     /// Makes the folder's entries (a rename, a removal) durable.
     func syncDirectory() {
-        let descriptor = open(location.directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard descriptor >= 0 else { return }
-        _ = fsync(descriptor)
-        close(descriptor)
+        try? DescriptorIO.syncFolder(location.directory)
     }
 }

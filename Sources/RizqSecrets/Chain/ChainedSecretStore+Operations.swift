@@ -1,8 +1,13 @@
 import Foundation
+import Logging
 import RizqCore
 
 /// The chain's operations, on the calling (dispatch) thread.
 extension ChainedSecretStore {
+    /// The label `RizqSecrets`, as the Secret Service's lines: which backend a store went to, or
+    /// a read came from, and how the vault was opened. Never a secret.
+    static let logger = Logger(label: "RizqSecrets")
+
     /// What one backend answered.
     enum Answer<Value> {
         /// It has it.
@@ -49,6 +54,7 @@ extension ChainedSecretStore {
         for backend in order {
             switch ask(backend, target: target, { (store) throws(SecretError) in try store.secretBytes(forAccount: account) }) {
             case .found(let bytes):
+                Self.logger.debug("chain read a secret", metadata: ["service": "\(service)", "account": "\(account)", "backend": "\(backend.rawValue)"])
                 guard let failure else { return (bytes, backend) }
                 // An earlier backend could not look: its copy, if it has one, would win. Only
                 // the write target's own copy (where this app's writes went) may answer anyway.
@@ -84,6 +90,9 @@ extension ChainedSecretStore {
         try SecretInput.validate(service: service, account: account, label: label, secretSize: bytes.count)
         let target = try writeTarget()
         try store(for: target.backend).storeSecret(bytes, isText: isText, forAccount: account, label: label)
+        Self.logger.debug("chain stored a secret", metadata: [
+            "service": "\(service)", "account": "\(account)", "backend": "\(target.backend.rawValue)", "origin": "\(target.origin.rawValue)",
+        ])
         if target.origin == .automatic {
             // Remembered once a store has gone there. Not remembering (a full disk) only means
             // the next process chooses again, the same way.

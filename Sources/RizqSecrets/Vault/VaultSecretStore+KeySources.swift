@@ -173,12 +173,14 @@ extension VaultSecretStore {
             let (cached, failure) = VaultIdentityCache(service: service, recipient: recipient).load(recipient: recipient)
             if let cached {
                 remember(cached)
+                ChainedSecretStore.logger.debug("vault opened", metadata: ["service": "\(service)", "keySource": "\(VaultKeySource.kernelKeyringCache.rawValue)"])
                 return cached
             }
             tried.append("kernel keyring: " + (failure?.description ?? "no cached key (`rizq-prefs secret unlock` caches it)"))
         }
-        let (identity, _) = try identityFromSlots(layout: layout, recipient: recipient, tried: &tried)
+        let (identity, source) = try identityFromSlots(layout: layout, recipient: recipient, tried: &tried)
         remember(identity)
+        ChainedSecretStore.logger.debug("vault opened", metadata: ["service": "\(service)", "keySource": "\(source.rawValue)"])
         return identity
     }
 

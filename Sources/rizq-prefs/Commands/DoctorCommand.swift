@@ -82,14 +82,14 @@ struct DoctorCommand: ParsableCommand {
     }
 
     /// A problem for each import that was killed before it finished (its journal is left): it
-    /// may have left secrets in the Secret Service. Read only: `migrate --recover` settles it.
+    /// may have left secrets in the secret store. Read only: `migrate --recover` settles it.
     private func killedImportFindings(_ catalog: SuiteCatalog) -> [SuiteCatalog.Finding] {
         ImportJournal.unfinished(root: catalog.root).map { journal in
             let secrets = journal.secrets.map { "\($0.account) (service \($0.service))" }
             return .init(
                 severity: .problem, path: journal.path,
                 message: "an \(journal.title) of app \(journal.appID) was killed before it finished and recorded nothing; "
-                    + (secrets.isEmpty ? "it had written no secret" : "it may have left \(secrets.count) secret(s) in the Secret Service: \(secrets.joined(separator: ", "))"),
+                    + (secrets.isEmpty ? "it had written no secret" : "it may have left \(secrets.count) secret(s) in the secret store: \(secrets.joined(separator: ", "))"),
                 fix: "rizq-prefs migrate --app '\(journal.appID)' --recover (removes the secrets it created and the journal)")
         }
     }

@@ -14,7 +14,7 @@ import RizqSecrets
 struct ImportDumpCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "migrate",
-        abstract: "Import a web app's localStorage or an Apple app's defaults once: settings into suites, tokens into the Secret Service.",
+        abstract: "Import a web app's localStorage or an Apple app's defaults once: settings into suites, tokens into the secret store (rizq-prefs secret backends).",
         discussion: """
             --from SOURCE reads a browser's own storage, from a private copy (the profile is never \
             changed, and the browser may be running): chrome, chromium, brave, edge, vivaldi, firefox \
@@ -38,7 +38,7 @@ struct ImportDumpCommand: ParsableCommand {
             With --plan, each key goes where the plan says. Without one (and for keys the plan does \
             not name, unless it says "unmapped": "skip"), every key goes to --suite with an inferred \
             type, login state in progress is skipped, and credentials (JWTs, keys of auth libraries, \
-            keys named like tokens, JSON holding tokens) go to the Secret Service under --service, \
+            keys named like tokens, JSON holding tokens) go to the secret store (the chain of `rizq-prefs secret backends`) under --service, \
             never to a suite file.
 
             Secrets are written first, then each suite in one batch, then a record of the import; \
@@ -54,7 +54,7 @@ struct ImportDumpCommand: ParsableCommand {
             those it may have replaced (their earlier value cannot be brought back), and says so \
             on stderr; 'rizq-prefs doctor' reports such a journal. An import runs once: a second \
             run with the same plan id (without a plan: the same input) says "already imported" and \
-            changes nothing. Values already in a suite or the Secret Service are kept unless \
+            changes nothing. Values already in a suite or the secret store are kept unless \
             --overwrite. The report lists every key and never shows a secret. The record \
             (<root>/apps/<app id>/rizq-migrations.json) is not a suite: 'suites' does not list it \
             and --suite rizq-migrations is refused.
@@ -100,7 +100,7 @@ struct ImportDumpCommand: ParsableCommand {
 
     @OptionGroup var store: StoreOptions
 
-    @Option(help: ArgumentHelp("The Secret Service 'service' of the secrets (default: the plan's, else the app id).", valueName: "name"))
+    @Option(help: ArgumentHelp("The service of the secrets: the Secret Service's 'service' attribute, the vault's folder (default: the plan's, else the app id).", valueName: "name"))
     var service: String?
 
     @Flag(help: "Print every write the import would make (secrets redacted) and change nothing.")
@@ -109,7 +109,7 @@ struct ImportDumpCommand: ParsableCommand {
     @Flag(help: "Import again an input (or a plan id) that was imported before.")
     var force = false
 
-    @Flag(help: "Replace values that the suites and the Secret Service already hold.")
+    @Flag(help: "Replace values that the suites and the secret store already hold.")
     var overwrite = false
 
     @Flag(help: "Print the report as JSON.")
@@ -226,7 +226,7 @@ struct ImportDumpCommand: ParsableCommand {
         let recoveries = ImportJournal.recover(appID: appID, root: SuiteLocation.defaultRoot())
         for recovery in recoveries { Output.error(recovery.summary) }
         if let unsettled = recoveries.first(where: { !$0.isSettled }) {
-            throw CLIError(.secretService, "the secrets an earlier import left could not all be removed (\(unsettled.failed.map { $0.reason }.first ?? "")); nothing was imported: once the Secret Service answers, run 'rizq-prefs migrate --app \(appID) --recover'")
+            throw CLIError(.secretService, "the secrets an earlier import left could not all be removed (\(unsettled.failed.map { $0.reason }.first ?? "")); nothing was imported: once the secret store answers, run 'rizq-prefs migrate --app \(appID) --recover'")
         }
         return recoveries
     }

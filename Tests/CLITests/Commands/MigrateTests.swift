@@ -153,17 +153,45 @@ final class MigrateTests: XCTestCase {
         XCTAssertTrue(noApp.stderr.contains("--app"), noApp.stderr)
     }
 
-    func testNoSecretServiceExitsFourBeforeAnyWriteButADryRunWorks() throws {
+    /// No session bus and no key source (systemd-creds off, no passphrase, no key file): no
+    /// backend can store the token, so `migrate` exits 4 before writing anything — no suite, no
+    /// journal, no vault — with the fixes; a dry run still shows its plan and says a real import
+    /// would stop.
+    func testNoBackendThatCanStoreExitsFourBeforeAnyWriteButADryRunWorks() throws {
         let cli = try CLIHarness()
         let dump = write(try dumpJSON([("theme_mode", "dark"), ("auth_token", FakeToken.jwt(subject: "cli-test"))]), cli, name: "dump.json")
-        let noBus: [String: String?] = ["DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent/bus"]
-        let real = try cli.run(["migrate", dump], environment: noBus)
+        let real = try cli.run(["migrate", dump], environment: cli.headless())
         XCTAssertEqual(real.status, 4, real.stderr)
         XCTAssertTrue(real.stderr.contains("nothing was imported"), real.stderr)
-        XCTAssertEqual(fileSnapshot(under: cli.root), [:])
-        let dry = try cli.run(["migrate", dump, "--dry-run"], environment: noBus)
+        for fix in ["RIZQ_SECRETS_PASSPHRASE_FILE", "rizq-prefs secret unlock", "desktop session"] {
+            XCTAssertTrue(real.stderr.contains(fix), "the error names the fix \(fix): \(real.stderr)")
+        }
+        XCTAssertEqual(fileSnapshot(under: cli.root), [:], "no suite, no journal, no vault")
+        let dry = try cli.run(["migrate", dump, "--dry-run"], environment: cli.headless())
         XCTAssertEqual(dry.status, 0, dry.stderr)
         XCTAssertTrue(dry.stdout.contains("a real import would stop here"), dry.stdout)
+        XCTAssertTrue(dry.stdout.contains("auth_token → secret store, service \(cli.appID), account auth_token (value not shown)"), dry.stdout)
+        XCTAssertEqual(fileSnapshot(under: cli.root), [:], "a dry run writes nothing")
+    }
+
+    /// No session bus, and a key source (a passphrase file): the token goes to the vault the
+    /// chain makes, a later process reads it back, and the suite has the setting but not the token.
+    func testWithNoSessionBusTheTokenGoesToTheVault() throws {
+        let cli = try CLIHarness()
+        let token = FakeToken.jwt(subject: "cli-vault")
+        let dump = write(try dumpJSON([("theme_mode", "dark"), ("auth_token", token)]), cli, name: "dump.json")
+        let environment = cli.headless(["RIZQ_SECRETS_PASSPHRASE_FILE": try cli.writeFile("passphrase", "pass-\(UUID().uuidString)\n")])
+        let real = try cli.run(["migrate", dump], environment: environment)
+        XCTAssertEqual(real.status, 0, real.stderr)
+        XCTAssertTrue(real.stdout.contains("imported"), real.stdout)
+        XCTAssertFalse(real.stdout.contains(token) || real.stderr.contains(token))
+
+        XCTAssertEqual(try cli.run(["secret", "get", "auth_token"], environment: environment).stdout, token)
+        XCTAssertEqual(try cli.run(["get", "theme_mode"], environment: environment).stdout, "dark\n")
+        let backends = try cli.run(["secret", "backends"], environment: environment).stdout
+        XCTAssertTrue(backends.contains("Writes go to vault"), backends)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: cli.secretsRoot + "/\(cli.appID)/vault.age"))
+        XCTAssertEqual(filesLeaking(token, under: cli.root), [], "the token is in no file in any form, the vault's ciphertext aside")
     }
 
     func testAFailedSuiteWriteExitsThreeAndRollsBack() throws {

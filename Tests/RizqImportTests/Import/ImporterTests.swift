@@ -111,7 +111,7 @@ final class ImporterTests: XCTestCase {
         XCTAssertEqual(store.value(forKey: "streak", as: Int.self), 4)
         XCTAssertEqual(store.string(forKey: "theme_mode"), "light", "an existing value is kept without overwrite")
         XCTAssertEqual(forced.items.map(\.action), [.kept, .inferred, .kept])
-        XCTAssertEqual(forced.items[2].note, "the Secret Service already holds this secret")
+        XCTAssertEqual(forced.items[2].note, "the secret store already holds this secret")
         let record = try root.store("rizq-migrations").prefValue(forKey: forced.importID)
         guard case .dictionary(let entry)? = record else { return XCTFail("no record") }
         XCTAssertEqual(entry["runs"], .int(2))
@@ -131,7 +131,7 @@ final class ImporterTests: XCTestCase {
 
         let kept = try importer(root, service, dryRun: true).run(dump)
         XCTAssertEqual(kept.items.map(\.action), [.kept, .kept])
-        XCTAssertEqual(kept.items[1].note, "the Secret Service already holds a different secret here; overwrite (--overwrite) replaces it")
+        XCTAssertEqual(kept.items[1].note, "the secret store already holds a different secret here; overwrite (--overwrite) replaces it")
 
         let replaced = try importer(root, service, overwrite: true).run(dump)
         XCTAssertEqual(replaced.items.map(\.action), [.inferred, .secret])

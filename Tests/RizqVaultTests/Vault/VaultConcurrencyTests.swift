@@ -91,30 +91,23 @@ final class VaultConcurrencyTests: VaultTestCase {
             try process.run()
             var seen = 0
             var killed = false
-            var buffer = Data()
-            reading: while true {
-                let chunk = output.fileHandleForReading.availableData
-                if chunk.isEmpty { break }
-                buffer += chunk
-                while let newline = buffer.firstIndex(of: 0x0A) {
-                    let line = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)
-                    buffer.removeSubrange(buffer.startIndex...newline)
-                    if line.hasPrefix("ack ") {
-                        let index = Int(line.dropFirst(4)) ?? -1
-                        acknowledged.add(writer: writer, index: index)
-                        next = index + 1
-                        seen += 1
-                    } else if line.hasPrefix("error ") {
-                        throw ChildFailure(line: line)
-                    }
-                    // "ready" counts as a moment too: a kill before the first store.
-                    if let killAfter, !killed, seen >= killAfter, line == "ready" || line.hasPrefix("ack ") {
-                        kill(process.processIdentifier, SIGKILL)
-                        killed = true
-                        acknowledged.killed()
-                        break reading
-                    }
+            try readLines(of: output.fileHandleForReading) { line in
+                if line.hasPrefix("ack ") {
+                    let index = Int(line.dropFirst(4)) ?? -1
+                    acknowledged.add(writer: writer, index: index)
+                    next = index + 1
+                    seen += 1
+                } else if line.hasPrefix("error ") {
+                    throw ChildFailure(line: line)
                 }
+                // "ready" counts as a moment too: a kill before the first store.
+                if let killAfter, !killed, seen >= killAfter, line == "ready" || line.hasPrefix("ack ") {
+                    kill(process.processIdentifier, SIGKILL)
+                    killed = true
+                    acknowledged.killed()
+                    return false
+                }
+                return true
             }
             process.waitUntilExit()
             // A writer that was not killed ran to its end (a kill round ending so is counted short

@@ -10,7 +10,8 @@ import RizqCore
 /// with `O_EXCL` (never opened through a link an attacker planted), replaced atomically and
 /// durably (temporary file, `fsync`, `rename`, `fsync` of the folder), read with a size bound.
 enum PrivateFiles {
-    static func errnoText(_ code: Int32) -> String { String(cString: strerror(code)) }
+    /// The C library's words for the error number `code`.
+    static func errnoText(_ code: Int32) -> String { Errno(rawValue: code).description }
 
     /// Makes `path` and any missing parent folders, each created 0700; the last one must be a
     /// real folder owned by this user, and is made 0700 if it had wider permissions.
@@ -67,24 +68,12 @@ enum PrivateFiles {
         guard info.st_mode & S_IFMT == S_IFREG else { throw .fileSystem(path: path, operation: "read", reason: "it is not a regular file") }
         let size = Int(info.st_size)
         guard size <= limit else { throw .fileSystem(path: path, operation: "read", reason: "it is \(size) bytes, more than the \(limit) a vault file may be") }
-        // One byte more than the size, to see the end of the file in the same call; read to the
-        // end in case it grew between fstat and read (never past the limit).
-        var bytes = [UInt8](repeating: 0, count: min(size + 1, limit))
-        var filled = 0
         do throws(Errno) {
-            while true {
-                if filled == bytes.count {
-                    guard bytes.count < limit else { break }
-                    bytes.append(contentsOf: repeatElement(0, count: min(limit, max(bytes.count * 2, 4096)) - bytes.count))
-                }
-                let count = try DescriptorIO.read(fd, into: &bytes, from: filled)
-                if count == 0 { break }
-                filled += count
-            }
+            return Data(try DescriptorIO.readToEnd(fd, sizeHint: size, limit: limit))
         } catch {
-            throw .fileSystem(path: path, operation: "read", reason: error.description)
+            let reason = error == .fileTooLarge ? "it grew past the \(limit) bytes a vault file may be while it was read" : error.description
+            throw .fileSystem(path: path, operation: "read", reason: reason)
         }
-        return Data(bytes[0..<filled])
     }
 
     /// Writes `data` to a new file `path` (it must not exist), 0600, durably.
@@ -163,10 +152,11 @@ enum PrivateFiles {
     /// fsync of the folder holding `path`, so that a rename or a new name survives a crash.
     static func syncFolder(of path: String) throws(VaultError) {
         let folder = (path as NSString).deletingLastPathComponent
-        let fd = open(folder.isEmpty ? "." : folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard fd >= 0 else { throw .fileSystem(path: folder, operation: "open the folder", reason: errnoText(errno)) }
-        defer { close(fd) }
-        guard fsync(fd) == 0 else { throw .fileSystem(path: folder, operation: "flush (fsync) the folder", reason: errnoText(errno)) }
+        do throws(Errno) {
+            try DescriptorIO.syncFolder(folder)
+        } catch {
+            throw .fileSystem(path: folder, operation: "flush (fsync) the folder", reason: error.description)
+        }
     }
 
     /// The device of the file system holding `path` (or of its nearest existing parent).

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import RizqCore
 
 /// A failed kernel key-retention call (`add_key`, `keyctl`), in the manner of swift-system's
 /// `Errno`: the operation and the raw error number, with the numbers that mean something here
@@ -76,6 +77,6 @@ public struct KernelKeyringError: Error, Sendable, Equatable, CustomStringConver
         default:
             meaning = ""
         }
-        return "\(operation.rawValue) failed: \(String(cString: strerror(code))) (errno \(code))\(meaning)"
+        return "\(operation.rawValue) failed: \(Errno(rawValue: code).description) (errno \(code))\(meaning)"
     }
 }

@@ -71,20 +71,12 @@ final class SecretMigrateCommandTests: XCTestCase {
             try process.run()
             let killAfter = Int.random(in: 1...8)
             var steps = 0
-            var buffer = Data()
-            reading: while true {
-                let chunk = output.fileHandleForReading.availableData
-                if chunk.isEmpty { break }
-                buffer += chunk
-                while let newline = buffer.firstIndex(of: 0x0A) {
-                    buffer.removeSubrange(buffer.startIndex...newline)
-                    steps += 1
-                    if steps >= killAfter {
-                        kill(process.processIdentifier, SIGKILL)
-                        kills += 1
-                        break reading
-                    }
-                }
+            readLines(of: output.fileHandleForReading) { _ in
+                steps += 1
+                guard steps >= killAfter else { return true }
+                kill(process.processIdentifier, SIGKILL)
+                kills += 1
+                return false
             }
             process.waitUntilExit()
         }
