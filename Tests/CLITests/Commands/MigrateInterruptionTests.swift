@@ -51,10 +51,12 @@ final class MigrateInterruptionTests: XCTestCase {
 
     /// Runs `rizq-prefs migrate DUMP --service SERVICE` with `signal` delivered at its third
     /// `fdatasync`; returns its exit status as a shell sees it (128 + N when a signal ended it),
-    /// its stdout and its stderr.
+    /// its stdout and its stderr. The signals start at their default action (`env
+    /// --default-signal`), as in a terminal, whatever the test runner ignores: an ignored SIGINT
+    /// is inherited across exec and would hide a command that does not handle it.
     private func migrate(_ cli: CLIHarness, _ dump: String, _ service: String, signal: String) throws -> (status: Int32, stdout: String, stderr: String) {
         let script = #"""
-            strace -f -qq -o /dev/null -e trace=fdatasync -e "inject=fdatasync:signal=$1:when=3" "$2" migrate "$3" --service "$4" 2> "$5"
+            env --default-signal=INT,TERM,HUP strace -f -qq -o /dev/null -e trace=fdatasync -e "inject=fdatasync:signal=$1:when=3" "$2" migrate "$3" --service "$4" 2> "$5"
             echo "status $?"
             """#
         let errors = cli.root + "-inputs/stderr"
