@@ -88,7 +88,9 @@ final class SettingsSchemaTests: XCTestCase {
         let store = try open()
         XCTAssertEqual(store.schemaVersion, 3)
         XCTAssertEqual(store.keys, [])
-        XCTAssertEqual(try fileObject(), ["$schemaVersion": 3])
+        // The schema records the app that migrated the file (issue 29: a second app whose stages
+        // cannot run is told so from it).
+        XCTAssertEqual(try fileObject(), ["$schemaVersion": 3, "$schemaApp": "tests"])
     }
 
     func testTheDryRunShowsEachStageWritesNothingAndNeverShowsTheToken() throws {

@@ -152,8 +152,8 @@ extension CredentialFamily {
         all += family("atlassian-api-token", "Atlassian API token ({})", ["ATATT"], 30, 4_096, .token)          // ~190
         all += family("doppler-token", "Doppler token ({})", ["dp.st.", "dp.pt.", "dp.ct.", "dp.sa."], 30, 255, .base64URL) // 43+
         all += family("age-secret-key", "age secret key", ["AGE-SECRET-KEY-1"], 30, 80, .upperAlphanumeric)    // 58
-        all += family("mailgun-api-key", "Mailgun API key ({})", ["key-"], 24, 64, .hex, inside: false)        // 32
-        all += family("databricks-token", "Databricks token ({})", ["dapi"], 24, 64, .hex, inside: false)      // 32
+        all += family("mailgun-api-key", "Mailgun API key ({})", ["key-"], 21, 64, .hex, inside: false)        // 32
+        all += family("databricks-token", "Databricks token ({})", ["dapi"], 21, 64, .hex, inside: false)      // 32
         return all
     }()
 

@@ -262,5 +262,14 @@ extension ChangeLog {
             floor = pending.clear?.time
             writtenAt = now
         }
+
+        /// A write at `now` that puts back a file whose keys were last changed at `times` (a
+        /// revert): the new version's record is that file's, whole (a floor), so that it
+        /// counts as no change of its own.
+        init(restoring times: ChangeTimes, now: Int64) {
+            keys = times.keys
+            floor = times.floor
+            writtenAt = now
+        }
     }
 }

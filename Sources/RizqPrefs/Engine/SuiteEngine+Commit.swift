@@ -11,9 +11,9 @@ struct CommittedChange: Sendable {
 struct CommittedWrite: Sendable {
     /// The keys whose values the commit changed, in the order they were staged.
     var changes: [CommittedChange]
-    /// The file before the commit, its bytes, what they hold and the schema version they record;
-    /// `nil` when there was no file.
-    var originalFile: (bytes: [UInt8], entries: SuiteTable, schemaVersion: SchemaMark?)?
+    /// The file before the commit, its bytes, what they hold, the schema version they record and
+    /// when their keys were last changed; `nil` when there was no file.
+    var originalFile: (bytes: [UInt8], entries: SuiteTable, schemaVersion: SchemaMark?, times: ChangeTimes?)?
     /// The file the commit wrote; `nil` when nothing needed writing.
     var writtenStamp: FileStamp?
 }
@@ -28,7 +28,7 @@ extension SuiteEngine {
             try writePending()
             return try file.withLock { lock throws(SuiteStoreError) -> CommittedWrite in
                 let disk = try file.load(lock)
-                let original = disk.bytes.map { (bytes: $0, entries: disk.entries, schemaVersion: disk.schemaVersion) }
+                let original = disk.bytes.map { (bytes: $0, entries: disk.entries, schemaVersion: disk.schemaVersion, times: disk.times) }
                 let commit = replica.stageCommit(staged, replacingAll: replacingAll, over: disk)
                 guard !commit.changes.isEmpty else {
                     return CommittedWrite(changes: [], originalFile: original, writtenStamp: nil)
@@ -47,6 +47,12 @@ extension SuiteEngine {
     /// ``SuiteCommit/revert()``: under the file lock, the file from before the commit comes back
     /// byte for byte if nobody wrote since; otherwise the commit is undone key by key through the
     /// write path.
+    ///
+    /// The file put back keeps the change times of the file it copies (its segment in the
+    /// ``ChangeLog`` repeats that file's record): the commit is undone as if it had never been
+    /// made. Left unrecorded, every key of the restored file would count as changed at the
+    /// revert, and another process's change made after the commit (over the commit's value)
+    /// but written after the revert would be dropped as the earlier one.
     func revert(_ commit: CommittedWrite) throws(SuiteStoreError) {
         try onQueue { () throws(SuiteStoreError) in
             guard let written = commit.writtenStamp, !commit.changes.isEmpty else { return }
@@ -54,7 +60,8 @@ extension SuiteEngine {
             try file.withLock { lock throws(SuiteStoreError) in
                 if try file.stamp() == written {
                     if let original = commit.originalFile {
-                        switch try file.replace(bytes: original.bytes, over: written, lock) {
+                        let times = original.times.map { ChangeLog.Changes(restoring: $0, now: PendingChange.now()) }
+                        switch try file.replace(bytes: original.bytes, changes: times, over: written, lock) {
                         case .replaced(let stamp):
                             replica.fileRewritten(to: original.entries, encoded: nil, stamp: stamp, schemaVersion: original.schemaVersion)
                             return

@@ -70,6 +70,32 @@ final class ChangeDeliveryFaultTests: XCTestCase {
         XCTAssertTrue(watcher.stderr.contains("max_user_instances"), "the log says which limit to raise: \(watcher.stderr)")
     }
 
+    /// An instance but no watch left (`max_user_watches` reached, here 0 in the children's
+    /// namespace): `inotify_add_watch` fails with ENOSPC, and the folder's suites are checked
+    /// instead — reads are fresh, the change streams deliver, and the log names the limit.
+    func testSuitesWithoutAWatchLeftStayFresh() throws {
+        let root = TemporaryRoot()
+        let count = 20
+        let watcher = try LiveChild(
+            root, "group.com.rizq.unused", ["watch-suites", "group.com.rizq.nowatch", "\(count)"],
+            wrapper: [script("with-inotify-limits"), "--watches", "0"])
+        addTeardownBlock {
+            watcher.closeInput()
+            watcher.kill()
+            watcher.waitForExit()
+        }
+        XCTAssertNotNil(watcher.waitForLine { $0 == "ready" }, watcher.stderr)
+        for index in 0..<count {
+            XCTAssertEqual(try Child.run(root, "group.com.rizq.nowatch-\(index)", ["set-json", "k", "\"new\""]).status, 0)
+        }
+        watcher.send("check")
+        XCTAssertEqual(watcher.waitForLine { $0.hasPrefix("fresh") }, "fresh \(count)", "a read is never older than the file")
+        XCTAssertEqual(watcher.waitForLine { $0.hasPrefix("changes") }, "changes \(count)", "every change stream delivered")
+        watcher.closeInput()
+        XCTAssertEqual(watcher.waitForExit(), 0)
+        XCTAssertTrue(watcher.stderr.contains("max_user_watches"), "the log says which limit to raise: \(watcher.stderr)")
+    }
+
     /// The watcher's event queue overflows while it is stopped, and the suite's write is one of
     /// the events lost: after `IN_Q_OVERFLOW` every suite is checked at once, so the change is
     /// delivered (it was missed until the file was written again, 3 of 3).

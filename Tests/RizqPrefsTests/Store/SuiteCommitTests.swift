@@ -166,4 +166,36 @@ final class SuiteCommitTests: XCTestCase {
         XCTAssertEqual(file["other"] as? Int, 42, "another process's write is kept")
         XCTAssertEqual(store.string(forKey: "theme_mode"), "light")
     }
+
+    /// A reverted commit is undone as if it had never been made: the file put back keeps the
+    /// change times of the file it copies. Another process that changed a key over the commit's
+    /// value before the revert, and writes after it, made the latest change to the key: it wins.
+    /// Left unrecorded (as a revert once was), the restored file counted as changed at the
+    /// revert, and that change was dropped while its `flush()` succeeded.
+    func testARevertedCommitIsNoLaterChangeForAnotherProcess() throws {
+        let root = TemporaryRoot()
+        let store = try root.store()
+        store.set("before", forKey: "k")
+        try store.flush()
+        let commit = try store.commit { batch in try batch.set("committed", forKey: "k") }
+        let other = try LiveChild(root, "group.com.rizq.test", ["interactive"])
+        addTeardownBlock {
+            kill(other.process.processIdentifier, SIGCONT)
+            other.closeInput()
+            other.waitForExit()
+        }
+        XCTAssertNotNil(other.waitForLine { $0 == "ready" }, other.stderr)
+        other.send("get k")
+        XCTAssertNotNil(other.waitForLine { $0 == "committed" }, "the other process reads the commit: \(other.stderr)")
+        waitForTheClockToTick()
+        other.send("set-stop k mine")
+        waitUntilStopped(other)
+        waitForTheClockToTick()
+        try commit.revert()
+        XCTAssertEqual(try root.fileObject()["k"] as? String, "before")
+        kill(other.process.processIdentifier, SIGCONT)
+        other.send("flush")
+        XCTAssertEqual(other.waitForLine { $0 == "flushed" || $0.hasPrefix("error") }, "flushed", other.stderr)
+        XCTAssertEqual(try root.fileObject()["k"] as? String, "mine", "the change made after the commit lost to its revert")
+    }
 }

@@ -14,12 +14,16 @@ public func filesContaining(_ needle: String, under folder: String) -> [String] 
     return hits.sorted()
 }
 
-/// Every file under `folder` and its bytes, by path relative to `folder`; the store's empty,
-/// hidden lock files left out (they are not the user's data).
+/// Every file under `folder` and its bytes, by path relative to `folder`; the store's hidden
+/// metadata left out: its empty lock files and its change logs (`.<suite>.changes`, when each
+/// key was changed, as the extended attribute it replaces was). They are not the user's data: a
+/// rolled-back write leaves its log segments there, naming a version of the file that no longer
+/// exists, and the version put back carries the record of the one it copies
+/// (`SuiteCommitTests.testARevertedCommitIsNoLaterChangeForAnotherProcess`).
 public func fileSnapshot(under folder: String) -> [String: Data] {
     var files: [String: Data] = [:]
     guard let walker = FileManager.default.enumerator(atPath: folder) else { return files }
-    for case let relative as String in walker where !relative.hasSuffix(".lock") {
+    for case let relative as String in walker where !relative.hasSuffix(".lock") && !isChangeLog(relative) {
         var isFolder: ObjCBool = false
         let full = folder + "/" + relative
         if FileManager.default.fileExists(atPath: full, isDirectory: &isFolder), !isFolder.boolValue {
@@ -27,4 +31,10 @@ public func fileSnapshot(under folder: String) -> [String: Data] {
         }
     }
     return files
+}
+
+/// Whether `relative` names a suite's change log, `.<suite>.changes`.
+private func isChangeLog(_ relative: String) -> Bool {
+    let name = relative.split(separator: "/").last ?? Substring(relative)
+    return name.hasPrefix(".") && name.hasSuffix(".changes")
 }
