@@ -9,7 +9,8 @@
 //   change KEY JSON | change KEY removed     a value reached the cache (from any host)
 //   status live | status stale              the suite's status changed
 // and answers each command:
-//   set KEY JSON      → ok KEY REVISION | queued KEY | superseded KEY STAMP | error KEY KIND MESSAGE
+//   set KEY JSON      → "setting KEY" at once, then
+//                       ok KEY REVISION | queued KEY | superseded KEY STAMP | error KEY KIND MESSAGE
 //   delete KEY        → the same
 //   write-many PREFIX COUNT → for i in 0..<COUNT, set PREFIX.i = i: "ack KEY REVISION" or
 //                       "fail KEY KIND" per write (after a failure it waits 100 ms), then "done PREFIX"
@@ -74,6 +75,9 @@ enum FleetChild {
                     }
                     value = parsed
                 }
+                // Said just before the change is stamped and sent: a test that spaces two hosts'
+                // changes in time starts counting here.
+                say("setting \(words[1])")
                 say(await write(fleet, key: words[1], value: value))
             case "write-many":
                 guard words.count == 3, let count = Int(words[2]) else { continue }
