@@ -95,7 +95,9 @@ import Glibc
             #expect(answerA?.hasPrefix("error") == false, "the earlier change is committed or reported superseded: \(answerA ?? "no answer")")
             #expect(answerB?.hasPrefix("ok k") == true, "the later change is committed: \(answerB ?? "no answer")")
             let winner = #"change k "b-\#(round)""#
-            let everywhere = await a.lines.waitUntil(printed: winner) && b.lines.waitUntil(printed: winner)
+            let onA = await a.lines.waitUntil(printed: winner)
+            let onB = await b.lines.waitUntil(printed: winner)
+            let everywhere = onA && onB
             let stored = try await engine.changes(suite: suite, after: 0, limit: 10).entries.first { $0.change.key == "k" }?.change.value
             let aNow = await a.ask("get k", answers: ["value k"])
             let bNow = await b.ask("get k", answers: ["value k"])
