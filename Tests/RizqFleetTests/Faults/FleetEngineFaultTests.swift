@@ -19,14 +19,16 @@ import Glibc
         for writer in writers { try #require(await writer.lines.waitFor { $0.hasPrefix("ready") } != nil) }
         for (index, writer) in writers.enumerated() { writer.send("write-many w\(index) 1000") }
 
-        func acknowledged() -> Int { writers.reduce(0) { $0 + $1.lines.all.count { $0.hasPrefix("ack ") } } }
+        // Sets answered so far (acknowledged or failed): the run's progress.
+        func answered() -> Int { writers.reduce(0) { $0 + $1.lines.all.count { $0.hasPrefix("ack ") || $0.hasPrefix("fail ") } } }
         func finished() -> Bool { writers.enumerated().allSatisfy { index, writer in writer.lines.all.contains("done w\(index)") } }
-        // Ten moments, at random numbers of acknowledged writes, spread over the run.
+        // Ten moments, at random numbers of answered sets, spread over the run (4,000 sets and
+        // the failed ones during each outage: the last moment is well before the end).
         var generator = SystemRandomNumberGenerator()
-        let moments = (0..<10).map { $0 * 300 + Int.random(in: 50..<250, using: &generator) }
+        let moments = (0..<10).map { $0 * 320 + Int.random(in: 50..<270, using: &generator) }
         var kills = 0
         for moment in moments {
-            guard await waitUntil(timeout: 300, { acknowledged() >= moment || finished() }), !finished() else { break }
+            guard await waitUntil(timeout: 300, { answered() >= moment || finished() }), !finished() else { break }
             try await server.ctl("kill9")
             kills += 1
             try await server.ctl("start")

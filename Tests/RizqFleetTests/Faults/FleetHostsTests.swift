@@ -47,8 +47,10 @@ import Glibc
             try process.run()
             watchers.append((process, LineReader(output.fileHandleForReading), LineReader(errorOutput.fileHandleForReading)))
         }
+        // One bound for all of them (not one each: twenty bounds would add up to a hang).
+        let started = Date().addingTimeInterval(120)
         for (index, watcher) in watchers.enumerated() {
-            let begun = await watcher.errors.waitFor(timeout: 120) { $0.hasPrefix("watching fleet suite") }
+            let begun = await watcher.errors.waitFor(timeout: started.timeIntervalSinceNow) { $0.hasPrefix("watching fleet suite") }
             try #require(begun != nil, "watcher \(index) never began: \(watcher.errors.all)")
         }
 
@@ -59,10 +61,11 @@ import Glibc
         }
         let expected = Set((0..<200).map { String(format: #"{"key":"k.%03d","origin":"writer","removed":false,"value":%d}"#, $0, $0) })
         var complete = 0
+        let delivered = Date().addingTimeInterval(120)
         for (index, watcher) in watchers.enumerated() {
-            let saw = await watcher.lines.waitUntil(timeout: 120) { expected.isSubset(of: Set($0)) }
+            let saw = await watcher.lines.waitUntil(timeout: delivered.timeIntervalSinceNow) { expected.isSubset(of: Set($0)) }
             let seen = expected.intersection(Set(watcher.lines.all)).count
-            #expect(saw, "watcher \(index) saw \(seen) of 200 sets")
+            #expect(saw, "watcher \(index) saw \(seen) of 200 sets; not as expected: \(watcher.lines.all.filter { !expected.contains($0) }.prefix(3))")
             if saw { complete += 1 }
         }
         report("20 watchers × 200 sets: \(complete) of 20 watchers saw all 200; the last line of the last watcher \(String(format: "%.2f", secondsSince(start))) s after the first set")

@@ -285,11 +285,14 @@ final class FleetHost: @unchecked Sendable {
     let root: String
     let origin: String
     private let input = Pipe()
+    /// Whether the cache folder is this host's own (removed at the end), not one the test gave.
+    private let ownsRoot: Bool
 
     /// Starts `rizq-fleet-test-child --engine … --suite suite` (plus `arguments`), optionally
     /// through a wrapper such as `scripts/with-clock-offset +10m`.
     init(server: PostgresServer, suite: String, origin: String, arguments: [String] = [], wrapper: [String] = [], root: String? = nil) throws {
         self.root = root ?? NSTemporaryDirectory() + "rizq-fleet-host-\(origin)-\(UUID().uuidString.prefix(8))"
+        self.ownsRoot = root == nil
         self.origin = origin
         let child = productsFolder + "/rizq-fleet-test-child"
         let command = wrapper + [child, "--engine", server.url, "--suite", suite] + arguments
@@ -310,8 +313,9 @@ final class FleetHost: @unchecked Sendable {
     }
 
     deinit {
-        // Ends the child on a thread of its own (never blocking the pool), then removes its cache.
-        let process = UncheckedBox(process), input = input, root = root
+        // Ends the child on a thread of its own (never blocking the pool), then removes its
+        // cache — unless the test gave the folder (another host may start from that cache).
+        let process = UncheckedBox(process), input = input, root = ownsRoot ? root : nil
         Thread { Self.end(process.value, input: input, removing: root) }.start()
     }
 
