@@ -311,6 +311,11 @@ public final class FleetSuite: Sendable {
     /// tried again after 50 ms, the wait doubling up to ``FleetOptions/maximumReconnectDelay``
     /// (and back to 50 ms once it was live again). Never throws: it returns when its task is
     /// cancelled.
+    ///
+    /// It runs on the global executor whatever actor calls it (`@concurrent`): a listener
+    /// started from the main actor must not wait for it (a main thread blocked reading stdin
+    /// kept a host's suite from ever going live).
+    @concurrent
     public func run() async throws {
         var delay = Duration.milliseconds(50)
         var firstAttempt = true

@@ -46,12 +46,14 @@ enum FleetChild {
         let changes = fleet.changes()
         let statuses = fleet.statusUpdates()
         say("ready \(fleet.status.isLive ? "live" : "stale")")
-        Task {
+        // Detached: a Task made here would run on the main actor, whose thread blocks in
+        // readLine() below between commands, and report nothing until the next command.
+        Task.detached {
             for await change in changes {
                 say("change \(change.key) \(change.newValue.map(json) ?? "removed")")
             }
         }
-        Task {
+        Task.detached {
             var first = true
             for await status in statuses {
                 if first { first = false; continue }
@@ -59,7 +61,7 @@ enum FleetChild {
             }
         }
         if !arguments.contains("--no-run") {
-            Task { try? await fleet.run() }
+            Task.detached { try? await fleet.run() }
         }
         while let line = readLine() {
             let words = line.split(separator: " ", maxSplits: 2).map(String.init)
