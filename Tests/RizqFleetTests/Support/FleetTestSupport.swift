@@ -302,6 +302,9 @@ final class FleetHost: @unchecked Sendable {
         environment["RIZQ_PREFS_HOME"] = self.root
         environment["RIZQ_PREFS_REPLICA_ID"] = origin
         environment["PGPASSWORD"] = server.password
+        // The arguments again, for a child under a wrapper that hides them (with-clock-offset:
+        // see FleetChild.swift).
+        if !wrapper.isEmpty { environment["RIZQ_FLEET_CHILD_ARGUMENTS"] = Array(command.dropFirst(wrapper.count + 1)).joined(separator: "\n") }
         process.environment = environment
         let output = Pipe(), errorOutput = Pipe()
         process.standardInput = input

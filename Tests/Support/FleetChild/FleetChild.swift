@@ -27,7 +27,12 @@ import RizqPrefs
 @main
 enum FleetChild {
     static func main() async {
-        let arguments = CommandLine.arguments
+        // RIZQ_FLEET_CHILD_ARGUMENTS (one per line), when set, stands for the arguments: under
+        // libfaketime's LD_PRELOAD (scripts/with-clock-offset) a Swift program on this machine
+        // does not see the arguments it was given (CommandLine.arguments came out without them).
+        let arguments = ProcessInfo.processInfo.environment["RIZQ_FLEET_CHILD_ARGUMENTS"].map {
+            [CommandLine.arguments.first ?? "rizq-fleet-test-child"] + $0.split(separator: "\n").map(String.init)
+        } ?? CommandLine.arguments
         func option(_ name: String) -> String? {
             arguments.firstIndex(of: name).flatMap { arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil }
         }
