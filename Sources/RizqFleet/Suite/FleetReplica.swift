@@ -160,12 +160,18 @@ actor FleetReplica {
         }
     }
 
-    /// Applies entries to the cache where their stamps allow, then records their stamps and
-    /// (for a catch-up) the revision read through — in that order, for ``FleetCache``'s
-    /// persist.
+    /// Records the stamps of the entries their stamps allow, applies their values to the cache,
+    /// then records (for a catch-up) the revision read through — in that order.
+    ///
+    /// The stamps come first so that whoever sees a change in the cache (a change stream, the
+    /// watch command printing its origin) finds its stamp there already. On disk that order is
+    /// harmless: the revision read through is recorded only after the values (``FleetCache``'s
+    /// persist flushes the values first), so after a crash between the two the next catch-up
+    /// reads these entries again, and an entry whose stamp the cache holds but whose value it
+    /// does not show is applied again.
     private func apply(_ entries: [FleetEntry], epoch: String?, through revision: Int64?, ownQueued: Bool = false) {
-        var accepted: [FleetEntry] = []
-        cache.state.withLock { state in
+        let accepted: [FleetEntry] = cache.state.withLock { state in
+            var accepted: [FleetEntry] = []
             for entry in entries {
                 let change = entry.change
                 clock.observe(change.stamp)
@@ -177,14 +183,13 @@ actor FleetReplica {
                     if change.stamp == held, cache.values.prefValue(forKey: change.key) == change.value { continue }
                 }
                 accepted.append(entry)
+                state.stamps[change.key] = change.stamp
+                state.dirtyStamps.insert(change.key)
             }
+            return accepted
         }
         cache.apply(accepted.map { ($0.change.key, $0.change.value) })
         cache.state.withLock { state in
-            for entry in accepted {
-                state.stamps[entry.change.key] = entry.change.stamp
-                state.dirtyStamps.insert(entry.change.key)
-            }
             if let epoch, state.epoch != epoch {
                 state.epoch = epoch
                 state.dirtyHead = true

@@ -224,7 +224,7 @@ public final class FleetSuite: Sendable {
 
     /// Sets `key` to `value` (`nil` removes it); returns once the engine has committed it.
     ///
-    /// The value is checked first (a value JSON cannot hold, a reserved name, a credential: a
+    /// The value is checked first (what a local suite refuses, a credential: a
     /// typed error, nothing sent), then stamped by this host's clock — after every stamp it has
     /// seen — and sent to the engine, which applies it only over an older stamp.
     @discardableResult
@@ -257,16 +257,19 @@ public final class FleetSuite: Sendable {
         }
     }
 
-    /// Checks `value` for `key` as ``set(_:forKey:)`` does before sending anything: a value
-    /// JSON cannot hold, a reserved key name, a value that looks like a credential.
+    /// Checks `value` for `key` as ``set(_:forKey:)`` does before sending anything: what a local
+    /// suite refuses (``/RizqPrefs/SuiteStore/validate(_:forKey:)``, the same check: the cache
+    /// is a suite, and every host must be able to hold what one host wrote — a value nested
+    /// deeper than ``/RizqPrefs/PrefValue/maximumNesting``, a date out of range, a reserved key
+    /// name), then a value that looks like a credential.
     /// - Throws: ``FleetError/invalidValue(key:reason:)`` or ``FleetError/secretRefused(key:reason:)``.
     public func validate(_ value: PrefValue?, forKey key: String) throws(FleetError) {
         if let value {
-            guard key != SuiteSchema.versionKey else {
-                throw .invalidValue(key: key, reason: "the name is reserved for a suite's schema version; give the key another name")
-            }
-            guard value.isRepresentableInJSON else {
-                throw .invalidValue(key: key, reason: "JSON cannot hold it (NaN, an infinity, or a date out of range)")
+            do {
+                try SuiteStore.validate(value, forKey: key)
+            } catch {
+                guard case .invalidValue(_, let reason) = error else { throw .invalidValue(key: key, reason: error.description) }
+                throw .invalidValue(key: key, reason: reason)
             }
         }
         try FleetSecretGate.check(key: key, value: value)
@@ -308,6 +311,11 @@ public final class FleetSuite: Sendable {
     /// tried again after 50 ms, the wait doubling up to ``FleetOptions/maximumReconnectDelay``
     /// (and back to 50 ms once it was live again). Never throws: it returns when its task is
     /// cancelled.
+    ///
+    /// It runs on the global executor whatever actor calls it (`@concurrent`): a listener
+    /// started from the main actor must not wait for it (a main thread blocked reading stdin
+    /// kept a host's suite from ever going live).
+    @concurrent
     public func run() async throws {
         var delay = Duration.milliseconds(50)
         var firstAttempt = true

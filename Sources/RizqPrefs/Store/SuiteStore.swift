@@ -188,7 +188,13 @@ public final class SuiteStore: Sendable {
         }
     }
 
-    static func validate(_ value: PrefValue, forKey key: String) throws(SuiteStoreError) {
+    /// The check every write of a suite runs before it changes anything: `key` is not reserved
+    /// (the schema version's members), and `value` can be stored so that it reads back as itself
+    /// (nested at most ``PrefValue/maximumNesting`` levels, dates within the years ±999,999, no
+    /// dictionary that reads back as a tagged value). Public so that stores built on suites (a
+    /// fleet suite, whose cache is one) refuse exactly what a suite cannot hold.
+    /// - Throws: ``SuiteStoreError/invalidValue(key:reason:)`` saying why and what to do.
+    public static func validate(_ value: PrefValue, forKey key: String) throws(SuiteStoreError) {
         if SchemaVersionMember.isReserved(key) {
             throw .invalidValue(
                 key: key,

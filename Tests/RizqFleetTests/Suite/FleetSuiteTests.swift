@@ -112,12 +112,47 @@ enum Flags {
         #expect(fleet.value(forKey: "auth.provider") == "google")
     }
 
+    /// `depth` arrays inside one another around `1` (`nested(2)` is `[[1]]`, which nests 2).
+    static func nested(_ depth: Int) -> PrefValue {
+        (0..<depth).reduce(PrefValue.int(1)) { inner, _ in .array([inner]) }
+    }
+
     @Test func valuesASuiteCannotHoldAreRefusedBeforeAnythingIsSent() async throws {
-        let fleet = try openFleet(uniqueSuite("invalid"), engine: try server.engine(), root: root + "/i")
-        await #expect(throws: FleetError.invalidValue(key: "ratio", reason: "JSON cannot hold it (NaN, an infinity, or a date out of range)")) {
-            try await fleet.set(.double(.nan), forKey: "ratio")
+        let suite = uniqueSuite("invalid")
+        let engine = try server.engine()
+        let fleet = try openFleet(suite, engine: engine, root: root + "/i")
+        // Refused with the local suite's own reason (the same check), nothing sent.
+        let refused: [(String, PrefValue)] = [
+            ("deep", Self.nested(PrefValue.maximumNesting + 1)),
+            ("when", .date(Date(timeIntervalSince1970: 1e14))),
+            ("lookalike", ["$date": "2026-11-22T13:47:00Z"]),
+            (SuiteSchema.versionKey, 1),
+        ]
+        for (key, value) in refused {
+            var local: SuiteStoreError?
+            do { try SuiteStore.validate(value, forKey: key) } catch { local = error }
+            guard case .invalidValue(_, let reason)? = local else {
+                Issue.record("a local suite refuses \(key) too")
+                continue
+            }
+            await #expect(throws: FleetError.invalidValue(key: key, reason: reason)) { try await fleet.set(value, forKey: key) }
         }
-        await #expect(throws: FleetError.self) { try await fleet.set(1, forKey: SuiteSchema.versionKey) }
+        _ = try await engine.prepare(suite: suite)
+        #expect(try await engine.changes(suite: suite, after: 0, limit: 10).entries.isEmpty, "nothing was sent")
+
+        // What a suite holds, a fleet suite holds, and another host reads back as it was: the
+        // deepest value, and NaN and the infinities (tagged, as in a suite file).
+        let held: [String: PrefValue] = [
+            "deepest": Self.nested(PrefValue.maximumNesting), "nan": .double(.nan), "inf": .double(.infinity), "-inf": .double(-.infinity),
+        ]
+        for (key, value) in held { try await fleet.set(value, forKey: key) }
+        let other = try openFleet(suite, engine: try server.engine(), root: root + "/i-other", origin: "other")
+        try await other.synchronize()
+        for (key, value) in held {
+            #expect(other.value(forKey: key) == value, "\(key) read back on another host")
+        }
+        guard case .double(let number)? = other.value(forKey: "nan") else { Issue.record("nan is a double"); return }
+        #expect(number.isNaN)
     }
 
     @Test func anOlderWriteIsReportedAsSupersededAndTheCacheShowsTheWinner() async throws {
@@ -142,22 +177,22 @@ enum Flags {
     }
 
     @Test func queuedWritesAreKeptDurablyAndSentUnderTheSameRule() async throws {
-        let privateServer = try PrivatePostgres()
+        let privateServer = try await PrivatePostgres.start()
         let server = privateServer.server
         let suite = uniqueSuite("queue")
         let root = self.root + "/q"
         let fleet = try openFleet(suite, engine: try server.engine(callTimeout: .seconds(2)), root: root, writes: .queueWhenOffline)
         try await fleet.set("before", forKey: "a")
-        try server.ctl("stop-now")
+        try await server.ctl("stop-now")
         let queued = try await fleet.set("while down", forKey: "a")
         guard case .queued = queued else { Issue.record("queued: \(queued)"); return }
         try await fleet.set("only queued", forKey: "b")
         #expect(fleet.value(forKey: "a") == "while down", "the cache shows this host's queued write")
         #expect(fleet.queuedWrites.map(\.key) == ["a", "b"])
-        try server.ctl("start")
+        try await server.ctl("start")
         let running = Task { try await fleet.run() }
         defer { running.cancel() }
-        #expect(waitUntil { fleet.queuedWrites.isEmpty && fleet.status.isLive }, "sent once the engine is back")
+        #expect(await waitUntil { fleet.queuedWrites.isEmpty && fleet.status.isLive }, "sent once the engine is back")
         let other = try openFleet(suite, engine: try server.engine(), root: root + "-other", origin: "other")
         try await other.synchronize()
         #expect(other.value(forKey: "a") == "while down")

@@ -9,7 +9,8 @@
 //   change KEY JSON | change KEY removed     a value reached the cache (from any host)
 //   status live | status stale              the suite's status changed
 // and answers each command:
-//   set KEY JSON      → ok KEY REVISION | queued KEY | superseded KEY STAMP | error KEY KIND MESSAGE
+//   set KEY JSON      → "setting KEY" at once, then
+//                       ok KEY REVISION | queued KEY | superseded KEY STAMP | error KEY KIND MESSAGE
 //   delete KEY        → the same
 //   write-many PREFIX COUNT → for i in 0..<COUNT, set PREFIX.i = i: "ack KEY REVISION" or
 //                       "fail KEY KIND" per write (after a failure it waits 100 ms), then "done PREFIX"
@@ -26,7 +27,12 @@ import RizqPrefs
 @main
 enum FleetChild {
     static func main() async {
-        let arguments = CommandLine.arguments
+        // RIZQ_FLEET_CHILD_ARGUMENTS (one per line), when set, stands for the arguments: under
+        // libfaketime's LD_PRELOAD (scripts/with-clock-offset) a Swift program on this machine
+        // does not see the arguments it was given (CommandLine.arguments came out without them).
+        let arguments = ProcessInfo.processInfo.environment["RIZQ_FLEET_CHILD_ARGUMENTS"].map {
+            [CommandLine.arguments.first ?? "rizq-fleet-test-child"] + $0.split(separator: "\n").map(String.init)
+        } ?? CommandLine.arguments
         func option(_ name: String) -> String? {
             arguments.firstIndex(of: name).flatMap { arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil }
         }
@@ -45,12 +51,14 @@ enum FleetChild {
         let changes = fleet.changes()
         let statuses = fleet.statusUpdates()
         say("ready \(fleet.status.isLive ? "live" : "stale")")
-        Task {
+        // Detached: a Task made here would run on the main actor, whose thread blocks in
+        // readLine() below between commands, and report nothing until the next command.
+        Task.detached {
             for await change in changes {
                 say("change \(change.key) \(change.newValue.map(json) ?? "removed")")
             }
         }
-        Task {
+        Task.detached {
             var first = true
             for await status in statuses {
                 if first { first = false; continue }
@@ -58,7 +66,7 @@ enum FleetChild {
             }
         }
         if !arguments.contains("--no-run") {
-            Task { try? await fleet.run() }
+            Task.detached { try? await fleet.run() }
         }
         while let line = readLine() {
             let words = line.split(separator: " ", maxSplits: 2).map(String.init)
@@ -74,6 +82,9 @@ enum FleetChild {
                     }
                     value = parsed
                 }
+                // Said just before the change is stamped and sent: a test that spaces two hosts'
+                // changes in time starts counting here.
+                say("setting \(words[1])")
                 say(await write(fleet, key: words[1], value: value))
             case "write-many":
                 guard words.count == 3, let count = Int(words[2]) else { continue }

@@ -52,13 +52,18 @@ final class BenchChild: @unchecked Sendable {
         process.standardError = FileHandle.standardError
         process.standardInput = FileHandle.nullDevice
         try process.run()
-        let handle = output.fileHandleForReading
+        // The descriptor is taken once, here, as a duplicate the reader owns:
+        // FileHandle.fileDescriptor traps once the handle is closed (its deinit closes it).
+        let descriptor = dup(output.fileHandleForReading.fileDescriptor)
+        try? output.fileHandleForReading.close()
         Thread { [self] in
+            defer { if descriptor >= 0 { close(descriptor) } }
             // read(2) with its EINTR retried: FileHandle.availableData traps on EINTR.
             var buffer = Data()
             var chunk = [UInt8](repeating: 0, count: 65_536)
             while true {
-                let count = chunk.withUnsafeMutableBytes { Glibc.read(handle.fileDescriptor, $0.baseAddress, $0.count) }
+                guard descriptor >= 0 else { break }
+                let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
                 if count < 0, errno == EINTR { continue }
                 if count <= 0 { break }
                 buffer.append(contentsOf: chunk[0..<count])
