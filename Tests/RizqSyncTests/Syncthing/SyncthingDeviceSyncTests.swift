@@ -201,6 +201,24 @@ final class SyncthingDeviceSyncTests: XCTestCase {
         XCTAssertEqual(try DeviceSyncTests.replica(pair.folderB, "device-a")?.entries.count, 1024)
     }
 
+    func testTheStatusAsksSyncthingsRESTAPI() throws {
+        let pair = try SyncthingPair()
+        let scratch = TemporaryFolder()
+        let a = try TestDevice("a", in: scratch, folder: pair.folderA, keys: ["theme"], first: true, engineCheck: .syncthing(home: pair.homeA))
+        try a.sync.syncNow()
+        XCTAssertEqual(a.sync.status.withoutTime, .upToDate(lastMerge: nil), "Syncthing answers and shares the folder")
+        pair.ctl("A", "pause-folder")
+        guard case .engineNotRunning(let paused) = a.sync.status else { return XCTFail("\(a.sync.status)") }
+        XCTAssertTrue(paused.contains("paused"), paused)
+        pair.ctl("A", "resume-folder")
+        XCTAssertEqual(a.sync.status.withoutTime, .upToDate(lastMerge: nil))
+        pair.ctl("A", "stop")
+        guard case .engineNotRunning(let stopped) = a.sync.status else { return XCTFail("\(a.sync.status)") }
+        XCTAssertTrue(stopped.contains("does not answer"), stopped)
+        try a.sync.set("dark", forKey: "theme")
+        XCTAssertEqual(try a.sync.syncNow().published, true, "local first: the replica is written without the engine")
+    }
+
     func testNoCredentialShapeLeavesAByteInTheSyncedFoldersOrSyncthingsDatabase() throws {
         let pair = try SyncthingPair()
         let scratch = TemporaryFolder()
