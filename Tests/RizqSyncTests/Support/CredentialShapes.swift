@@ -24,7 +24,9 @@ enum CredentialShapes {
         CredentialFamily.pemPrivateKey.id: [{ FakeToken.pemPrivateKey() }],
         CredentialFamily.sessionCookie.id: [{ FakeToken.expressSessionCookie() }, { FakeToken.phpSessionCookie() }],
         CredentialFamily.telegramBotToken.id: [{
-            FakeToken.randomText(10, alphabet: "0123456789") + ":" + FakeToken.randomText(35, alphabet: FakeToken.base64URLCharacters)
+            // The bot's id never starts with 0.
+            FakeToken.randomText(1, alphabet: "123456789") + FakeToken.randomText(9, alphabet: "0123456789") + ":"
+                + FakeToken.randomText(35, alphabet: FakeToken.base64URLCharacters)
         }],
     ]
 
