@@ -301,7 +301,7 @@ let package = Package(
         // copies, UbiquitousKeyValueStore; and two real Syncthing instances (scripts/with-syncthing).
         .testTarget(
             name: "RizqSyncTests",
-            dependencies: ["RizqTestSupport", "RizqSync", "RizqPrefs", "RizqJSON", "rizq-sync-test-child", "rizq-prefs"]
+            dependencies: ["RizqTestSupport", "RizqSync", "RizqPrefs", "RizqJSON", "RizqImport", "rizq-sync-test-child", "rizq-prefs"]
         ),
         .testTarget(
             name: "CLITests",

@@ -224,9 +224,9 @@ extension DeviceSync {
         if state.publishes, folderExists {
             let document = ReplicaDocument(
                 replica: replicaID, app: paths.appID, suite: paths.suiteName, entries: state.entries.filter { keys.contains($0.key) })
-            if try publish(document, in: folder, check: state.configuration.engineCheck) {
+            if let keys = try publish(document, in: folder, check: state.configuration.engineCheck) {
                 report.published = true
-                events.append(.published(keys: report.recorded))
+                events.append(.published(keys: keys))
             }
         }
 
@@ -293,25 +293,33 @@ extension DeviceSync {
 
     /// Writes this device's replica when its bytes changed; `true` when it wrote. Syncthing
     /// (when its API is configured) is asked to rescan the file at once.
-    private func publish(_ document: ReplicaDocument, in folder: ReplicaFolder, check: SyncEngineCheck) throws(SyncError) -> Bool {
+    /// Writes this device's replica when it changed; the keys whose entries changed in it (also
+    /// a change made during the initial sync, published with the first merge), or `nil` when
+    /// the file already held it.
+    private func publish(_ document: ReplicaDocument, in folder: ReplicaFolder, check: SyncEngineCheck) throws(SyncError) -> [String]? {
         let bytes = try document.encoded()
         let file = try folder.replicaFile(replicaID)
         var wrote = false
+        var before: [String: SyncedEntry] = [:]
         do {
             try file.withLock { current, replace in
                 wrote = false
-                if current != bytes { wrote = try replace(bytes) }
+                guard current != bytes else { return }
+                // What the file held: a replica this device wrote (unreadable counts as empty).
+                before = current.flatMap { try? ReplicaDocument(parsing: $0, path: file.path).entries } ?? [:]
+                wrote = try replace(bytes)
             }
         } catch let error as SuiteStoreError {
             throw .storage(error)
         } catch {
             throw .storage(.writeFailed(path: file.path, reason: "\(error)"))
         }
-        if wrote, case .syncthing = check {
+        guard wrote else { return nil }
+        if case .syncthing = check {
             let probe = EngineProbe(check: check, folder: folder.path)
             let path = file.path
             DispatchQueue.global().async { probe.nudge(path) }
         }
-        return wrote
+        return Set(document.entries.keys).union(before.keys).filter { document.entries[$0] != before[$0] }.sorted()
     }
 }

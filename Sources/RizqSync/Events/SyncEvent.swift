@@ -7,7 +7,9 @@ public enum SyncEvent: Sendable, Equatable {
     /// for the first merge of a new device, ``SyncChangeReason/accountChange`` for the first
     /// merge after the folder changed.
     case merged(keys: [String], reason: SyncChangeReason)
-    /// This device's replica was written to the synced folder, with these keys' changes.
+    /// This device's replica was written to the synced folder; `keys` are those whose entries
+    /// changed in it — this device's changes (those made during the initial sync go out with
+    /// the first merge) and other devices' changes it carries on.
     case published(keys: [String])
     /// A change of `key` was not synced: it would exceed ``SyncLimits`` (`limit` says which).
     case quotaExceeded(key: String, limit: String)

@@ -1,4 +1,5 @@
 import Foundation
+import RizqImport
 import RizqPrefs
 @testable import RizqSync
 import RizqTestSupport
@@ -6,17 +7,22 @@ import XCTest
 
 /// A value the credential classifier recognises never leaves the machine through a synced key.
 final class SecretGateTests: XCTestCase {
-    /// Every credential shape the classifier knows (FakeToken), each under a neutral key name,
-    /// and an opaque token under a key named like one (the classifier's only evidence then).
+    /// Every credential shape the classifier knows (one sample per family and prefix of its own
+    /// list, ``CredentialShapes``), each under a neutral key name, and an opaque token under a
+    /// key named like one (the classifier's only evidence then).
     static func shapes() -> [(key: String, token: String)] {
-        let neutral = [
-            FakeToken.jwt(), FakeToken.jwe(), FakeToken.googleAccess(), FakeToken.github(), FakeToken.awsKeyID(), FakeToken.stripe(),
-            FakeToken.stripeTest(), FakeToken.stripeRestricted(), FakeToken.openAIProject(), FakeToken.anthropic(), FakeToken.googleAPIKey(),
-            FakeToken.npm(), FakeToken.slack(), FakeToken.slack("xoxb"), FakeToken.gitlab(), FakeToken.huggingFace(), FakeToken.sendGrid(),
-            FakeToken.bearer(), FakeToken.basic(), FakeToken.expressSessionCookie(), FakeToken.phpSessionCookie(), FakeToken.pemPrivateKey(),
-            FakeToken.base64Session(),
-        ].map { (key: "note", token: $0) }
-        return neutral + [(key: "api_token", token: FakeToken.opaque())]
+        CredentialShapes.all().map { (key: "note", token: $0.value) } + [(key: "api_token", token: FakeToken.opaque())]
+    }
+
+    func testTheSamplesCoverEveryFamilyTheClassifierKnows() {
+        XCTAssertEqual(CredentialShapes.missingFormats, [], "a format family without a sample: add one to CredentialShapes")
+        let samples = CredentialShapes.all()
+        XCTAssertEqual(Set(samples.map(\.family.id)), Set(CredentialFamily.all.map(\.id)))
+        XCTAssertEqual(
+            Set(samples.map(\.family.prefix).filter { !$0.isEmpty }), Set(CredentialFamily.prefixed.map(\.prefix)), "every prefix has a sample")
+        for sample in samples {
+            XCTAssertNotNil(SecretGate.refusal(key: "note", value: .string(sample.value)), "\(sample.family.name) is refused")
+        }
     }
 
     func testEveryCredentialShapeIsRefusedWithNothingWrittenAnywhere() throws {

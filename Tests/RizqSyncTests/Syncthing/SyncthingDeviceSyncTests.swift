@@ -45,12 +45,18 @@ final class SyncthingDeviceSyncTests: XCTestCase {
             }
         }
         XCTAssertEqual(lost, [], "every set arrived on the other device")
+        XCTAssertEqual(latencies.count, 100)
+        // The bound is 95 % within 5 s. Measured and printed for the record, not asserted:
+        // a test asserts no durations (a busy machine is not a defect). scripts/bench compares the
+        // latency with Syncthing's own for a plain file in the same run.
         let within = latencies.filter { $0 <= 5 }.count
-        // The bound (95 % within 5 s; the engine's own floor is about 1 s here). The
-        // figures are printed for the record; scripts/bench measures them against the floor.
         let sorted = latencies.sorted()
-        print("sync latency over \(sorted.count) sets: median \(sorted[sorted.count / 2]) s, p95 \(sorted[(sorted.count * 95 + 99) / 100 - 1]) s, max \(sorted.last ?? 0) s")
-        XCTAssertGreaterThanOrEqual(within, 95, "95 % within 5 s")
+        if !sorted.isEmpty {
+            let p95 = sorted[(sorted.count * 95 + 99) / 100 - 1]
+            print(String(
+                format: "sync latency: %d of %d sets arrived within 5 s (%.0f %%); median %.3f s, p95 %.3f s, max %.3f s",
+                within, sorted.count, Double(within) * 100 / Double(sorted.count), sorted[sorted.count / 2], p95, sorted.last ?? 0))
+        }
         pair.ctl("wait-synced")
         XCTAssertEqual(pair.conflictCopies, [], "one writer per file: no conflict copy")
         XCTAssertEqual(a.value("counter"), "set-100")
@@ -163,6 +169,54 @@ final class SyncthingDeviceSyncTests: XCTestCase {
         XCTAssertEqual(kept, 20, "no fresh device overwrote the values")
         pair.ctl("wait-synced")
         XCTAssertEqual(pair.conflictCopies, [])
+    }
+
+    func testApplesLimitsRefuseThe1025thKeyWithTheQuotaReasonAndOnly1024KeysTravel() throws {
+        let pair = try SyncthingPair()
+        let scratch = TemporaryFolder()
+        let keys = (0...1024).map { "key-\($0)" }
+        let a = try TestDevice("a", in: scratch, folder: pair.folderA, keys: [], first: true, limits: .apple, engineCheck: .syncthing(home: pair.homeA))
+        let b = try device("b", folder: pair.folderB, home: pair.homeB, scratch: scratch, keys: keys)
+        let onB = EventLog(b.sync.events)
+        let kvs = UbiquitousKeyValueStore(sync: a.sync)
+        let quota = XCTNSNotificationExpectation(name: UbiquitousKeyValueStore.didChangeExternallyNotification, object: kvs)
+        quota.handler = { note in
+            note.userInfo?[NSUbiquitousKeyValueStoreChangeReasonKey] as? Int == NSUbiquitousKeyValueStoreQuotaViolationChange
+                && note.userInfo?[NSUbiquitousKeyValueStoreChangedKeysKey] as? [String] == ["key-1024"]
+        }
+        for index in 0..<1024 { try kvs.put(.int(index), forKey: "key-\(index)") }
+        XCTAssertThrowsError(try kvs.put(1024, forKey: "key-1024")) { error in
+            XCTAssertEqual(error as? SyncError, .quotaExceeded(key: "key-1024", limit: "1024 keys"))
+        }
+        wait(for: [quota], timeout: 30)
+        kvs.set(Int64(1), forKey: "key-1024")  // Apple's setter: silent, and not written either
+        XCTAssertNil(kvs.object(forKey: "key-1024"))
+        try a.sync.syncNow()
+        XCTAssertNotNil(onB.wait { if case .merged(let merged, _) = $0 { return merged.contains("key-1023") } else { return false } }, "A's keys reached B")
+        let arrived = b.store.entries.filter { keys.contains($0.key) }
+        XCTAssertEqual(arrived.count, 1024)
+        XCTAssertEqual(arrived["key-1023"], 1023)
+        XCTAssertNil(arrived["key-1024"], "the refused key never left A")
+        pair.ctl("wait-synced")
+        XCTAssertEqual(try DeviceSyncTests.replica(pair.folderB, "device-a")?.entries.count, 1024)
+    }
+
+    func testTheStatusAsksSyncthingsRESTAPI() throws {
+        let pair = try SyncthingPair()
+        let scratch = TemporaryFolder()
+        let a = try TestDevice("a", in: scratch, folder: pair.folderA, keys: ["theme"], first: true, engineCheck: .syncthing(home: pair.homeA))
+        try a.sync.syncNow()
+        XCTAssertEqual(a.sync.status.withoutTime, .upToDate(lastMerge: nil), "Syncthing answers and shares the folder")
+        pair.ctl("A", "pause-folder")
+        guard case .engineNotRunning(let paused) = a.sync.status else { return XCTFail("\(a.sync.status)") }
+        XCTAssertTrue(paused.contains("paused"), paused)
+        pair.ctl("A", "resume-folder")
+        XCTAssertEqual(a.sync.status.withoutTime, .upToDate(lastMerge: nil))
+        pair.ctl("A", "stop")
+        guard case .engineNotRunning(let stopped) = a.sync.status else { return XCTFail("\(a.sync.status)") }
+        XCTAssertTrue(stopped.contains("does not answer"), stopped)
+        try a.sync.set("dark", forKey: "theme")
+        XCTAssertEqual(try a.sync.syncNow().published, true, "local first: the replica is written without the engine")
     }
 
     func testNoCredentialShapeLeavesAByteInTheSyncedFoldersOrSyncthingsDatabase() throws {

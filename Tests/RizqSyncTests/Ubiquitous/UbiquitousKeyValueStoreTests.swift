@@ -32,12 +32,13 @@ final class UbiquitousKeyValueStoreTests: XCTestCase {
             lock.unlock()
         }
 
-        func wait(reason: Int, timeout: TimeInterval = 30) -> [String]? {
+        /// The keys of the first notification with `reason` (and `keys`, when given).
+        func wait(reason: Int, keys: [String]? = nil, timeout: TimeInterval = 30) -> [String]? {
             let deadline = Date().addingTimeInterval(timeout)
             lock.lock()
             defer { lock.unlock() }
             while true {
-                if let found = received.first(where: { $0.reason == reason }) {
+                if let found = received.first(where: { $0.reason == reason && (keys == nil || $0.keys == keys) }) {
                     XCTAssertEqual(found.reasonAsNumber?.intValue, reason, "the reason reads as an NSNumber too")
                     return found.keys
                 }
@@ -136,5 +137,73 @@ final class UbiquitousKeyValueStoreTests: XCTestCase {
         }
         try a.sync.syncNow()
         XCTAssertEqual(try a.replica()?.entries.count, 1024)
+    }
+
+    func testTheFourReasonsTheEventStreamAndTheStatus() throws {
+        let scratch = TemporaryFolder()
+        let folder = scratch.sub("shared")
+        let a = try TestDevice("a", in: scratch, folder: folder, first: true)
+        let b = try TestDevice("b", in: scratch, folder: folder, limits: .apple)
+        let store = UbiquitousKeyValueStore(sync: b.sync)
+        let notifications = Notifications(store)
+        let events = EventLog(store.events)
+        XCTAssertEqual(store.status, .initialSync)
+
+        // Initial sync (1): a write made before the first merge, then the first merge.
+        store.set("before", forKey: "lastPage")
+        XCTAssertEqual(notifications.wait(reason: NSUbiquitousKeyValueStoreInitialSyncChange, keys: ["lastPage"]), ["lastPage"])
+        XCTAssertTrue(store.synchronize())
+        XCTAssertNil(try b.replica(), "nothing is published before the first merge")
+        try a.sync.set("dark", forKey: "theme")
+        try a.sync.syncNow()
+        XCTAssertTrue(store.synchronize())
+        XCTAssertEqual(notifications.wait(reason: NSUbiquitousKeyValueStoreInitialSyncChange, keys: ["theme"]), ["theme"])
+        XCTAssertNotNil(events.wait { $0 == .merged(keys: ["theme"], reason: .initialSyncChange) })
+        XCTAssertNotNil(events.wait { if case .statusChanged(.upToDate) = $0 { return true } else { return false } })
+        XCTAssertNotNil(events.wait { if case .published(let keys) = $0 { return keys.contains("lastPage") } else { return false } })
+        XCTAssertEqual(store.status.withoutTime, .upToDate(lastMerge: nil))
+        XCTAssertEqual(try b.replica()?.entries["lastPage"]?.value, "before", "published once the first merge was made")
+
+        // Server change (0): another device's later change.
+        try a.sync.set(15, forKey: "fontSize")
+        try a.sync.syncNow()
+        XCTAssertTrue(store.synchronize())
+        XCTAssertEqual(notifications.wait(reason: NSUbiquitousKeyValueStoreServerChange, keys: ["fontSize"]), ["fontSize"])
+        XCTAssertNotNil(events.wait { $0 == .merged(keys: ["fontSize"], reason: .serverChange) })
+        XCTAssertEqual(store.longLong(forKey: "fontSize"), 15)
+
+        // Quota violation (2): a value over Apple's 1 MB, not written.
+        XCTAssertThrowsError(try store.put(.data(Data(count: 1_048_577)), forKey: "tags"))
+        XCTAssertEqual(notifications.wait(reason: NSUbiquitousKeyValueStoreQuotaViolationChange, keys: ["tags"]), ["tags"])
+        XCTAssertNotNil(events.wait { if case .quotaExceeded("tags", _) = $0 { return true } else { return false } })
+        XCTAssertNil(store.object(forKey: "tags"))
+
+        // A file in the folder that is no replica this version reads: reported once, left alone.
+        let junk = folder + "/replica-junk.json"
+        try Data("not a replica".utf8).write(to: URL(fileURLWithPath: junk))
+        XCTAssertTrue(store.synchronize())
+        XCTAssertTrue(store.synchronize())
+        XCTAssertNotNil(events.wait { if case .unreadableReplica(junk, _) = $0 { return true } else { return false } })
+        XCTAssertEqual(events.all.filter { if case .unreadableReplica = $0 { return true } else { return false } }.count, 1, "reported once")
+        XCTAssertEqual(try String(contentsOfFile: junk, encoding: .utf8), "not a replica")
+
+        // Account change (3): the suite pointed at another folder, whose device changed the theme later.
+        let second = scratch.sub("second")
+        let other = try TestDevice("x", in: scratch, folder: second, first: true)
+        try other.sync.set("elsewhere", forKey: "theme")
+        try other.sync.syncNow()
+        try b.store.enableDeviceSync(
+            DeviceSyncConfiguration(folder: second, keys: ["theme", "fontSize", "lastPage", "tags"], engineCheck: .none), replicaID: "device-b")
+        XCTAssertEqual(store.status, .initialSync)
+        XCTAssertTrue(store.synchronize())
+        XCTAssertEqual(notifications.wait(reason: NSUbiquitousKeyValueStoreAccountChange, keys: ["theme"]), ["theme"])
+        XCTAssertEqual(store.string(forKey: "theme"), "elsewhere")
+
+        // The folder gone: the status says so, synchronize() says false, and the values stay.
+        try FileManager.default.removeItem(atPath: second)
+        XCTAssertEqual(store.status, .folderMissing(path: second))
+        XCTAssertFalse(store.synchronize())
+        XCTAssertNotNil(events.wait { $0 == .statusChanged(.folderMissing(path: second)) })
+        XCTAssertEqual(store.string(forKey: "theme"), "elsewhere")
     }
 }

@@ -47,6 +47,9 @@ enum SyncWorkload {
         let storeB = try SuiteStore(suite: app, appID: app, root: home.path + "/sync-\(run)-b")
         let syncA = try storeA.enableDeviceSync(
             DeviceSyncConfiguration(folder: folderA, keys: ["ping"], isFirstDevice: true, engineCheck: check("A")), replicaID: "bench-a-\(run)")
+        // Scanned at once (Syncthing's watcher would notice it only after its delay, and a
+        // wait for "in sync" before that returns at once).
+        try pair.scan("A")
         try pair.waitSynced()
         guard pair.exists(folderB) else { throw BenchError("the folder \(folderB) did not reach B") }
         let syncB = try storeB.enableDeviceSync(
@@ -181,6 +184,11 @@ final class SyncthingServer {
     func stop() {
         try? input.fileHandleForWriting.close()
         process.waitUntilExit()
+    }
+
+    /// `side` rescans its folder now (`syncthing-ctl X scan`; returns when the scan is done).
+    func scan(_ side: String) throws {
+        _ = try run(environment["RIZQ_SYNC_CTL"] ?? repository + "/scripts/syncthing-ctl", [side, "scan"])
     }
 
     /// Both folders idle and in sync (`syncthing-ctl wait-synced`).
