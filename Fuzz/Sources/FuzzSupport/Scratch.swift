@@ -49,7 +49,8 @@ public final class Scratch: @unchecked Sendable {
     /// Opens, under a new name, a copy of the file `suite` wrote: what a fresh process reads.
     public func reopenCopy(of suite: String) -> SuiteStore {
         let copy = nextSuite()
-        write(contents(ofFile: path(of: suite)) ?? Data(), as: copy)
+        // No file (nothing was ever written): a fresh process finds none either, not an empty one.
+        if let bytes = contents(ofFile: path(of: suite)) { write(bytes, as: copy) }
         return open(copy)
     }
 
