@@ -30,7 +30,8 @@ final class OneShotCommandTests: XCTestCase {
     }
 
     /// `rizq-prefs watch` under strace: once it says it is watching (its line on stderr), it is
-    /// stopped with SIGINT, and the calls it made are returned.
+    /// stopped with SIGKILL (a test runner may start it with SIGINT and SIGTERM ignored), and
+    /// the calls it made are returned.
     private func watchCalls(_ cli: CLIHarness) throws -> [String] {
         let trace = cli.root + "/trace-watch"
         let process = Process()
@@ -48,9 +49,13 @@ final class OneShotCommandTests: XCTestCase {
             said.append(chunk)
         }
         XCTAssertTrue(String(decoding: said, as: UTF8.self).contains("watching suite"), String(decoding: said, as: UTF8.self))
-        // The traced child is strace's only child: stop it as Ctrl-C would.
+        // The traced child is strace's only child.
         let children = (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/task/\(process.processIdentifier)/children", encoding: .utf8)) ?? ""
-        for pid in children.split(separator: " ").compactMap({ Int32($0) }) { kill(pid, SIGINT) }
+        let pids = children.split(separator: " ").compactMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        XCTAssertFalse(pids.isEmpty, "strace's child was not found")
+        for pid in pids { kill(pid, SIGKILL) }
+        // Never left waiting: without a child to stop, strace itself is stopped.
+        if pids.isEmpty { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
         return try calls(in: trace)
     }
