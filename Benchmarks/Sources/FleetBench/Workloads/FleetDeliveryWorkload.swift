@@ -58,8 +58,12 @@ enum FleetDeliveryWorkload {
         result.floor("bare NOTIFY → LISTEN round trip to \(watchers) listeners (postgres-nio)", median(floorSamples))
         result.floors.append(BenchResult.Figure(
             name: "bare NOTIFY → LISTEN, p99", ns: percentile(floorSamples, 99), ratio: percentile(oursSamples, 99) / percentile(floorSamples, 99)))
-        let peer = try await reloadingFilePeer(home: home, rounds: quick ? 3 : 20)
-        result.peer(peer.name, peer.median, p99: peer.p99)
+        let peerName = "swift-configuration ReloadingFileProvider (poll 1 s; default 15 s)"
+        if let peer = try await reloadingFilePeer(home: home, rounds: quick ? 3 : 20) {
+            result.peer(peerName, peer.median, p99: peer.p99)
+        } else {
+            result.peer(peerName, missing: "its watch did not deliver a change within 30 s")
+        }
         return result
     }
 
@@ -83,37 +87,47 @@ enum FleetDeliveryWorkload {
 
     /// The peer: the same change written to a JSON file that swift-configuration's reloading
     /// file provider polls (once a second here; its default is every 15 s), until its watch
-    /// yields it.
-    private static func reloadingFilePeer(home: String, rounds: Int) async throws -> (name: String, median: Double, p99: Double) {
+    /// yields it. Each file gets a modification time a second later than the one before (the
+    /// provider compares times; two writes within one second would otherwise look the same), and
+    /// every wait is bounded: `nil` when a change did not arrive within 30 s.
+    private static func reloadingFilePeer(home: String, rounds: Int) async throws -> (median: Double, p99: Double)? {
         let path = home + "/peer-config.json"
         try Data(#"{"d": -1}"#.utf8).write(to: URL(fileURLWithPath: path))
         let provider = try await ReloadingFileProvider<JSONSnapshot>(filePath: FilePath(path), pollInterval: .seconds(1))
         let running = Task { try await provider.run() }
         defer { running.cancel() }
         let reader = ConfigReader(provider: provider)
-        let (arrivals, continuation) = AsyncStream<(Int, Int64)>.makeStream()
+        let received = Mutex<[(value: Int, at: Int64)]>([])
         let watching = Task {
             try await reader.watchInt(forKey: "d", default: -1) { updates in
-                for await value in updates { continuation.yield((value, wallClockNanoseconds())) }
+                for await value in updates {
+                    let at = wallClockNanoseconds()
+                    received.withLock { $0.append((value, at)) }
+                }
             }
         }
         defer { watching.cancel() }
-        var iterator = arrivals.makeAsyncIterator()
-        _ = await iterator.next()  // the current value
+        /// When `value` arrived, waiting at most 30 s (6,000 checks 5 ms apart).
+        func arrival(of value: Int) async throws -> Int64? {
+            for _ in 0..<6_000 {
+                if let at = received.withLock({ $0.first { $0.value == value }?.at }) { return at }
+                try await Task.sleep(for: .milliseconds(5))
+            }
+            return nil
+        }
+        guard try await arrival(of: -1) != nil else { return nil }  // the current value
+        let start = Date()
         var samples: [Double] = []
         for round in 0..<rounds {
             let temporary = path + ".tmp"
             try Data(#"{"d": \#(round)}"#.utf8).write(to: URL(fileURLWithPath: temporary))
+            try FileManager.default.setAttributes([.modificationDate: start.addingTimeInterval(Double(round + 1))], ofItemAtPath: temporary)
             let sent = wallClockNanoseconds()
             guard rename(temporary, path) == 0 else { throw FleetBenchError("cannot replace \(path)") }
-            while let (value, at) = await iterator.next() {
-                if value == round {
-                    samples.append(Double(at - sent))
-                    break
-                }
-            }
+            guard let at = try await arrival(of: round) else { return nil }
+            samples.append(Double(at - sent))
         }
-        return ("swift-configuration ReloadingFileProvider (poll 1 s; default 15 s)", median(samples), percentile(samples, 99))
+        return (median(samples), percentile(samples, 99))
     }
 }
 
