@@ -43,7 +43,20 @@ package enum Age {
     /// reader would release it (an error may follow chunks already handed over).
     package static func decrypt(_ file: Data, with identities: [any AgeIdentity], chunk: (Data) throws(AgeError) -> Void) throws(AgeError) {
         guard file.count <= maximumFileSize else { throw .tooLarge(size: file.count, limit: maximumFileSize) }
-        let header = try AgeHeader.parse(file)
+        try decrypt(file, header: try AgeHeader.parse(file), with: identities, chunk: chunk)
+    }
+
+    /// The plaintext of `file` whose header the caller has already parsed (`AgeHeader.parse`
+    /// of the same bytes), so that a reader that looks at the header first (to report damage
+    /// before asking for a key) parses it once.
+    package static func decrypt(_ file: Data, header: AgeHeader, with identities: [any AgeIdentity]) throws(AgeError) -> Data {
+        guard file.count <= maximumFileSize else { throw .tooLarge(size: file.count, limit: maximumFileSize) }
+        var plaintext = Data()
+        try decrypt(file, header: header, with: identities) { (chunk: Data) throws(AgeError) in plaintext.append(chunk) }
+        return plaintext
+    }
+
+    private static func decrypt(_ file: Data, header: AgeHeader, with identities: [any AgeIdentity], chunk: (Data) throws(AgeError) -> Void) throws(AgeError) {
         let fileKey = try unwrapFileKey(header, identities: identities)
         guard header.isAuthentic(fileKey: fileKey) else { throw .headerMACMismatch }
         try AgePayload.open(file[(file.startIndex + header.length)...], fileKey: fileKey, chunk: chunk)

@@ -261,8 +261,7 @@ extension VaultSecretStore {
         var tried: [String] = []
         let (identity, source) = try identityFromSlots(layout: layout, recipient: recipient, tried: &tried)
         if let file = try PrivateFiles.read(layout.vault, limit: Self.maximumVaultSize) {
-            try checkHeader(file, path: layout.vault)
-            _ = try decrypt(file, identity: identity, path: layout.vault)
+            _ = try decrypt(file, header: try parseHeader(file, path: layout.vault), identity: identity, path: layout.vault)
         }
         remember(identity)
         let seconds = UInt32(clamping: max(timeout.components.seconds, 1))
@@ -282,6 +281,7 @@ extension VaultSecretStore {
     @discardableResult
     public func lock() throws(VaultError) -> Int {
         remember(nil)
+        forgetCache()
         let layout = try layout()
         guard let recipient = try layout.readRecipient() else { return 0 }
         return VaultIdentityCache(service: service, recipient: recipient).remove()

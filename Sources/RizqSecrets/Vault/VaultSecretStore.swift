@@ -27,7 +27,11 @@ import Synchronization
 /// never overwritten until ``setAsideDamagedVault()`` moves it aside.
 ///
 /// The identity, once unlocked, is kept in this object's memory for its lifetime (``lock()``
-/// forgets it). Blocking work (files, `systemd-creds`, scrypt) never runs on the Swift
+/// forgets it), and so are the decrypted contents last read or written, keyed by the stamp of
+/// `vault.age` (device, inode, size, modification and change times to the nanosecond): a read
+/// while the file is unchanged costs a `stat` of `recipient.txt` and of `vault.age`, and a read
+/// after any other process's write reads the file again. ``lock()`` forgets them too, and a
+/// failure is never cached. Blocking work (files, `systemd-creds`, scrypt) never runs on the Swift
 /// concurrency pool in the `async` forms.
 public final class VaultSecretStore: SecretStore {
     /// The service whose vault this is (a folder name; usually the app id).
@@ -37,6 +41,8 @@ public final class VaultSecretStore: SecretStore {
     private let layoutResult: Result<VaultLayout, VaultError>
     /// The unlocked identity, for this object's lifetime.
     private let unlocked = Mutex<AgeX25519Identity?>(nil)
+    /// The recipient and contents last read or written, keyed by their files' stamps.
+    private let cache = Mutex(VaultReadCache())
 
     /// The largest `vault.age` read: bounds what a damaged or hostile file can make us hold.
     static let maximumVaultSize = 256 << 20
@@ -177,27 +183,82 @@ public final class VaultSecretStore: SecretStore {
     /// The vault's contents, `nil` when there is no vault.
     private func readContents() throws(VaultError) -> VaultContents? {
         let layout = try layout()
-        guard let recipient = try layout.readRecipient() else { return nil }
-        guard let file = try PrivateFiles.read(layout.vault, limit: Self.maximumVaultSize) else { return VaultContents() }
-        try checkHeader(file, path: layout.vault)
-        let identity = try unlockedIdentity(recipient: recipient)
-        return try decrypt(file, identity: identity, path: layout.vault)
+        guard let recipient = try recipient(layout) else { return nil }
+        return try contents(layout, recipient: recipient, identity: nil)
+    }
+
+    /// The vault's recipient, from the cache while `recipient.txt`'s stamp is the cached one;
+    /// `nil` when there is no vault.
+    func recipient(_ layout: VaultLayout) throws(VaultError) -> String? {
+        do throws(VaultError) {
+            guard let stamp = try PrivateFiles.stamp(of: layout.recipient) else {
+                forgetCache()
+                return nil
+            }
+            if let cached = cache.withLock({ $0.recipient }), cached.stamp == stamp { return cached.recipient }
+            guard let (recipient, readStamp) = try layout.readStampedRecipient() else {
+                forgetCache()
+                return nil
+            }
+            cache.withLock { $0.recipient = .init(stamp: readStamp, recipient: recipient) }
+            return recipient
+        } catch {
+            forgetCache()
+            throw error
+        }
+    }
+
+    /// The contents of `vault.age` (empty when it does not exist), from the cache while its
+    /// stamp is the cached one and the identity is in memory. Otherwise it is read, its header
+    /// parsed (damage is reported before any key source is asked), the identity unlocked
+    /// (`identity`, when the caller has it already), and it is decrypted and decoded, once.
+    private func contents(_ layout: VaultLayout, recipient: String, identity: AgeX25519Identity?) throws(VaultError) -> VaultContents {
+        do throws(VaultError) {
+            guard let stamp = try PrivateFiles.stamp(of: layout.vault) else {
+                cache.withLock { $0.contents = nil }
+                return VaultContents()
+            }
+            // The identity must still be in memory: after lock(), reading needs the key again.
+            if identity != nil || remembered(recipient: recipient) != nil,
+               let cached = cache.withLock({ $0.contents(stamp: stamp, recipient: recipient) }) {
+                return cached
+            }
+            guard let (file, readStamp) = try PrivateFiles.readStamped(layout.vault, limit: Self.maximumVaultSize) else {
+                cache.withLock { $0.contents = nil }
+                return VaultContents()
+            }
+            let header = try parseHeader(file, path: layout.vault)
+            let key: AgeX25519Identity
+            if let identity { key = identity } else { key = try unlockedIdentity(recipient: recipient) }
+            let contents = try decrypt(file, header: header, identity: key, path: layout.vault)
+            cache.withLock { $0.contents = .init(stamp: readStamp, recipient: recipient, contents: contents) }
+            return contents
+        } catch {
+            cache.withLock { $0.contents = nil }
+            throw error
+        }
+    }
+
+    /// Empties the cache: after a failure, and when the key is forgotten.
+    func forgetCache() {
+        cache.withLock { $0 = VaultReadCache() }
     }
 
     /// A header that does not parse is damage, reported before any key source is asked.
-    func checkHeader(_ file: Data, path: String) throws(VaultError) {
+    func parseHeader(_ file: Data, path: String) throws(VaultError) -> AgeHeader {
         do {
-            _ = try AgeHeader.parse(file)
+            return try AgeHeader.parse(file)
         } catch {
             throw .damaged(path: path, reason: error.description)
         }
     }
 
-    /// Decrypts `vault.age` with the vault's own identity: any failure is damage.
-    func decrypt(_ file: Data, identity: AgeX25519Identity, path: String) throws(VaultError) -> VaultContents {
+    /// Decrypts `vault.age` (its `header` parsed by ``parseHeader(_:path:)``) with the vault's
+    /// own identity: any failure is damage.
+    func decrypt(_ file: Data, header: AgeHeader, identity: AgeX25519Identity, path: String) throws(VaultError) -> VaultContents {
         let plaintext: Data
         do {
-            plaintext = try Age.decrypt(file, with: [identity])
+            plaintext = try Age.decrypt(file, header: header, with: [identity])
         } catch .noMatchingIdentity {
             throw .damaged(path: path, reason: "no stanza of its header opens with the vault's own key (recipient.txt): the header was changed")
         } catch {
@@ -212,13 +273,15 @@ public final class VaultSecretStore: SecretStore {
     ///
     /// The key is unlocked before the lock is taken (a passphrase command or prompt must not
     /// hold other writers up), after a first look at the header (damage is reported before any
-    /// key source is asked); under the lock the file is read again, as another writer may have
-    /// replaced it meanwhile.
+    /// key source is asked; not needed when the cached contents are those of the file as it
+    /// is). Under the lock the file's stamp is taken again, as another writer may have replaced
+    /// it meanwhile: it is read and decrypted only if it is not the cached one. What is written
+    /// becomes the cache, under the stamp of the new file.
     private func mutate(createIfMissing: Bool, _ body: (inout VaultContents) throws(VaultError) -> Bool) throws(VaultError) -> Bool? {
         let layout = try layout()
         let unlocked: (recipient: String, identity: AgeX25519Identity)?
-        if let recipient = try layout.readRecipient() {
-            if let file = try PrivateFiles.read(layout.vault, limit: Self.maximumVaultSize) { try checkHeader(file, path: layout.vault) }
+        if let recipient = try recipient(layout) {
+            try firstLook(layout, recipient: recipient)
             unlocked = (recipient, try unlockedIdentity(recipient: recipient))
         } else if !createIfMissing {
             return nil
@@ -226,32 +289,58 @@ public final class VaultSecretStore: SecretStore {
             unlocked = nil
         }
         try layout.ensureFolders()
-        return try VaultLock.holding(layout.lock, timeout: configuration.lockTimeout) { () throws(VaultError) -> Bool? in
-            PrivateFiles.removeStaleTemporaries(in: layout.folder, for: "vault.age")
-            var contents = VaultContents()
-            let identity: AgeX25519Identity
-            if let recipient = try layout.readRecipient() {
-                // Made, or made again, by another process since the first look: unlock for it.
-                if let unlocked, unlocked.recipient == recipient {
-                    identity = unlocked.identity
+        do throws(VaultError) {
+            return try VaultLock.holding(layout.lock, timeout: configuration.lockTimeout) { () throws(VaultError) -> Bool? in
+                PrivateFiles.removeStaleTemporaries(in: layout.folder, for: "vault.age")
+                var contents: VaultContents
+                let identity: AgeX25519Identity
+                let recipient: String
+                if let current = try self.recipient(layout) {
+                    // Made, or made again, by another process since the first look: unlock for it.
+                    if let unlocked, unlocked.recipient == current {
+                        identity = unlocked.identity
+                    } else {
+                        identity = try unlockedIdentity(recipient: current)
+                    }
+                    recipient = current
+                    contents = try self.contents(layout, recipient: current, identity: identity)
                 } else {
-                    identity = try unlockedIdentity(recipient: recipient)
+                    guard createIfMissing else { return nil }
+                    identity = try createLocked(layout: layout, slots: configuration.newVaultSlots ?? automaticSlots(layout: layout))
+                    recipient = identity.recipient.string
+                    contents = VaultContents()
                 }
-                if let file = try PrivateFiles.read(layout.vault, limit: Self.maximumVaultSize) {
-                    try checkHeader(file, path: layout.vault)
-                    contents = try decrypt(file, identity: identity, path: layout.vault)
-                }
-            } else {
-                guard createIfMissing else { return nil }
-                identity = try createLocked(layout: layout, slots: configuration.newVaultSlots ?? automaticSlots(layout: layout))
+                guard try body(&contents) else { return false }
+                let stamp = try write(contents, to: layout, identity: identity)
+                cache.withLock { $0.contents = .init(stamp: stamp, recipient: recipient, contents: contents) }
+                return true
             }
-            guard try body(&contents) else { return false }
-            try write(contents, to: layout, identity: identity)
-            return true
+        } catch {
+            forgetCache()
+            throw error
         }
     }
 
-    func write(_ contents: VaultContents, to layout: VaultLayout, identity: AgeX25519Identity) throws(VaultError) {
+    /// The header check before the key is asked for, skipped when the cache holds the contents
+    /// of `vault.age` as it is (its header parsed when they were read).
+    private func firstLook(_ layout: VaultLayout, recipient: String) throws(VaultError) {
+        do throws(VaultError) {
+            if let stamp = try PrivateFiles.stamp(of: layout.vault),
+               cache.withLock({ $0.contents(stamp: stamp, recipient: recipient) }) != nil {
+                return
+            }
+            if let file = try PrivateFiles.read(layout.vault, limit: Self.maximumVaultSize) {
+                _ = try parseHeader(file, path: layout.vault)
+            }
+        } catch {
+            forgetCache()
+            throw error
+        }
+    }
+
+    /// Encrypts and durably replaces `vault.age`; returns the new file's stamp.
+    @discardableResult
+    func write(_ contents: VaultContents, to layout: VaultLayout, identity: AgeX25519Identity) throws(VaultError) -> FileStamp {
         let file: Data
         do {
             file = try Age.encrypt(try contents.encoded(), to: [identity.recipient])
@@ -262,7 +351,7 @@ public final class VaultSecretStore: SecretStore {
         } catch {
             throw .fileSystem(path: layout.vault, operation: "encrypt", reason: "\(error)")
         }
-        try PrivateFiles.replace(layout.vault, with: file)
+        return try PrivateFiles.replace(layout.vault, with: file)
     }
 
     // MARK: - The identity in memory

@@ -56,6 +56,13 @@ enum PrivateFiles {
     /// The bytes of `path`, or `nil` when it does not exist. A final symbolic link is refused
     /// unless `followLinks` (a user's key file may be one).
     static func read(_ path: String, limit: Int, followLinks: Bool = false) throws(VaultError) -> Data? {
+        try readStamped(path, limit: limit, followLinks: followLinks)?.data
+    }
+
+    /// The bytes of `path` and the stamp of the file they were read from (`fstat` of the same
+    /// descriptor, so the stamp describes these bytes even if the path is replaced meanwhile),
+    /// or `nil` when it does not exist.
+    static func readStamped(_ path: String, limit: Int, followLinks: Bool = false) throws(VaultError) -> (data: Data, stamp: FileStamp)? {
         let fd = open(path, O_RDONLY | O_CLOEXEC | (followLinks ? 0 : O_NOFOLLOW))
         if fd < 0 {
             let code = errno
@@ -68,33 +75,56 @@ enum PrivateFiles {
         guard info.st_mode & S_IFMT == S_IFREG else { throw .fileSystem(path: path, operation: "read", reason: "it is not a regular file") }
         let size = Int(info.st_size)
         guard size <= limit else { throw .fileSystem(path: path, operation: "read", reason: "it is \(size) bytes, more than the \(limit) a vault file may be") }
+        let data: Data
         do throws(Errno) {
-            return Data(try DescriptorIO.readToEnd(fd, sizeHint: size, limit: limit))
+            data = Data(try DescriptorIO.readToEnd(fd, sizeHint: size, limit: limit))
         } catch {
             let reason = error == .fileTooLarge ? "it grew past the \(limit) bytes a vault file may be while it was read" : error.description
             throw .fileSystem(path: path, operation: "read", reason: reason)
         }
+        // Taken again after the read: a writer that changed the file in place while it was
+        // read leaves a stamp that the next look will not match.
+        guard fstat(fd, &info) == 0 else { throw .fileSystem(path: path, operation: "inspect", reason: errnoText(errno)) }
+        return (data, FileStamp(info))
+    }
+
+    /// The stamp of `path` itself (a final link is not followed), or `nil` when it does not exist.
+    static func stamp(of path: String) throws(VaultError) -> FileStamp? {
+        var info = stat()
+        guard lstat(path, &info) == 0 else {
+            let code = errno
+            if code == ENOENT { return nil }
+            throw .fileSystem(path: path, operation: "inspect", reason: errnoText(code))
+        }
+        return FileStamp(info)
     }
 
     /// Writes `data` to a new file `path` (it must not exist), 0600, durably.
     static func createExclusive(_ path: String, data: Data) throws(VaultError) {
-        try writeNewFile(path, data)
+        close(try writeNewFile(path, data))
         try syncFolder(of: path)
     }
 
     /// Replaces `path` with `data` atomically: a reader, or a crash at any moment, sees the old
     /// file or the new one. The temporary file is `.<name>.tmp-<pid>-<random>` in the same folder.
-    static func replace(_ path: String, with data: Data) throws(VaultError) {
+    /// Returns the stamp of the new file after the rename (which changes its ctime), taken on
+    /// its own descriptor: it describes `data` even if someone replaced `path` since.
+    @discardableResult
+    static func replace(_ path: String, with data: Data) throws(VaultError) -> FileStamp {
         let folder = (path as NSString).deletingLastPathComponent
         let name = (path as NSString).lastPathComponent
         let temporary = folder + "/" + temporaryPrefix(for: name) + "\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
-        try writeNewFile(temporary, data)
+        let fd = try writeNewFile(temporary, data)
+        defer { close(fd) }
         guard rename(temporary, path) == 0 else {
             let code = errno
             unlink(temporary)
             throw .fileSystem(path: path, operation: "replace", reason: errnoText(code))
         }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw .fileSystem(path: path, operation: "inspect", reason: errnoText(errno)) }
         try syncFolder(of: path)
+        return FileStamp(info)
     }
 
     static func temporaryPrefix(for name: String) -> String { "." + name + ".tmp-" }
@@ -129,11 +159,11 @@ enum PrivateFiles {
     }
 
     /// Creates `path` (`O_EXCL`: never through a link someone planted), 0600 whatever the umask,
-    /// writes `data` and flushes it; on any failure the file is removed.
-    private static func writeNewFile(_ path: String, _ data: Data) throws(VaultError) {
+    /// writes `data` and flushes it; on any failure the file is removed. Returns the open
+    /// descriptor (the caller closes it).
+    private static func writeNewFile(_ path: String, _ data: Data) throws(VaultError) -> Int32 {
         let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard fd >= 0 else { throw .fileSystem(path: path, operation: "create", reason: errnoText(errno)) }
-        defer { close(fd) }
         do throws(VaultError) {
             // The mode passed to open is masked by the umask; 0600 exactly whatever it is.
             guard fchmod(fd, 0o600) == 0 else { throw .fileSystem(path: path, operation: "set the mode of", reason: errnoText(errno)) }
@@ -143,8 +173,10 @@ enum PrivateFiles {
                 throw .fileSystem(path: path, operation: "write", reason: error.description)
             }
             guard fsync(fd) == 0 else { throw .fileSystem(path: path, operation: "flush (fsync)", reason: errnoText(errno)) }
+            return fd
         } catch {
             unlink(path)
+            close(fd)
             throw error
         }
     }
