@@ -97,12 +97,12 @@ enum FleetDeliveryWorkload {
         let running = Task { try await provider.run() }
         defer { running.cancel() }
         let reader = ConfigReader(provider: provider)
-        let received = Mutex<[(value: Int, at: Int64)]>([])
+        let received = PeerArrivals()
         let watching = Task {
             try await reader.watchInt(forKey: "d", default: -1) { updates in
                 for await value in updates {
                     let at = wallClockNanoseconds()
-                    received.withLock { $0.append((value, at)) }
+                    received.add(value, at: at)
                 }
             }
         }
@@ -110,7 +110,7 @@ enum FleetDeliveryWorkload {
         /// When `value` arrived, waiting at most 30 s (6,000 checks 5 ms apart).
         func arrival(of value: Int) async throws -> Int64? {
             for _ in 0..<6_000 {
-                if let at = received.withLock({ $0.first { $0.value == value }?.at }) { return at }
+                if let at = received.arrival(of: value) { return at }
                 try await Task.sleep(for: .milliseconds(5))
             }
             return nil
@@ -165,5 +165,18 @@ enum DeliveryChildren {
 
     private static func say(_ line: String) {
         FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    }
+}
+
+/// The values the peer's watch yielded, with when each arrived (shared with its watching task).
+private final class PeerArrivals: Sendable {
+    private let list = Mutex<[(value: Int, at: Int64)]>([])
+
+    func add(_ value: Int, at: Int64) {
+        list.withLock { $0.append((value, at)) }
+    }
+
+    func arrival(of value: Int) -> Int64? {
+        list.withLock { $0.first { $0.value == value }?.at }
     }
 }
