@@ -16,7 +16,7 @@ public struct ImportRollback: Sendable, Equatable {
     /// then not removed or put back. Check them by hand.
     public var unknownSecrets: [SecretAccount] = []
 
-    /// A Secret Service item: its `service` and `account` attributes (``SecretAddress``, the one
+    /// A Secret Service item: its `service` and `account` attributes (`SecretAddress`, the one
     /// type for an item's address; this name stays for code written before it).
     public typealias SecretAccount = SecretAddress
 

@@ -5,7 +5,7 @@ import RizqCore
 extension ChainedSecretStore {
     /// Copies every account of `from` to `to` (and deletes it from `from` with `deleteSource`),
     /// journaled so that a `kill -9` at any moment followed by a rerun ends with every account
-    /// moved once and none lost (``MigrationJournal``). Each copy is read back and compared
+    /// moved once and none lost (`MigrationJournal`). Each copy is read back and compared
     /// before anything is deleted. An account `to` already holds with a different secret is a
     /// ``SecretMigrationReport/Outcome/conflict`` and is left alone in both, unless `overwrite`.
     /// A finished migration (not a dry run) makes `to` the remembered write target, so that new

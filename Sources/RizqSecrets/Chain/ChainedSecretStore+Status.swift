@@ -32,7 +32,7 @@ extension ChainedSecretStore {
             configFileExists: settings.configFileExists, writeTarget: target, writeProblem: problem, backends: statuses)
     }
 
-    /// Every backend's declaration, in the order of ``SecretBackendKind/allCases``.
+    /// Every backend's declaration, in the order of `SecretBackendKind.allCases`.
     public func backends() throws(SecretError) -> [SecretBackendStatus] {
         try report().backends
     }

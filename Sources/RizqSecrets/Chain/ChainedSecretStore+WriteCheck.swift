@@ -10,7 +10,7 @@ extension ChainedSecretStore {
     ///
     /// - Throws: the target's own error: ``/RizqCore/SecretError/noKeySource(detail:)`` when no
     ///   backend can store here (with the one-line fixes); the Secret Service's absence
-    ///   (``/RizqCore/SecretError/noSessionBus``, …), failure or lock, when it is the target;
+    ///   (`SecretError.noSessionBus`, …), failure or lock, when it is the target;
     ///   the vault's when it exists and no key source here can open it.
     public func checkWriteTarget() throws(SecretError) -> SecretWriteTarget {
         try call("checking where secrets would be stored") { () throws(SecretError) -> SecretWriteTarget in try self.checkWriteTargetNow() }

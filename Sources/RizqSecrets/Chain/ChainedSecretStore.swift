@@ -27,7 +27,7 @@ import Synchronization
 /// backends that are there — the vault if this service has one, else the Secret Service if one
 /// is on the bus (even locked or frozen: its error stops the write, there is no fall-through),
 /// else the vault if a key source can make one (root's systemd-creds, a passphrase source, a key
-/// file). The automatic choice is remembered after the first store (``WriteTargetMarker``), so a
+/// file). The automatic choice is remembered after the first store (`WriteTargetMarker`), so a
 /// D-Bus session that appears later does not split the app's items. Plain text is used only
 /// when named.
 ///
