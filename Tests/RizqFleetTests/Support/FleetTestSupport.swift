@@ -346,10 +346,13 @@ final class FleetHost: @unchecked Sendable {
             kill(process.processIdentifier, SIGCONT)
             try? input.fileHandleForWriting.write(contentsOf: Data("quit\n".utf8))
             try? input.fileHandleForWriting.close()
-            // Bounded: the child exits on "quit" or at the end of its stdin.
-            for _ in 0..<1_000 where process.isRunning { usleep(10_000) }
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            // The child exits on "quit" or at the end of its stdin; one that has not after 10 s
+            // is killed, so the wait for its exit is bounded without polling.
+            let pid = process.processIdentifier
+            let killer = DispatchWorkItem { kill(pid, SIGKILL) }
+            DispatchQueue.global().asyncAfter(deadline: .now() + 10, execute: killer)
             process.waitUntilExit()
+            killer.cancel()
         }
         if let root { try? FileManager.default.removeItem(atPath: root) }
     }
