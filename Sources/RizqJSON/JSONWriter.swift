@@ -41,13 +41,46 @@ public enum JSONWriter {
     }
 
     /// Sorts `items` by the code point order of `key(item)`.
+    ///
+    /// Sorts the keys' first 16 UTF-8 bytes, as two big-endian integers, and compares whole
+    /// keys (``codePointPrecedes(_:_:)``) only where those are equal: UTF-8 byte order is code
+    /// point order, and most keys differ in their first 16 bytes. Comparing `String`s in the
+    /// sort itself cost four times as much (retains, releases and the comparison's checks for
+    /// every pair).
     @inlinable package static func sortByCodePoint<Item>(_ items: inout [Item], key: (Item) -> String) {
-        // For ASCII text, String's own `<` is code point order and several times faster than
-        // any comparison written outside the standard library.
-        if items.allSatisfy({ key($0).utf8.allSatisfy { $0 < 0x80 } }) {
-            items.sort { key($0) < key($1) }
-        } else {
-            items.sort { codePointPrecedes(key($0), key($1)) }
+        guard items.count > 1 else { return }
+        let original = items
+        var prefixes: [(high: UInt64, low: UInt64, index: Int)] = []
+        prefixes.reserveCapacity(original.count)
+        for index in original.indices {
+            let (high, low) = utf8Prefix(key(original[index]))
+            prefixes.append((high, low, index))
+        }
+        prefixes.sort { a, b in
+            if a.high != b.high { return a.high < b.high }
+            if a.low != b.low { return a.low < b.low }
+            return codePointPrecedes(key(original[a.index]), key(original[b.index]))
+        }
+        for position in prefixes.indices {
+            items[position] = original[prefixes[position].index]
+        }
+    }
+
+    /// The first 16 UTF-8 bytes of `text` as two big-endian integers (zeros past its end): the
+    /// integers compare as the bytes do.
+    @inlinable package static func utf8Prefix(_ text: String) -> (high: UInt64, low: UInt64) {
+        var text = text
+        return text.withUTF8 { bytes in
+            var high: UInt64 = 0
+            var low: UInt64 = 0
+            let count = min(bytes.count, 16)
+            var index = 0
+            while index < count {
+                let byte = UInt64(bytes[index])
+                if index < 8 { high |= byte << (56 - 8 * UInt64(index)) } else { low |= byte << (56 - 8 * UInt64(index - 8)) }
+                index += 1
+            }
+            return (high, low)
         }
     }
 

@@ -32,6 +32,8 @@ struct SuiteReplica: ~Copyable, Sendable {
     /// A callback of ``SuiteStore/changes(forKey:)``; `key` `nil` for every key.
     struct Observer {
         let key: String?
+        /// Told only of other processes' changes (``SuiteChange/Origin/external``).
+        let externalOnly: Bool
         let callback: @Sendable (SuiteChange) -> Void
     }
 
@@ -120,18 +122,22 @@ struct SuiteReplica: ~Copyable, Sendable {
         state.withLock { $0.registered = defaults }
     }
 
-    /// Calls `callback` for every change of `key` (every key for `nil`); returns the id that
-    /// ``removeObserver(_:)`` takes.
-    func addObserver(key: String?, _ callback: @escaping @Sendable (SuiteChange) -> Void) -> UInt64 {
+    /// Calls `callback` for every change of `key` (every key for `nil`) — only for other
+    /// processes' changes when `externalOnly` — and returns the id that ``removeObserver(_:)``
+    /// takes. A local change builds no ``SuiteChange`` when no observer wants local changes.
+    func addObserver(key: String?, externalOnly: Bool = false, _ callback: @escaping @Sendable (SuiteChange) -> Void) -> UInt64 {
         state.withLock { state in
             state.nextObserverID += 1
-            state.observers[state.nextObserverID] = Observer(key: key, callback: callback)
+            state.observers[state.nextObserverID] = Observer(key: key, externalOnly: externalOnly, callback: callback)
+            if !externalOnly { state.localObserverCount += 1 }
             return state.nextObserverID
         }
     }
 
     func removeObserver(_ id: UInt64) {
-        _ = state.withLock { $0.observers.removeValue(forKey: id) }
+        state.withLock { state in
+            if let removed = state.observers.removeValue(forKey: id), !removed.externalOnly { state.localObserverCount -= 1 }
+        }
     }
 
     // MARK: The write path
@@ -295,6 +301,9 @@ extension SuiteReplica {
         /// (``EncodedSuite/Buffers``).
         var spare = EncodedSuite.Buffers()
         var observers: [UInt64: Observer] = [:]
+        /// How many of `observers` want local changes: a local change with none to tell skips
+        /// building its ``SuiteChange`` (the hot path of `set`).
+        var localObserverCount = 0
         var nextObserverID: UInt64 = 0
 
         /// The spare arrays, for a write to encode into (left empty here until it gives arrays back).
@@ -385,13 +394,14 @@ extension SuiteReplica {
 
         @inline(__always)
         private mutating func notifyLocal(_ key: String, _ old: PrefValue?, _ value: PrefValue?) {
-            if !observers.isEmpty, old != value {
+            if localObserverCount > 0, old != value {
                 notify(SuiteChange(key: key, newValue: value, origin: .local))
             }
         }
 
         private func notify(_ change: SuiteChange) {
-            for observer in observers.values where observer.key == nil || observer.key == change.key {
+            let local = change.origin == .local
+            for observer in observers.values where (observer.key == nil || observer.key == change.key) && !(local && observer.externalOnly) {
                 observer.callback(change)
             }
         }

@@ -4,12 +4,20 @@ import Synchronization
 
 extension SuiteStore {
     /// Posted on `NotificationCenter.default` when the suite changes, as Foundation posts
-    /// `UserDefaults.didChangeNotification` (the same name, so observers of either see both).
+    /// `UserDefaults.didChangeNotification` (the same name, so observers of either see both),
+    /// with a store of the suite as the notification's `object` and no `userInfo`.
     ///
-    /// - A change made through a ``SuiteStore`` of this process is posted synchronously, on the
-    ///   thread that made it, once per call (`set`, `removeObject`, a `batch`, a `commit`,
-    ///   `setPersistentDomain`, `removePersistentDomain`, a typed key's write), with that store as
-    ///   the notification's `object`, as Foundation does. There is no `userInfo`.
+    /// - A call that changes several keys at once through a ``SuiteStore`` of this process (a
+    ///   `batch`, a `commit` and its revert, `setPersistentDomain`, `removePersistentDomain`) is
+    ///   posted synchronously, on the thread that made it, once per call, with that store as
+    ///   the `object`, as Foundation does (its own tests of these calls pass unchanged).
+    /// - A one-key write (`set`, `removeObject`, `put`, a typed key's write) is posted once per
+    ///   burst of such writes, on a background thread, just after it: a post costs several times
+    ///   what the write itself costs (`NotificationCenter` looks the object up through a dynamic
+    ///   cast), and programs write keys in loops. Every write is followed by a post that comes
+    ///   after it, so an observer reading the store sees the value; the `object` is the store
+    ///   that wrote. (Foundation on Linux posts nothing for these writes; Apple's platforms post
+    ///   each one.)
     /// - A change written by another process (or by hand) is posted too — Foundation does not —
     ///   once per burst of changes, on a background thread, with a store of that suite as the
     ///   `object` (the longest-lived one of this process).
@@ -21,7 +29,8 @@ extension SuiteStore {
     /// }
     /// ```
     ///
-    /// To learn which key changed and to what, use ``changes(forKey:)`` or ``changes()``.
+    /// To learn which key changed and to what, use ``changes(forKey:)`` or ``changes()``: they
+    /// are told of every change, synchronously.
     public static let didChangeNotification = Notification.Name("NSUserDefaultsDidChangeNotification")
 
     /// Posts ``didChangeNotification`` for a change this store made, on this thread. Called
@@ -29,6 +38,20 @@ extension SuiteStore {
     @usableFromInline
     func postDidChange() {
         NotificationCenter.default.post(name: Self.didChangeNotification, object: self)
+    }
+
+    /// Schedules one post of ``didChangeNotification`` for a one-key write this store made,
+    /// unless one is scheduled and has not started yet: that one comes after this write, so it
+    /// covers it. The post clears the flag before it posts, so a write made once it started
+    /// schedules another. A write in a burst pays one atomic load.
+    @usableFromInline
+    func postDidChangeSoon() {
+        guard !didChangePostScheduled.load(ordering: .relaxed),
+              !didChangePostScheduled.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        DidChangeRelay.postQueue.async { [self] in
+            didChangePostScheduled.store(false, ordering: .releasing)
+            NotificationCenter.default.post(name: Self.didChangeNotification, object: self)
+        }
     }
 }
 
@@ -47,7 +70,7 @@ final class DidChangeRelay: Sendable {
     private static let relays = Mutex<[ObjectIdentifier: DidChangeRelay]>([:])
     /// One thread for every suite's posts: an observer on `.main` makes the poster wait until the
     /// main thread has run it, so the posts must not wait on a suite's own queue.
-    private static let postQueue = DispatchQueue(label: "RizqPrefs.didChangeNotification")
+    static let postQueue = DispatchQueue(label: "RizqPrefs.didChangeNotification")
 
     private let state = Mutex(State())
 
@@ -67,8 +90,8 @@ final class DidChangeRelay: Sendable {
         }
         if isNew {
             // Backends live as long as the process (the registry keeps them), and so does this.
-            _ = engine.replica.addObserver(key: nil) { [relay] change in
-                if change.origin == .external { relay.schedulePost() }
+            _ = engine.replica.addObserver(key: nil, externalOnly: true) { [relay] _ in
+                relay.schedulePost()
             }
         }
     }

@@ -34,6 +34,9 @@ public final class SuiteStore: Sendable {
     /// Where the suite file lives.
     public let location: SuiteLocation
     let engine: SuiteEngine
+    /// Whether a post of ``didChangeNotification`` for this store's one-key writes is scheduled
+    /// and not started (``postDidChangeSoon()``).
+    let didChangePostScheduled = Atomic<Bool>(false)
 
     private static let standardCache = Mutex<[String: SuiteStore]>([:])
 
@@ -159,7 +162,7 @@ public final class SuiteStore: Sendable {
     func store(_ value: PrefValue?, forKey key: String) throws(SuiteStoreError) {
         if let value { try Self.validate(value, forKey: key) }
         engine.set(value, forKey: key)
-        postDidChange()
+        postDidChangeSoon()
     }
 
     @usableFromInline
@@ -212,7 +215,7 @@ public final class SuiteStore: Sendable {
     /// Removes the key from the suite (registered defaults still answer for it).
     public func removeObject(forKey key: String) {
         engine.set(nil, forKey: key)
-        postDidChange()
+        postDidChangeSoon()
     }
 
     /// Registers fallback values for missing keys, in memory only (never written), for this

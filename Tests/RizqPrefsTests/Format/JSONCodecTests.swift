@@ -118,6 +118,23 @@ final class JSONCodecTests: XCTestCase {
         XCTAssertEqual(table["k500"], 500)
     }
 
+    func testKeysSortInCodePointOrderWhateverTheirFirstSixteenBytes() {
+        // Keys that tie on their first 16 bytes, differ only past them, hold NUL, non-ASCII
+        // text (UTF-8 byte order is code point order) and canonically equivalent spellings
+        // (kept apart, never reordered as String's `<` would).
+        var keys = ["", "a", "a\u{0}", "a\u{0}b", "b", "é", "e\u{301}", "\u{1F600}", "\u{FFFF}", "Z", "key-1000", "key-10000", "key-1000a"]
+        let long = String(repeating: "x", count: 16)
+        keys += [long, long + "a", long + "\u{0}", long + "é", long + "b" + long, long + "b", long + "ba"]
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<200 {
+            let length = Int.random(in: 0...24, using: &generator)
+            let alphabet: [Character] = ["a", "b", "x", "\u{0}", "é", "\u{7F}", "\u{80}", "中"]
+            keys.append(String((0..<length).map { _ in alphabet.randomElement(using: &generator) ?? "a" }))
+        }
+        let expected = keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        XCTAssertEqual(JSONWriter.sortedKeys(keys.shuffled()).map { Array($0.utf8) }, expected.map { Array($0.utf8) })
+    }
+
     func testSuiteFileIsPrettySortedAndReadableByFoundation() throws {
         let bytes = try JSONWriter.suiteFile(["b": 1, "a": .array([true, .null]), "ä": "x", "Z": .dictionary([:])])
         let text = String(decoding: bytes, as: UTF8.self)

@@ -261,25 +261,53 @@ final class FoundationConformanceTests: XCTestCase {
     func testLocalChangesPostTheNotificationWithTheStoreAsObject() throws {
         let counter = NotificationCounter(object: ours)
         let all = NotificationCounter(object: nil)
-        ours.set(1, forKey: "a")
-        ours.set("x" as NSString, forKey: "b")
-        ours.removeObject(forKey: "a")
+        // Calls that change several keys are posted at once, on this thread, once per call.
         ours.batch { batch in
             try? batch.set(2, forKey: "c")
             try? batch.set(3, forKey: "d")
         }
         _ = try ours.commit { batch in try batch.set(4, forKey: "e") }
-        XCTAssertEqual(counter.count, 5, "one for each call, the batch and the commit included")
-        XCTAssertEqual(all.count, 5)
+        XCTAssertEqual(counter.count, 2, "one for the batch and one for the commit, posted before they return")
+        XCTAssertEqual(all.count, 2)
+        // One-key writes are posted just after, from the post queue: at least one post, none
+        // more than one per write, and the last one after the last write.
+        ours.set(1, forKey: "a")
+        ours.set("x" as NSString, forKey: "b")
+        ours.removeObject(forKey: "a")
+        Self.waitForPosts()
+        XCTAssertTrue((3...5).contains(counter.count), "\(counter.count - 2) posts for 3 one-key writes")
+        XCTAssertEqual(all.count, counter.count)
+        XCTAssertEqual(counter.lastSeen?["b"] as? String, "x", "the observer reads the store after the writes")
+        XCTAssertTrue(counter.lastSeen?.keys.contains("a") == false, "…after the removal too")
         // A refused value changes nothing and posts nothing.
+        let before = counter.count
         ours.set(Date(timeIntervalSince1970: 1e15), forKey: "far")
         ours.set(NotStorable(), forKey: "struct")
-        XCTAssertEqual(counter.count, 5)
+        Self.waitForPosts()
+        XCTAssertEqual(counter.count, before)
         // Another store of the same suite posts with itself as the object.
         let second = try root.store(suiteName)
         second.set(5, forKey: "f")
-        XCTAssertEqual(counter.count, 5)
-        XCTAssertEqual(all.count, 6)
+        Self.waitForPosts()
+        XCTAssertEqual(counter.count, before)
+        XCTAssertEqual(all.count, before + 1)
+    }
+
+    func testABurstOfOneKeyWritesIsPostedAfterItsLastWrite() throws {
+        let counter = NotificationCounter(object: ours)
+        let writes = 10_000
+        for value in 1...writes { ours.set(value, forKey: "burst") }
+        Self.waitForPosts()
+        XCTAssertGreaterThanOrEqual(counter.count, 1)
+        XCTAssertLessThanOrEqual(counter.count, writes, "never more than one post per write")
+        XCTAssertEqual(counter.lastSeen?["burst"] as? Int, writes, "the last post comes after the last write")
+        XCTAssertFalse(counter.postedOnWritingThread, "one-key writes are posted from the post queue")
+    }
+
+    /// Returns once every post scheduled so far has been made: the posts of one-key writes run
+    /// in order on one serial queue.
+    private static func waitForPosts() {
+        DidChangeRelay.postQueue.sync {}
     }
 
     func testAnotherProcesssWriteIsPosted() throws {
@@ -347,19 +375,41 @@ final class FoundationConformanceTests: XCTestCase {
 
 private struct NotStorable {}
 
-/// Counts the suite notifications posted for `object` (`nil`: for any object) while it lives.
+/// Counts the suite notifications posted for `object` (`nil`: for any object) while it lives,
+/// and keeps what the posting store held when the last one arrived.
 final class NotificationCounter: @unchecked Sendable {
     private let lock = NSLock()
     private var seen = 0
+    private var lastContents: [String: Any]?
+    private var onWritingThread = false
     private var token: NSObjectProtocol?
+    private let writingThread = Thread.current
 
     init(object: AnyObject?) {
-        token = NotificationCenter.default.addObserver(forName: SuiteStore.didChangeNotification, object: object, queue: nil) { [weak self] _ in
+        token = NotificationCenter.default.addObserver(forName: SuiteStore.didChangeNotification, object: object, queue: nil) { [weak self] notification in
             guard let self else { return }
+            let contents = (notification.object as? SuiteStore)?.dictionaryRepresentation()
+            let here = Thread.current == self.writingThread
             self.lock.lock()
             self.seen += 1
+            self.lastContents = contents
+            self.onWritingThread = self.onWritingThread || here
             self.lock.unlock()
         }
+    }
+
+    /// What the posting store held when the last notification arrived (a ``SuiteStore`` only).
+    var lastSeen: [String: Any]? {
+        lock.lock()
+        defer { lock.unlock() }
+        return lastContents
+    }
+
+    /// Whether some notification ran on the thread that made this counter.
+    var postedOnWritingThread: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return onWritingThread
     }
 
     deinit {
