@@ -17,7 +17,7 @@ enum RegularFile {
     /// `nil` when there is no file. The open does not block (a FIFO or a device at the path
     /// would hang a plain open or read) and does not follow a symbolic link; anything but a
     /// regular file of at most ``sizeLimit`` bytes is refused, saying what it is and what to do.
-    static func read(_ path: String) throws(SuiteStoreError) -> (bytes: [UInt8], info: stat, times: ChangeTimes?)? {
+    static func read(_ path: String, withTimes: Bool = true) throws(SuiteStoreError) -> (bytes: [UInt8], info: stat, times: ChangeTimes?)? {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY)
         guard descriptor >= 0 else {
             let code = errno
@@ -42,7 +42,7 @@ enum RegularFile {
         } catch {
             throw .unreadable(path: path, reason: error == .fileTooLarge ? tooLarge(Int64(sizeLimit) + 1) : error.description)
         }
-        let times = LinuxFileCalls.attribute(ChangeTimes.attributeName, of: descriptor).flatMap { ChangeTimes(encoded: $0) }
+        let times = withTimes ? LinuxFileCalls.attribute(ChangeTimes.attributeName, of: descriptor).flatMap { ChangeTimes(encoded: $0) } : nil
         return (bytes, info, times)
     }
 

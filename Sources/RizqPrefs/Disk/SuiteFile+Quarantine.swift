@@ -9,9 +9,10 @@ extension SuiteFile {
     /// Reads the file without its lock, taking the lock only to move a damaged file aside. The
     /// change times are those the file carries itself (an earlier release's extended attribute),
     /// else unknown (`nil`): the ``ChangeLog`` matches the file only under the lock
-    /// (``load(_:)``), and only a reload with changes to rebase needs it.
-    func loadRepairing() throws(SuiteStoreError) -> Loaded {
-        let contents = try read()
+    /// (``load(_:)``), and only a reload with changes to rebase needs it. An open, with no
+    /// changes yet, reads no change times at all (`withTimes` false).
+    func loadRepairing(withTimes: Bool = true) throws(SuiteStoreError) -> Loaded {
+        let contents = try read(withTimes: withTimes)
         if case .damaged(let reason, let stamp) = contents {
             return try withLock { lock throws(SuiteStoreError) in try repair(reason, stamp, lock) }
         }

@@ -81,10 +81,12 @@ struct SuiteFile: Sendable {
     }
 
     /// Reads and parses the file. Only a regular file is read, never through a symbolic link
-    /// (of the file or of its folder), and never one over ``RegularFile/sizeLimit``.
-    func read() throws(SuiteStoreError) -> Contents {
+    /// (of the file or of its folder), and never one over ``RegularFile/sizeLimit``. Without
+    /// `withTimes`, the change times an earlier release kept in an extended attribute are not
+    /// read (one system call less, for an open, which has no changes to weigh them against).
+    func read(withTimes: Bool = true) throws(SuiteStoreError) -> Contents {
         if let problem = folderProblem() { throw .unreadable(path: location.path, reason: problem) }
-        guard let (bytes, info, times) = try RegularFile.read(location.path) else { return .missing }
+        guard let (bytes, info, times) = try RegularFile.read(location.path, withTimes: withTimes) else { return .missing }
         let stamp = FileStamp(info)
         do {
             switch try JSONReader.parseSuiteFile(bytes) {

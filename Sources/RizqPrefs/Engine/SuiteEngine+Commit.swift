@@ -27,6 +27,7 @@ extension SuiteEngine {
             if let openError { throw openError }
             try writePending()
             return try file.withLock { lock throws(SuiteStoreError) -> CommittedWrite in
+                removeStaleTemporariesOnce(lock)
                 let disk = try file.load(lock)
                 let original = disk.bytes.map { (bytes: $0, entries: disk.entries, schemaVersion: disk.schemaVersion, times: disk.times) }
                 let commit = replica.stageCommit(staged, replacingAll: replacingAll, over: disk)

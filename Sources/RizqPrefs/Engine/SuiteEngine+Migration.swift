@@ -36,6 +36,7 @@ extension SuiteEngine {
             if let openError { throw openError }
             try writePending()
             return try file.withLock { lock throws(SuiteStoreError) -> Result<Void, Failure> in
+                removeStaleTemporariesOnce(lock)
                 // The file as this process already holds it, when it has not changed since:
                 // a large suite is not parsed a second time.
                 let disk: SuiteFile.Loaded

@@ -11,7 +11,10 @@ extension SuiteEngine {
         writeScheduled.store(false, ordering: .releasing)
         guard replica.hasPendingChanges else { return }
         if let openError { throw openError }
-        try file.withLock { lock throws(SuiteStoreError) in try write(&lock) }
+        try file.withLock { lock throws(SuiteStoreError) in
+            removeStaleTemporariesOnce(lock)
+            try write(&lock)
+        }
     }
 
     /// The write path, under the file lock, on `queue`, in one direction:
@@ -57,6 +60,13 @@ extension SuiteEngine {
             }
         }
         throw .writeFailed(path: location.path, reason: "the file keeps being replaced by another program while this process writes it; stop that program and flush again")
+    }
+
+    /// Once per engine, under the lock, before its first write of any kind (not at open, which
+    /// only reads): the temporaries of writers killed mid-write go.
+    func removeStaleTemporariesOnce(_ lock: borrowing SuiteFileLock) {
+        guard !temporariesRemoved.exchange(true, ordering: .relaxed) else { return }
+        file.removeStaleTemporaries()
     }
 
     private func logWrite(bytes: Int, over disk: SuiteReplica.DiskVersion) {

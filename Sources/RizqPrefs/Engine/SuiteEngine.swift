@@ -34,6 +34,9 @@ final class SuiteEngine: Sendable {
     private let opening: Mutex<Opening>
     /// Whether a coalesced write is scheduled on `queue` (``scheduleWrite()``).
     let writeScheduled = Atomic<Bool>(false)
+    /// Whether the first write removed the stale temporaries of writers killed mid-write
+    /// (``SuiteFile/removeStaleTemporaries()``); only the write path, on `queue`, touches it.
+    let temporariesRemoved = Atomic<Bool>(false)
     /// Whether a reload is scheduled on `queue` (``fileChanged()``).
     let reloadScheduled = Atomic<Bool>(false)
     /// Whether inotify cannot follow the file (``FileWatcher``): every read then checks the
@@ -77,6 +80,7 @@ final class SuiteEngine: Sendable {
     /// wait while another thread opens this suite; a failure is final for this engine (the
     /// registry then forgets it, so that the next open tries afresh).
     func open() throws(SuiteStoreError) {
+        var fileWasRead = false
         let result: Result<Void, SuiteStoreError> = opening.withLock { opening in
             switch opening {
             case .open: return .success(())
@@ -84,9 +88,11 @@ final class SuiteEngine: Sendable {
             case .notYet: break
             }
             do throws(SuiteStoreError) {
-                file.removeStaleTemporaries()
-                let loaded = try file.loadRepairing()
+                // Stale temporaries are removed by the first write (``writePending()``), which
+                // holds the lock anyway: an open pays only for reading the file.
+                let loaded = try file.loadRepairing(withTimes: false)
                 replica.start(with: loaded.entries, stamp: loaded.stamp, schemaVersion: loaded.schemaVersion)
+                fileWasRead = loaded.stamp != nil
                 opening = .open(movedAside: loaded.movedAside)
                 Self.logger.debug("opened suite", metadata: [
                     "suite": "\(location.suiteName)", "path": "\(location.path)", "keys": "\(loaded.entries.count)",
@@ -103,8 +109,8 @@ final class SuiteEngine: Sendable {
                 return .success(())
             }
             // Followed whether or not the folder can be made: one that appears later is watched
-            // then, and polled until it is.
-            _ = try? file.ensureDirectory()
+            // then, and polled until it is. A file was just read: its folder exists.
+            if !fileWasRead { _ = try? file.ensureDirectory() }
             FileWatcher.shared.watch(
                 folder: location.directory, fileName: location.suiteName + ".json",
                 changed: { [weak self] in self?.fileChanged() },

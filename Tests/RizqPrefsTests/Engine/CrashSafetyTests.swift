@@ -36,8 +36,10 @@ final class CrashSafetyTests: XCTestCase {
             }
         }
         XCTAssertGreaterThanOrEqual(acknowledged.count, 40, "each round waited for at least two acknowledged keys")
-        // Temporaries of killed writers are cleaned up by the next opener.
-        _ = try SuiteStore(suite: suite, appID: "tests", root: root.path)
+        // Temporaries of killed writers are cleaned up by the next writer (its first write).
+        let next = try SuiteStore(suite: suite, appID: "tests", root: root.path)
+        next.set(true, forKey: "after")
+        try next.flush()
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: root.path + "/groups").filter { $0.contains(".tmp-") }
         XCTAssertEqual(leftovers, [])
     }

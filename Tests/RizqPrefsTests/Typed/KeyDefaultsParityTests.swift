@@ -101,6 +101,8 @@ final class KeyDefaultsParityTests: XCTestCase {
         theme.value = .dark
         ids.value = [1]
         store.set("kept", forKey: "other")
+        // The one-key writes above are posted from the post queue: let those posts go first.
+        DidChangeRelay.postQueue.sync {}
         let notifications = NotificationCounter(object: store)
         store.reset(streak, theme, ids)
         XCTAssertEqual(notifications.count, 1, "one change")
