@@ -34,6 +34,9 @@ struct SuiteReplica: ~Copyable, Sendable {
         let key: String?
         /// Told only of other processes' changes (``SuiteChange/Origin/external``).
         let externalOnly: Bool
+        /// Told once per transition, of its first changed key, however many keys changed: for
+        /// an observer that only needs to know that something changed (the notification relay).
+        let once: Bool
         let callback: @Sendable (SuiteChange) -> Void
     }
 
@@ -125,10 +128,15 @@ struct SuiteReplica: ~Copyable, Sendable {
     /// Calls `callback` for every change of `key` (every key for `nil`) — only for other
     /// processes' changes when `externalOnly` — and returns the id that ``removeObserver(_:)``
     /// takes. A local change builds no ``SuiteChange`` when no observer wants local changes.
-    func addObserver(key: String?, externalOnly: Bool = false, _ callback: @escaping @Sendable (SuiteChange) -> Void) -> UInt64 {
+    ///
+    /// With `once` (for an observer of every key, `key` nil), it is told once per transition (of
+    /// the first key that differs), so that a
+    /// file of many changed keys costs it one call and the replica no comparison past the first
+    /// difference when no other observer needs each key.
+    func addObserver(key: String?, externalOnly: Bool = false, once: Bool = false, _ callback: @escaping @Sendable (SuiteChange) -> Void) -> UInt64 {
         state.withLock { state in
             state.nextObserverID += 1
-            state.observers[state.nextObserverID] = Observer(key: key, externalOnly: externalOnly, callback: callback)
+            state.observers[state.nextObserverID] = Observer(key: key, externalOnly: externalOnly, once: once, callback: callback)
             if !externalOnly { state.localObserverCount += 1 }
             return state.nextObserverID
         }
@@ -376,11 +384,20 @@ extension SuiteReplica {
         mutating func replaceValues(with newValues: SuiteTable, origin: SuiteChange.Origin) {
             encoded = nil
             if !observers.isEmpty {
+                let local = origin == .local
+                let eachKey = observers.values.contains { !$0.once && !(local && $0.externalOnly) }
+                var toldOnce = false
                 for (key, old) in values where newValues[key] != old {
-                    notify(SuiteChange(key: key, newValue: newValues[key], origin: origin))
+                    notify(SuiteChange(key: key, newValue: newValues[key], origin: origin), once: !toldOnce)
+                    toldOnce = true
+                    if !eachKey { break }
                 }
-                for (key, new) in newValues where values[key] == nil {
-                    notify(SuiteChange(key: key, newValue: new, origin: origin))
+                if eachKey || !toldOnce {
+                    for (key, new) in newValues where values[key] == nil {
+                        notify(SuiteChange(key: key, newValue: new, origin: origin), once: !toldOnce)
+                        toldOnce = true
+                        if !eachKey { break }
+                    }
                 }
             }
             values = newValues
@@ -399,9 +416,12 @@ extension SuiteReplica {
             }
         }
 
-        private func notify(_ change: SuiteChange) {
+        /// Tells the observers that want `change`; those told once per transition only when
+        /// `once` (the transition's first change).
+        private func notify(_ change: SuiteChange, once: Bool = true) {
             let local = change.origin == .local
-            for observer in observers.values where (observer.key == nil || observer.key == change.key) && !(local && observer.externalOnly) {
+            for observer in observers.values
+            where (observer.key == nil || observer.key == change.key) && !(local && observer.externalOnly) && (once || !observer.once) {
                 observer.callback(change)
             }
         }

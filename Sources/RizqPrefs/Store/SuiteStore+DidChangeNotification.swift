@@ -90,7 +90,7 @@ final class DidChangeRelay: Sendable {
         }
         if isNew {
             // Backends live as long as the process (the registry keeps them), and so does this.
-            _ = engine.replica.addObserver(key: nil, externalOnly: true) { [relay] _ in
+            _ = engine.replica.addObserver(key: nil, externalOnly: true, once: true) { [relay] _ in
                 relay.schedulePost()
             }
         }
