@@ -5,13 +5,15 @@ import RizqPrefs
 /// Both stores cache open suites for the life of a process, so each sample opens a fresh copy
 /// of the file under a new name (the copy is not timed). Two floors, on the very file ours
 /// opens copies of: reading the file and parsing it into a `Dictionary` (``ParseFloor``:
-/// simdjson, the work any reader must do; the targets of issue 28 are against it), and
-/// reading the file's bytes alone (`open` + `read` + `close`, from the page cache as ours does).
+/// simdjson, the work any reader must do; the targets of issue 28 are against it), reading the
+/// file's bytes alone (`open` + `read` + `close`, from the page cache as ours does), and the
+/// first without the `Dictionary` (the keys made as `String`s and dropped: the parse alone).
 enum OpenWorkload {
     static func run(home: BenchHome, size: Int, options: Options) throws -> BenchResult {
         let fixture = try Fixture(home: home, name: "open-\(size)", size: size)
         let foundationFile = home.foundationFolder + "/" + fixture.foundationSuite + ".plist"
         let parseFloor = try ParseFloor(path: fixture.ours.location.path, size: size)
+        let parseOnlyFloor = try ParseFloor(path: fixture.ours.location.path, size: size, buildsTable: false)
         var round = 0
         var sink = 0
         let contenders = [
@@ -26,9 +28,12 @@ enum OpenWorkload {
                 }
             },
             Contender("parse floor") {
-                let (elapsed, table, found) = try parseFloor.open(lookingUp: "key-1")
-                sink &+= (found ?? 0) &+ table.count
+                let (elapsed, table, _) = try parseFloor.open(lookingUp: "key-1")
+                sink &+= table.count
                 return elapsed
+            },
+            Contender("parse-only floor") {
+                try parseOnlyFloor.open(lookingUp: "key-1").nanoseconds
             },
             Contender("floor") {
                 let path = fixture.ours.location.path
@@ -66,6 +71,7 @@ enum OpenWorkload {
         var result = BenchResult(workload: "open", size: size, ours: medians.of("ours"), unit: "ns")
         result.floor(parseFloor.name, medians.of("parse floor"))
         result.floor("read of the file", medians.of("floor"))
+        result.floor(parseOnlyFloor.name, medians.of("parse-only floor"))
         result.peer("Foundation.UserDefaults", medians.of("foundation"))
         return result
     }
