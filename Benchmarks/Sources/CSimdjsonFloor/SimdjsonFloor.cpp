@@ -3,7 +3,6 @@
 
 #include <simdjson.h>
 
-#include <cstring>
 #include <new>
 #include <vector>
 
@@ -12,6 +11,8 @@ using namespace simdjson;
 struct rizq_simdjson_parser {
     ondemand::parser onDemand;
     dom::parser dom;
+    /// Kept from one parse to the next, so that only the first parse grows it (a push_back that
+    /// runs out of memory ends the benchmark: std::terminate, through noexcept).
     std::vector<rizq_simdjson_member> members;
     const char *error = "";
 };

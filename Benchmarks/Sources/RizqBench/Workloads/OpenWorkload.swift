@@ -3,7 +3,7 @@ import RizqPrefs
 
 /// `open`: what a new process pays to open an existing suite of `size` keys and read one key.
 /// Both stores cache open suites for the life of a process, so each sample opens a fresh copy
-/// of the file under a new name (the copy is not timed). Two floors, on the very file ours
+/// of the file under a new name (the copy is not timed). Three floors, on the very file ours
 /// opens copies of: reading the file and parsing it into a `Dictionary` (``ParseFloor``:
 /// simdjson, the work any reader must do; the targets of issue 28 are against it), reading the
 /// file's bytes alone (`open` + `read` + `close`, from the page cache as ours does), and the
