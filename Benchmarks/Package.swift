@@ -33,10 +33,19 @@ let package = Package(
             name: "CBenchGLib",
             dependencies: ["CGio", "CBenchSecret"]
         ),
+        // The parse floor of `open` (issue 28): simdjson (Debian's libsimdjson-dev) behind plain C.
+        // SIMDJSON_THREADS_ENABLED as simdjson.pc's Cflags say: Debian's library was built with
+        // it, and the layout of simdjson's parser depends on it.
+        .target(
+            name: "CSimdjsonFloor",
+            cxxSettings: [.define("SIMDJSON_THREADS_ENABLED", to: "1")],
+            linkerSettings: [.linkedLibrary("simdjson")]
+        ),
         .executableTarget(
             name: "RizqBench",
             dependencies: [
                 "CBenchGLib",
+                "CSimdjsonFloor",
                 .product(name: "RizqPrefs", package: "RizqPrefs"),
                 .product(name: "RizqSecrets", package: "RizqPrefs"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -58,5 +67,6 @@ let package = Package(
             swiftSettings: [.enableUpcomingFeature("NonisolatedNonsendingByDefault")]
         ),
     ],
-    swiftLanguageModes: [.v6]
+    swiftLanguageModes: [.v6],
+    cxxLanguageStandard: .cxx17
 )

@@ -9,19 +9,32 @@ import Foundation
 struct DurableWriteFloor {
     let folder: String
     let target: String
+    private let temporary: String
 
     init(home: BenchHome, suitePath: String) throws {
-        folder = home.path + "/floor"
-        target = folder + "/floor.json"
+        try self.init(folder: home.path + "/floor", name: "floor.json")
+        try checkSameFileSystem(as: (suitePath as NSString).deletingLastPathComponent)
+    }
+
+    /// A floor that replaces `folder/name` (the folder made if missing), through a temporary
+    /// file beside it; the cross-process floor's writer uses it in a process of its own.
+    init(folder: String, name: String) throws {
+        self.folder = folder
+        target = folder + "/" + name
+        temporary = folder + "/." + name + ".tmp"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    }
+
+    /// Throws unless the floor's folder is on the same file system as `other` (a floor on
+    /// another disk would measure that disk).
+    func checkSameFileSystem(as other: String) throws {
         var floorInfo = stat()
-        var suiteInfo = stat()
-        let suiteFolder = (suitePath as NSString).deletingLastPathComponent
-        guard stat(folder, &floorInfo) == 0, stat(suiteFolder, &suiteInfo) == 0 else {
-            throw BenchError("cannot stat \(folder) or \(suiteFolder): errno \(errno)")
+        var otherInfo = stat()
+        guard stat(folder, &floorInfo) == 0, stat(other, &otherInfo) == 0 else {
+            throw BenchError("cannot stat \(folder) or \(other): errno \(errno)")
         }
-        guard floorInfo.st_dev == suiteInfo.st_dev else {
-            throw BenchError("\(folder) and \(suiteFolder) are on different file systems")
+        guard floorInfo.st_dev == otherInfo.st_dev else {
+            throw BenchError("\(folder) and \(other) are on different file systems")
         }
     }
 
@@ -33,7 +46,6 @@ struct DurableWriteFloor {
 
     /// Nanoseconds to replace the floor's file with `bytes`, durably.
     func write(_ bytes: [UInt8]) throws -> Double {
-        let temporary = folder + "/.floor.json.tmp"
         var failure: String?
         let elapsed = elapsedNanoseconds {
             let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)

@@ -20,6 +20,11 @@ final class ChildProcess {
         var toChild: [Int32] = [0, 0]
         var fromChild: [Int32] = [0, 0]
         guard pipe(&toChild) == 0, pipe(&fromChild) == 0 else { throw BenchError("pipe failed: errno \(errno)") }
+        // Close-on-exec: a child started later must not inherit this one's pipe ends (holding
+        // this child's input open, it would keep this child from ever seeing its end). The
+        // child's own ends reach it through dup2, which clears the flag. (Glibc's Swift module
+        // has no pipe2.)
+        for end in toChild + fromChild { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }

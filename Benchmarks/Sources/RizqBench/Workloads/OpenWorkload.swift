@@ -3,12 +3,17 @@ import RizqPrefs
 
 /// `open`: what a new process pays to open an existing suite of `size` keys and read one key.
 /// Both stores cache open suites for the life of a process, so each sample opens a fresh copy
-/// of the file under a new name (the copy is not timed). Floor: reading the file's bytes
-/// (`open` + `read` + `close`, from the page cache as ours does), with no parsing.
+/// of the file under a new name (the copy is not timed). Three floors, on the very file ours
+/// opens copies of: reading the file and parsing it into a `Dictionary` (``ParseFloor``:
+/// simdjson, the work any reader must do; the targets of issue 28 are against it), reading the
+/// file's bytes alone (`open` + `read` + `close`, from the page cache as ours does), and the
+/// first without the `Dictionary` (the keys made as `String`s and dropped: the parse alone).
 enum OpenWorkload {
     static func run(home: BenchHome, size: Int, options: Options) throws -> BenchResult {
         let fixture = try Fixture(home: home, name: "open-\(size)", size: size)
         let foundationFile = home.foundationFolder + "/" + fixture.foundationSuite + ".plist"
+        let parseFloor = try ParseFloor(path: fixture.ours.location.path, size: size)
+        let parseOnlyFloor = try ParseFloor(path: fixture.ours.location.path, size: size, buildsTable: false)
         var round = 0
         var sink = 0
         let contenders = [
@@ -21,6 +26,14 @@ enum OpenWorkload {
                     let store = try SuiteStore(suite: "open-\(size)", appID: BenchHome.appID, root: root)
                     sink &+= store.value(forKey: "key-1", as: Int.self) ?? 0
                 }
+            },
+            Contender("parse floor") {
+                let (elapsed, table, _) = try parseFloor.open(lookingUp: "key-1")
+                sink &+= table.count
+                return elapsed
+            },
+            Contender("parse-only floor") {
+                try parseOnlyFloor.open(lookingUp: "key-1").nanoseconds
             },
             Contender("floor") {
                 let path = fixture.ours.location.path
@@ -56,7 +69,9 @@ enum OpenWorkload {
         let medians = try options.slowSampler.medians(contenders)
         blackHole(sink)
         var result = BenchResult(workload: "open", size: size, ours: medians.of("ours"), unit: "ns")
+        result.floor(parseFloor.name, medians.of("parse floor"))
         result.floor("read of the file", medians.of("floor"))
+        result.floor(parseOnlyFloor.name, medians.of("parse-only floor"))
         result.peer("Foundation.UserDefaults", medians.of("foundation"))
         return result
     }
