@@ -1,4 +1,5 @@
 import RizqCore
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -47,7 +48,8 @@ extension SuiteFile {
     func appendToChangeLog(_ segment: ChangeLog.Segment, _ lock: borrowing SuiteFileLock) -> String? {
         let bytes = ChangeLog.encode(segment)
         var info = stat()
-        if lstat(changeLogPath, &info) == 0, Int64(info.st_size) > Int64(ChangeLog.compactionSize) {
+        if lstat(changeLogPath, &info) == 0, Int64(info.st_size) > Int64(ChangeLog.compactionSize),
+           Int64(info.st_size) >= Int64(compaction.skipBelow.load(ordering: .relaxed)) {
             if let problem = compactChangeLog(appending: bytes, over: segment.parent, size: Int(info.st_size), lock) { return problem }
             return nil
         }
@@ -73,6 +75,10 @@ extension SuiteFile {
         let baseBytes = base.map { $0.segments.flatMap(ChangeLog.encode) } ?? []
         if baseBytes.count * 4 > size {
             // Still mostly what the recent versions need: appending is cheaper than rewriting.
+            // Deciding that read and decoded the whole log: not again until it has doubled, so
+            // that a large suite's writes cost their own changes, not the log (a 100,000-key
+            // suite's first write leaves a 2 MB log, which every write read for ten minutes).
+            compaction.skipBelow.store(size * 2, ordering: .relaxed)
             let descriptor = open(changeLogPath, O_WRONLY | O_APPEND | O_CLOEXEC | O_NOFOLLOW)
             guard descriptor >= 0 else { return FileProblem.writeReason(errno) }
             defer { close(descriptor) }
@@ -101,4 +107,12 @@ extension SuiteFile {
         written = true
         return nil
     }
+}
+
+/// When the change log was last found not worth compacting, and so below which size it is not
+/// read for that again (``SuiteFile/appendToChangeLog(_:_:)``): a reference, so that the copies
+/// of one ``SuiteFile`` share it.
+final class ChangeLogCompactionHint: Sendable {
+    /// The log's size from which a compaction is tried again (0: at once).
+    let skipBelow = Atomic<Int>(0)
 }

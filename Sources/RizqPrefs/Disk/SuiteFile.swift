@@ -67,6 +67,9 @@ struct SuiteFile: Sendable {
     }
 
     let location: SuiteLocation
+    /// Below which size of the change log no compaction is tried (shared by the copies of this
+    /// value: one per open suite).
+    let compaction = ChangeLogCompactionHint()
 
     /// The current stamp of the file, or `nil` when there is none. A symbolic link is stamped
     /// as itself, not as what it points to: it is never read through (``read()``).

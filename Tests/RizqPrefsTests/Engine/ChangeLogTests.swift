@@ -94,4 +94,35 @@ final class ChangeLogTests: XCTestCase {
         XCTAssertEqual(times?.keys.count, 41, "every key of the write, none dropped")
         XCTAssertTrue(FileManager.default.fileExists(atPath: root.path + "/groups/.group.com.rizq.test.changes"))
     }
+
+    /// A large first write leaves a log over the compaction size that is still all recent: the
+    /// next write reads it once to find compaction not worth it, and the writes after it do not
+    /// read it again until it has doubled — while every version's record stays whole.
+    func testALargeRecentLogIsNotReadAgainByEveryWrite() throws {
+        let root = TemporaryRoot()
+        let store = try root.store()
+        let name = String(repeating: "k", count: 24)
+        store.batch { batch in
+            for index in 0..<40_000 { try? batch.set(index, forKey: name + "\(index)") }
+        }
+        try store.flush()
+        let file = store.engine.file
+        let logPath = file.changeLogPath
+        let firstSize = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: logPath)[.size] as? Int)
+        XCTAssertGreaterThan(firstSize, ChangeLog.compactionSize, "the first write's log is over the compaction size")
+        XCTAssertEqual(file.compaction.skipBelow.load(ordering: .relaxed), 0, "no write has weighed a compaction yet")
+
+        store.set(-1, forKey: "one")
+        try store.flush()
+        let weighedAt = file.compaction.skipBelow.load(ordering: .relaxed)
+        XCTAssertEqual(weighedAt, firstSize * 2, "the second write weighed a compaction, found it not worth it, and waits for the log to double")
+
+        let before = PendingChange.now()
+        store.set(-2, forKey: "two")
+        try store.flush()
+        XCTAssertEqual(file.compaction.skipBelow.load(ordering: .relaxed), weighedAt, "the third write did not weigh it again")
+        let times = try file.withLock { lock throws(SuiteStoreError) in try file.load(lock).times }
+        XCTAssertGreaterThanOrEqual(times?.time(of: "two") ?? 0, before, "the newest version's record has its own change")
+        XCTAssertEqual(times?.keys.count, 40_002, "and every earlier key's time")
+    }
 }
