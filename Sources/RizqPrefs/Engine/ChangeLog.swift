@@ -258,7 +258,7 @@ extension ChangeLog {
 
         /// The changes `pending` carries, written at `now`.
         init(_ pending: PendingChanges, now: Int64) {
-            keys = pending.changes.mapValues(\.time)
+            keys = Dictionary(uniqueKeysWithValues: pending.changes.lazy.map { ($0.key.key, $0.value.time) })
             floor = pending.clear?.time
             writtenAt = now
         }

@@ -34,19 +34,30 @@ struct PendingClear: Sendable {
 /// ``SuiteReplica`` keeps the changes pending; a ``SuiteWrite`` carries the ones it took to the
 /// file, and gives them back if the write fails (``restore(_:)``).
 struct PendingChanges: Sendable {
-    /// Key by key, the last change of each.
-    var changes: [String: PendingChange] = [:]
+    /// Key by key, the last change of each (keyed with the hash the replica's table uses:
+    /// ``PendingKey``).
+    var changes: [PendingKey: PendingChange] = [:]
     /// A pending `removePersistentDomain`: the changes above were made after it.
     var clear: PendingClear?
 
     /// Whether there is nothing to write.
     var isEmpty: Bool { changes.isEmpty && clear == nil }
 
+    /// The pending change of `key`, if any.
+    subscript(key: String) -> PendingChange? {
+        get { changes[PendingKey(key)] }
+        set { changes[PendingKey(key)] = newValue }
+    }
+
     /// `file` with these changes on top (on an empty suite when a clear is pending).
     func applied(to file: SuiteTable) -> SuiteTable {
         var result = clear == nil ? file : SuiteTable()
         for (key, change) in changes {
-            if let value = change.value { result.updateValue(value, forKey: key) } else { result.removeValue(forKey: key) }
+            if let value = change.value {
+                result.updateValue(value, forKey: key.key, hash: key.hash)
+            } else {
+                result.removeValue(forKey: key.key, hash: key.hash)
+            }
         }
         return result
     }
@@ -56,18 +67,18 @@ struct PendingChanges: Sendable {
     /// pending, now over `file`. A pending clear becomes removals of the keys not changed there
     /// after it.
     mutating func rebase(onto file: SuiteTable, changedAt times: ChangeTimes) {
-        var kept: [String: PendingChange] = [:]
+        var kept: [PendingKey: PendingChange] = [:]
         kept.reserveCapacity(changes.count)
         for (key, var mine) in changes {
-            let theirs = file[key]
-            if theirs != mine.base, mine.time < times.time(of: key) { continue }
+            let theirs = file[key.key, hash: key.hash]
+            if theirs != mine.base, mine.time < times.time(of: key.key) { continue }
             mine.base = theirs
             kept[key] = mine
         }
         if let cleared = clear {
-            for (key, value) in file where kept[key] == nil {
+            for (key, value) in file where kept[PendingKey(key)] == nil {
                 let writtenAfterClear = cleared.before[key] != value && times.time(of: key) > cleared.time
-                if !writtenAfterClear { kept[key] = PendingChange(value: nil, time: cleared.time, base: value) }
+                if !writtenAfterClear { kept[PendingKey(key)] = PendingChange(value: nil, time: cleared.time, base: value) }
             }
             clear = nil
         }
@@ -76,7 +87,7 @@ struct PendingChanges: Sendable {
 
     /// This process wrote `file`: the changes made since sit on top of it.
     mutating func rebase(ontoWritten file: SuiteTable) {
-        for key in Array(changes.keys) { changes[key]?.base = file[key] }
+        for key in Array(changes.keys) { changes[key]?.base = file[key.key, hash: key.hash] }
     }
 
     /// A write of `taken` failed: its changes are pending again, under any made meanwhile.
@@ -93,7 +104,7 @@ struct PendingChanges: Sendable {
         if let cleared = taken.clear, clear == nil {
             clear = cleared
             for key in Array(changes.keys) where taken.changes[key] == nil {
-                changes[key]?.base = cleared.before[key]
+                changes[key]?.base = cleared.before[key.key]
             }
         }
     }

@@ -261,7 +261,7 @@ struct SuiteReplica: ~Copyable, Sendable {
                 let after = final[key] ?? nil
                 guard before != after else { continue }
                 result.changes.append(CommittedChange(key: key, before: before, after: after))
-                result.prior[key] = .some(state.pending.changes[key])
+                result.prior[key] = .some(state.pending[key])
                 state.change(key, to: after, at: now)
             }
             return result
@@ -323,19 +323,20 @@ extension SuiteReplica {
 
         /// A local change. Two hash look-ups: this is the hot path.
         mutating func change(_ key: String, to value: PrefValue?, at time: Int64) {
-            let old = show(value, forKey: key)
+            let hash = SuiteTable.hash(key)
+            let old = show(value, forKey: key, hash: hash)
             // For a key not yet pending, what readers saw is what the file holds (or held before
             // a pending clear).
             let base = pending.clear.map { $0.before[key] } ?? old
-            Self.record(&pending.changes[key, default: PendingChange(value: nil, time: 0, base: base)], value, time)
+            Self.record(&pending.changes[PendingKey(key, hash: hash), default: PendingChange(value: nil, time: 0, base: base)], value, time)
             notifyLocal(key, old, value)
         }
 
         /// Takes back a local change that was never written: readers see `value` again, and the
         /// key's pending change is the one it had before (`prior`; `nil`: none).
         mutating func withdraw(_ key: String, to value: PrefValue?, pending prior: PendingChange?) {
-            let old = show(value, forKey: key)
-            pending.changes[key] = prior
+            let old = show(value, forKey: key, hash: SuiteTable.hash(key))
+            pending[key] = prior
             notifyLocal(key, old, value)
         }
 
@@ -345,7 +346,7 @@ extension SuiteReplica {
             if pending.clear == nil {
                 var before = values.dictionary
                 for (key, change) in pending.changes {
-                    if let base = change.base { before[key] = base } else { before.removeValue(forKey: key) }
+                    if let base = change.base { before[key.key] = base } else { before.removeValue(forKey: key.key) }
                 }
                 pending.clear = PendingClear(time: time, before: before)
             } else {
@@ -355,7 +356,7 @@ extension SuiteReplica {
             var after = SuiteTable()
             for (key, value) in changes {
                 if let value { after.updateValue(value, forKey: key) } else { after.removeValue(forKey: key) }
-                Self.record(&pending.changes[key, default: PendingChange(value: nil, time: 0, base: pending.clear?.before[key])], value, time)
+                Self.record(&pending.changes[PendingKey(key), default: PendingChange(value: nil, time: 0, base: pending.clear?.before[key])], value, time)
             }
             replaceValues(with: after, origin: .local)
         }
@@ -405,8 +406,8 @@ extension SuiteReplica {
 
         /// Puts `value` in `values` (removes the key for `nil`); returns what was there.
         @inline(__always)
-        private mutating func show(_ value: PrefValue?, forKey key: String) -> PrefValue? {
-            value.map { values.updateValue($0, forKey: key) } ?? values.removeValue(forKey: key)
+        private mutating func show(_ value: PrefValue?, forKey key: String, hash: Int) -> PrefValue? {
+            value.map { values.updateValue($0, forKey: key, hash: hash) } ?? values.removeValue(forKey: key, hash: hash)
         }
 
         @inline(__always)

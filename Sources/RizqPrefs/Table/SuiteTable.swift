@@ -68,7 +68,12 @@ struct SuiteTable: Sendable {
 
     /// The value for `key`, or `nil`.
     subscript(key: String) -> PrefValue? {
-        let slot = storage.find(key, hash: Self.hash(key))
+        self[key, hash: Self.hash(key)]
+    }
+
+    /// The value for `key`, whose ``hash(_:)`` the caller computed, or `nil`.
+    subscript(key: String, hash hash: Int) -> PrefValue? {
+        let slot = storage.find(key, hash: hash)
         return slot.found ? storage.slots[slot.index].entry?.value : nil
     }
 
@@ -123,7 +128,14 @@ struct SuiteTable: Sendable {
     /// Removes `key`; returns its value, or `nil` when it was absent.
     @discardableResult
     mutating func removeValue(forKey key: String) -> PrefValue? {
-        let slot = storage.find(key, hash: Self.hash(key))
+        removeValue(forKey: key, hash: Self.hash(key))
+    }
+
+    /// Removes `key`, whose ``hash(_:)`` the caller computed; returns its value, or `nil` when
+    /// it was absent.
+    @discardableResult
+    mutating func removeValue(forKey key: String, hash: Int) -> PrefValue? {
+        let slot = storage.find(key, hash: hash)
         guard slot.found else { return nil }
         makeUnique()  // a copy keeps every key in its slot
         dropChangeLog()

@@ -210,4 +210,30 @@ final class SuiteTableTests: XCTestCase {
         XCTAssertEqual(output.status, 0)
         XCTAssertEqual(output.lines, [PrefValue.dictionary(expected).description])
     }
+
+    /// The pending changes are keyed with the table's hash (``PendingKey``): canonically
+    /// equivalent spellings are one pending change, as in the table, and the file gets the key
+    /// once, with the last value; a key whose hash matches another's is still its own key.
+    func testPendingChangesKeepTheTablesIdeaOfOneKey() throws {
+        XCTAssertEqual(PendingKey("caf\u{E9}"), PendingKey("cafe\u{301}"))
+        XCTAssertEqual(PendingKey("Key"), PendingKey("\u{212A}ey"))
+        // The same hash given to two different keys does not make them one.
+        XCTAssertNotEqual(PendingKey("a", hash: 7), PendingKey("b", hash: 7))
+        var pending: [PendingKey: Int] = [PendingKey("a", hash: 7): 1, PendingKey("b", hash: 7): 2]
+        pending[PendingKey("a", hash: 7)] = 3
+        XCTAssertEqual(pending, [PendingKey("a", hash: 7): 3, PendingKey("b", hash: 7): 2])
+
+        let root = TemporaryRoot()
+        let store = try root.store()
+        store.set(1, forKey: "caf\u{E9}")
+        store.set(2, forKey: "cafe\u{301}")
+        store.set(3, forKey: "\u{212A}ey")
+        store.removeObject(forKey: "Key")
+        store.set(4, forKey: "plain")
+        try store.flush()
+        let onDisk = try JSONSerialization.jsonObject(with: XCTUnwrap(root.fileBytes())) as? [String: Int]
+        XCTAssertEqual(onDisk?.count, 2, "\(String(describing: onDisk))")
+        XCTAssertEqual(onDisk?["plain"], 4)
+        XCTAssertEqual(onDisk?.first { $0.key.precomposedStringWithCanonicalMapping == "caf\u{E9}" }?.value, 2)
+    }
 }
