@@ -33,8 +33,9 @@ struct ChangeLog {
         /// was last changed at or before this time (a compaction's base, or a write that emptied
         /// the suite, whose clear changed every key). `nil` for one write's own changes.
         var floor: Int64?
-        /// The time of each key's change in this write (the last one, for a key changed twice).
-        var keys: [String: Int64]
+        /// The time of each key's change in this write (the last one, for a key changed twice),
+        /// keyed as the pending changes it comes from are, so that making it hashes no key.
+        var keys: [PendingKey: Int64]
     }
 
     /// How far back a compaction keeps each key's own time: a pending change older than this
@@ -60,8 +61,8 @@ struct ChangeLog {
         var seen: Set<Int> = []
         while seen.insert(index).inserted {
             let segment = segments[index]
-            for (key, time) in segment.keys where time > keys[key] ?? Int64.min {
-                keys[key] = time
+            for (key, time) in segment.keys where time > keys[key.key] ?? Int64.min {
+                keys[key.key] = time
             }
             if let segmentFloor = segment.floor {
                 floor = max(floor, segmentFloor)
@@ -87,9 +88,9 @@ struct ChangeLog {
         guard let record = times(of: version), let newest = segments.last(where: { $0.version == version }) else { return nil }
         let cutoff = now - Self.horizon
         var floor = record.floor
-        var keys: [String: Int64] = [:]
+        var keys: [PendingKey: Int64] = [:]
         for (key, time) in record.keys {
-            if time < cutoff { floor = max(floor, time) } else { keys[key] = time }
+            if time < cutoff { floor = max(floor, time) } else { keys[PendingKey(key)] = time }
         }
         return ChangeLog(segments: [Segment(version: version, parent: nil, writtenAt: newest.writtenAt, floor: floor, keys: keys.filter { $0.value > floor })])
     }
@@ -118,8 +119,8 @@ extension ChangeLog {
         append(UInt64(segment.keys.count), 4, to: &payload)
         for (key, time) in segment.keys {
             append(UInt64(bitPattern: time), 8, to: &payload)
-            append(UInt64(key.utf8.count), 4, to: &payload)
-            payload.append(contentsOf: key.utf8)
+            append(UInt64(key.key.utf8.count), 4, to: &payload)
+            payload.append(contentsOf: key.key.utf8)
         }
         var bytes = marker
         bytes.reserveCapacity(marker.count + 12 + payload.count)
@@ -166,13 +167,13 @@ extension ChangeLog {
             parent = read
         }
         guard let writtenAt = reader.integer(8), let floor = reader.integer(8), let count = reader.integer(4) else { return nil }
-        var keys: [String: Int64] = [:]
+        var keys: [PendingKey: Int64] = [:]
         keys.reserveCapacity(Int(min(count, 1 << 20)))
         for _ in 0..<count {
             guard let time = reader.integer(8), let length = reader.integer(4), let utf8 = reader.bytes(Int(length)),
                 let key = String(validating: utf8, as: UTF8.self)
             else { return nil }
-            keys[key] = Int64(bitPattern: time)
+            keys[PendingKey(key)] = Int64(bitPattern: time)
         }
         guard reader.offset == payload.count else { return nil }
         return Segment(
@@ -250,7 +251,7 @@ extension ChangeLog {
     /// it replaces) are added where they are known (``SuiteFile/replace(bytes:changes:over:_:)``).
     struct Changes {
         /// The time of each key's change the write carries.
-        var keys: [String: Int64]
+        var keys: [PendingKey: Int64]
         /// The time of a clear (every key removed) the write carries; `nil`: none.
         var floor: Int64?
         /// When the write was made.
@@ -258,7 +259,7 @@ extension ChangeLog {
 
         /// The changes `pending` carries, written at `now`.
         init(_ pending: PendingChanges, now: Int64) {
-            keys = Dictionary(uniqueKeysWithValues: pending.changes.lazy.map { ($0.key.key, $0.value.time) })
+            keys = pending.changes.mapValues(\.time)
             floor = pending.clear?.time
             writtenAt = now
         }
@@ -267,7 +268,7 @@ extension ChangeLog {
         /// revert): the new version's record is that file's, whole (a floor), so that it
         /// counts as no change of its own.
         init(restoring times: ChangeTimes, now: Int64) {
-            keys = times.keys
+            keys = Dictionary(uniqueKeysWithValues: times.keys.lazy.map { (PendingKey($0.key), $0.value) })
             floor = times.floor
             writtenAt = now
         }

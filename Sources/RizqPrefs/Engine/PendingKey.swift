@@ -38,3 +38,10 @@ struct PendingKey: Hashable, Sendable {
         return Int(truncatingIfNeeded: product.high ^ product.low)
     }
 }
+
+extension PendingKey: ExpressibleByStringLiteral {
+    /// The key `value`, hashed now: `["theme": time]` spells a ``ChangeLog/Segment``'s keys.
+    init(stringLiteral value: String) {
+        self.init(value)
+    }
+}

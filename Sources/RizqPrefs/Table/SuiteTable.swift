@@ -17,6 +17,14 @@ struct SuiteTable: Sendable {
     struct Entry {
         var key: String
         var value: PrefValue
+
+        /// Puts `other`'s value in this entry and this entry's old value in `other`.
+        @inline(__always)
+        mutating func exchangeValue(_ other: inout PrefValue?) {
+            guard var incoming = other else { return }
+            swap(&value, &incoming)
+            other = consume incoming
+        }
     }
 
     /// The table's slots in the key order of the file (code point order), for one layout of the
@@ -90,8 +98,9 @@ struct SuiteTable: Sendable {
         makeUnique()
         let slot = storage.find(key, hash: hash)
         if slot.found {
-            let old = storage.slots[slot.index].entry?.value
-            storage.slots[slot.index].entry?.value = value
+            // Swapped in place: the old value moves out, the new one in (no copy of either).
+            var old: PrefValue? = consume value
+            storage.slots[slot.index].entry?.exchangeValue(&old)
             if changeLog.count < Swift.max(storage.count, 64) {
                 changeLog.append(Int32(truncatingIfNeeded: slot.index))
             } else {

@@ -14,6 +14,12 @@ import RizqPrefs
 /// without schemas would (the domain read, every value converted, `setPersistentDomain`, a
 /// version key, `synchronize()`), at 100 keys only: replacing a 10,000-key domain took
 /// Foundation a minute a sample here, a 100,000-key one minutes.
+///
+/// A second floor adds the work no migration can skip: the old file read and parsed into a
+/// `Dictionary` (``ParseFloor``, the floor of `open`), the stages' own steps on that dictionary
+/// (the custom stage's key made and looked up, and its entry replaced, for every key; the rename),
+/// and the same durable write of the migrated bytes. It still leaves out the text-to-number
+/// conversion of each value and the encoding of the new file, which ours pays.
 enum MigrateWorkload {
     static let suite = "migrate"
 
@@ -53,6 +59,8 @@ enum MigrateWorkload {
         }
         let migratedBytes = try DurableWriteFloor.bytes(of: migrated.location.path)
         let floor = try DurableWriteFloor(home: home, suitePath: oldPath)
+        // The old file holds `size` keys and `old_name`.
+        let parseFloor = try ParseFloor(path: oldPath, size: size + 1)
 
         var round = 0
         var sink = 0
@@ -70,6 +78,20 @@ enum MigrateWorkload {
                 let read = elapsedNanoseconds { total = readAll(oldPath, into: oldBytes.count) }
                 guard total == oldBytes.count else { throw BenchError("read \(total) of \(oldBytes.count) bytes of \(oldPath)") }
                 return read + (try floor.write(migratedBytes))
+            },
+            Contender("floor-with-parse") {
+                let parse = try parseFloor.open(lookingUp: "key-1")
+                var table = parse.table
+                let stages = elapsedNanoseconds {
+                    if let renamed = table.removeValue(forKey: "old_name") { table["new_name"] = renamed }
+                    for index in 0..<size {
+                        let key = "key-\(index)"
+                        if let member = table[key] { table[key] = member &+ 1 }
+                    }
+                }
+                guard table.count == size + 1 else { throw BenchError("migrate floor: \(table.count) keys after the stages, not \(size + 1)") }
+                sink &+= table["key-1"] ?? 0
+                return parse.nanoseconds + stages + (try floor.write(migratedBytes))
             },
         ]
         let foundationLimit = 100
@@ -89,6 +111,7 @@ enum MigrateWorkload {
         blackHole(sink)
         var result = BenchResult(workload: "migrate", size: size, ours: medians.of("ours"), unit: "ns")
         result.floor("read of the old file + durable write of the migrated one", medians.of("floor"))
+        result.floor(parseFloor.name + " + the stages on it + durable write of the migrated one", medians.of("floor-with-parse"))
         if size <= foundationLimit {
             result.peer("Foundation.UserDefaults (migrated by hand)", medians.of("foundation"))
         } else {
