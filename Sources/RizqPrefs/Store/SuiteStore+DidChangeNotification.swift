@@ -40,19 +40,62 @@ extension SuiteStore {
         NotificationCenter.default.post(name: Self.didChangeNotification, object: self)
     }
 
-    /// Schedules one post of ``didChangeNotification`` for a one-key write this store made,
-    /// unless one is scheduled and has not started yet: that one comes after this write, so it
-    /// covers it. The post clears the flag before it posts, so a write made once it started
-    /// schedules another. A write in a burst pays one atomic load.
+    /// Makes sure a post of ``didChangeNotification`` comes after this one-key write: one is
+    /// scheduled and has not started, or one is being posted and is marked to be posted again
+    /// once it ends, or this write schedules one. The poster posts again as long as writes mark
+    /// it, so a burst of writes costs one dispatch to the post queue, not one per post, and a
+    /// write in a burst pays one atomic load (or, once per post, one compare-and-exchange).
+    /// Never more posts than writes: each post after the first was asked for by a write.
     @usableFromInline
     func postDidChangeSoon() {
-        guard !didChangePostScheduled.load(ordering: .relaxed),
-              !didChangePostScheduled.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        DidChangeRelay.postQueue.async { [self] in
-            didChangePostScheduled.store(false, ordering: .releasing)
-            NotificationCenter.default.post(name: Self.didChangeNotification, object: self)
+        // Sequentially consistent: the load is not moved before the write's unlock of the
+        // replica, so a post it relies on starts after the write.
+        var state = didChangePostState.load(ordering: .sequentiallyConsistent)
+        while true {
+            switch DidChangePostState(rawValue: state) {
+            case .scheduled, .postingAgain:
+                return
+            case .posting:
+                let (marked, found) = didChangePostState.compareExchange(
+                    expected: state, desired: DidChangePostState.postingAgain.rawValue, ordering: .sequentiallyConsistent)
+                if marked { return }
+                state = found
+            case .idle, nil:
+                let (scheduled, found) = didChangePostState.compareExchange(
+                    expected: state, desired: DidChangePostState.scheduled.rawValue, ordering: .sequentiallyConsistent)
+                if scheduled {
+                    DidChangeRelay.postQueue.async { [self] in postBurst() }
+                    return
+                }
+                state = found
+            }
         }
     }
+
+    /// On the post queue: posts, then again for as long as writes made during a post mark it.
+    private func postBurst() {
+        didChangePostState.store(DidChangePostState.posting.rawValue, ordering: .sequentiallyConsistent)
+        while true {
+            NotificationCenter.default.post(name: Self.didChangeNotification, object: self)
+            let (ended, _) = didChangePostState.compareExchange(
+                expected: DidChangePostState.posting.rawValue, desired: DidChangePostState.idle.rawValue, ordering: .sequentiallyConsistent)
+            if ended { return }
+            // A write came during the post (``DidChangePostState/postingAgain``).
+            didChangePostState.store(DidChangePostState.posting.rawValue, ordering: .sequentiallyConsistent)
+        }
+    }
+}
+
+/// Where the posts of one store's one-key writes stand (``SuiteStore/postDidChangeSoon()``).
+enum DidChangePostState: UInt8 {
+    /// No post to come: a write schedules one.
+    case idle
+    /// A post is on the post queue and has not started: it comes after every write made now.
+    case scheduled
+    /// A post is being made: a write made now marks it to be made again.
+    case posting
+    /// A post is being made, and another is to follow it.
+    case postingAgain
 }
 
 /// Posts ``SuiteStore/didChangeNotification`` for other processes' changes to one suite, and

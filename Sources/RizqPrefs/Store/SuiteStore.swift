@@ -34,9 +34,9 @@ public final class SuiteStore: Sendable {
     /// Where the suite file lives.
     public let location: SuiteLocation
     let engine: SuiteEngine
-    /// Whether a post of ``didChangeNotification`` for this store's one-key writes is scheduled
-    /// and not started (``postDidChangeSoon()``).
-    let didChangePostScheduled = Atomic<Bool>(false)
+    /// Where the posts of ``didChangeNotification`` for this store's one-key writes stand
+    /// (``postDidChangeSoon()``): a ``DidChangePostState`` raw value.
+    let didChangePostState = Atomic<UInt8>(DidChangePostState.idle.rawValue)
 
     private static let standardCache = Mutex<[String: SuiteStore]>([:])
 
