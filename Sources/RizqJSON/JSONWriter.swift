@@ -46,23 +46,90 @@ public enum JSONWriter {
     /// keys (``codePointPrecedes(_:_:)``) only where those are equal: UTF-8 byte order is code
     /// point order, and most keys differ in their first 16 bytes. Comparing `String`s in the
     /// sort itself cost four times as much (retains, releases and the comparison's checks for
-    /// every pair).
+    /// every pair). From ``radixSortThreshold`` items on, the integers are sorted by their bytes
+    /// (``radixSort(_:)``) rather than compared: a fifth of the time at 10,000 keys.
     @inlinable package static func sortByCodePoint<Item>(_ items: inout [Item], key: (Item) -> String) {
         guard items.count > 1 else { return }
         let original = items
-        var prefixes: [(high: UInt64, low: UInt64, index: Int)] = []
+        var prefixes: [PrefixedIndex] = []
         prefixes.reserveCapacity(original.count)
         for index in original.indices {
             let (high, low) = utf8Prefix(key(original[index]))
-            prefixes.append((high, low, index))
+            prefixes.append(PrefixedIndex(high: high, low: low, index: index))
         }
-        prefixes.sort { a, b in
-            if a.high != b.high { return a.high < b.high }
-            if a.low != b.low { return a.low < b.low }
-            return codePointPrecedes(key(original[a.index]), key(original[b.index]))
+        func byWholeKey(_ a: PrefixedIndex, _ b: PrefixedIndex) -> Bool {
+            codePointPrecedes(key(original[a.index]), key(original[b.index]))
+        }
+        if prefixes.count < radixSortThreshold {
+            prefixes.sort { a, b in
+                if a.high != b.high { return a.high < b.high }
+                if a.low != b.low { return a.low < b.low }
+                return byWholeKey(a, b)
+            }
+        } else {
+            radixSort(&prefixes)
+            // Runs of equal prefixes (keys alike in their first 16 bytes): by their whole keys.
+            var start = 0
+            while start < prefixes.count {
+                var end = start + 1
+                while end < prefixes.count, prefixes[end].high == prefixes[start].high, prefixes[end].low == prefixes[start].low { end += 1 }
+                if end - start > 1 { prefixes[start..<end].sort(by: byWholeKey) }
+                start = end
+            }
         }
         for position in prefixes.indices {
             items[position] = original[prefixes[position].index]
+        }
+    }
+
+    /// An item's place in ``sortByCodePoint(_:key:)``: its key's first 16 bytes and its index.
+    @usableFromInline struct PrefixedIndex {
+        @usableFromInline var high: UInt64
+        @usableFromInline var low: UInt64
+        @usableFromInline var index: Int
+
+        @inlinable init(high: UInt64, low: UInt64, index: Int) {
+            self.high = high
+            self.low = low
+            self.index = index
+        }
+
+        /// Byte `position` of the 16 (0: the last, the least significant of `low`).
+        @inlinable func byte(_ position: Int) -> Int {
+            let word = position < 8 ? low : high
+            return Int(truncatingIfNeeded: (word >> UInt64(8 * (position & 7))) & 0xFF)
+        }
+    }
+
+    /// Below this many items, ``sortByCodePoint(_:key:)`` compares; from it on, it sorts by bytes.
+    @usableFromInline static let radixSortThreshold = 256
+
+    /// Sorts `items` by `high`, then `low` (stable: equal prefixes keep their order), a byte at a
+    /// time from the least significant (LSD radix sort), skipping every byte that all items
+    /// share (keys with a common start, or all shorter than 16 bytes, share many).
+    @inlinable static func radixSort(_ items: inout [PrefixedIndex]) {
+        let count = items.count
+        var counts = [Int](repeating: 0, count: 16 * 256)
+        for item in items {
+            for position in 0..<16 { counts[position * 256 + item.byte(position)] += 1 }
+        }
+        var scratch = items
+        for position in 0..<16 {
+            let base = position * 256
+            // A byte every item has alike orders nothing.
+            if counts[base + items[0].byte(position)] == count { continue }
+            var offset = 0
+            for digit in 0..<256 {
+                let digitCount = counts[base + digit]
+                counts[base + digit] = offset
+                offset += digitCount
+            }
+            for item in items {
+                let slot = base + item.byte(position)
+                scratch[counts[slot]] = item
+                counts[slot] += 1
+            }
+            swap(&items, &scratch)
         }
     }
 

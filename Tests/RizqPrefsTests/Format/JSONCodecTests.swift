@@ -135,6 +135,31 @@ final class JSONCodecTests: XCTestCase {
         XCTAssertEqual(JSONWriter.sortedKeys(keys.shuffled()).map { Array($0.utf8) }, expected.map { Array($0.utf8) })
     }
 
+    /// From 256 keys on, the sort goes by bytes (a radix sort of the first 16): the same order,
+    /// for keys with a long common start, keys alike in their first 16 bytes, repeated keys,
+    /// NUL, non-ASCII text and every length from 0 to 40 bytes.
+    func testManyKeysSortInCodePointOrderAsAFewDo() {
+        var generator = SystemRandomNumberGenerator()
+        let alphabet: [Character] = ["a", "b", "x", "\u{0}", "é", "\u{7F}", "\u{80}", "中", "9", "-"]
+        for count in [256, 257, 1_000, 20_000] {
+            var keys: [String] = []
+            for index in 0..<count {
+                switch index % 4 {
+                case 0: keys.append("key-\(Int.random(in: 0..<(count * 2), using: &generator))")
+                case 1: keys.append(String(repeating: "p", count: 16) + String(Int.random(in: 0..<50, using: &generator)))
+                default:
+                    let length = Int.random(in: 0...40, using: &generator)
+                    keys.append(String((0..<length).map { _ in alphabet.randomElement(using: &generator) ?? "a" }))
+                }
+            }
+            let expected = keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+            XCTAssertEqual(JSONWriter.sortedKeys(keys.shuffled()).map { Array($0.utf8) }, expected.map { Array($0.utf8) }, "\(count) keys")
+        }
+        // Every key alike but for its last byte, past the sixteenth, in reverse order.
+        let alike = (0..<300).reversed().map { String(repeating: "k", count: 20) + String(format: "%03d", $0) }
+        XCTAssertEqual(JSONWriter.sortedKeys(alike), alike.reversed())
+    }
+
     func testSuiteFileIsPrettySortedAndReadableByFoundation() throws {
         let bytes = try JSONWriter.suiteFile(["b": 1, "a": .array([true, .null]), "ä": "x", "Z": .dictionary([:])])
         let text = String(decoding: bytes, as: UTF8.self)
