@@ -108,8 +108,9 @@ extension ChangeLog {
     /// the write, the floor, the number of keys, and each key's time, UTF-8 length and UTF-8.
     /// Integers little-endian; a version is its device, inode, size, seconds and nanoseconds.
     static func encode(_ segment: Segment) -> [UInt8] {
+        let recordsSize = segment.keys.reduce(0) { $0 + 12 + $1.key.key.utf8.count }
         var payload: [UInt8] = []
-        payload.reserveCapacity(64 + segment.keys.count * 24)
+        payload.reserveCapacity(64 + recordsSize)
         payload.append(segment.floor == nil ? 1 : 2)
         append(segment.version, to: &payload)
         payload.append(segment.parent == nil ? 0 : 1)
@@ -117,10 +118,15 @@ extension ChangeLog {
         append(UInt64(bitPattern: segment.writtenAt), 8, to: &payload)
         append(UInt64(bitPattern: segment.floor ?? 0), 8, to: &payload)
         append(UInt64(segment.keys.count), 4, to: &payload)
-        for (key, time) in segment.keys {
-            append(UInt64(bitPattern: time), 8, to: &payload)
-            append(UInt64(key.key.utf8.count), 4, to: &payload)
-            payload.append(contentsOf: key.key.utf8)
+        // The records, written straight into an array of their size (appending them integer
+        // by integer was most of the cost of a large write's segment).
+        payload += [UInt8](unsafeUninitializedCapacity: recordsSize) { buffer, written in
+            var records = RecordWriter(buffer: UnsafeMutableRawBufferPointer(buffer))
+            for (key, time) in segment.keys {
+                var name = key.key
+                name.withUTF8 { utf8 in records.append(time: time, key: UnsafeRawBufferPointer(utf8)) }
+            }
+            written = records.offset
         }
         var bytes = marker
         bytes.reserveCapacity(marker.count + 12 + payload.count)
@@ -197,6 +203,21 @@ extension ChangeLog {
             hash = hash &* 0x0000_0100_0000_01b3
         }
         return hash
+    }
+
+    /// Writes a segment's key records into memory sized for them: each stops short rather than
+    /// write past the end (the size is counted from the same keys, so it never has to).
+    private struct RecordWriter {
+        let buffer: UnsafeMutableRawBufferPointer
+        var offset = 0
+
+        mutating func append(time: Int64, key: UnsafeRawBufferPointer) {
+            guard offset + 12 + key.count <= buffer.count else { return }
+            buffer.storeBytes(of: UInt64(bitPattern: time).littleEndian, toByteOffset: offset, as: UInt64.self)
+            buffer.storeBytes(of: UInt32(truncatingIfNeeded: key.count).littleEndian, toByteOffset: offset + 8, as: UInt32.self)
+            UnsafeMutableRawBufferPointer(rebasing: buffer[(offset + 12)..<(offset + 12 + key.count)]).copyMemory(from: key)
+            offset += 12 + key.count
+        }
     }
 
     private static func append(_ stamp: FileStamp, to bytes: inout [UInt8]) {
