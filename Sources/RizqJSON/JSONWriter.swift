@@ -106,28 +106,40 @@ public enum JSONWriter {
 
     /// Sorts `items` by `high`, then `low` (stable: equal prefixes keep their order), a byte at a
     /// time from the least significant (LSD radix sort), skipping every byte that all items
-    /// share (keys with a common start, or all shorter than 16 bytes, share many).
+    /// share (keys with a common start, or all shorter than 16 bytes, share many): a pass per
+    /// byte that differs, each counting the byte's values, then moving every item once.
     @inlinable static func radixSort(_ items: inout [PrefixedIndex]) {
-        let count = items.count
-        var counts = [Int](repeating: 0, count: 16 * 256)
+        guard let first = items.first else { return }
+        // The bits in which some item differs from the first: the bytes that need a pass.
+        var varyingHigh: UInt64 = 0
+        var varyingLow: UInt64 = 0
         for item in items {
-            for position in 0..<16 { counts[position * 256 + item.byte(position)] += 1 }
+            varyingHigh |= item.high ^ first.high
+            varyingLow |= item.low ^ first.low
         }
         var scratch = items
+        var counts = [Int](repeating: 0, count: 256)
         for position in 0..<16 {
-            let base = position * 256
-            // A byte every item has alike orders nothing.
-            if counts[base + items[0].byte(position)] == count { continue }
-            var offset = 0
-            for digit in 0..<256 {
-                let digitCount = counts[base + digit]
-                counts[base + digit] = offset
-                offset += digitCount
-            }
-            for item in items {
-                let slot = base + item.byte(position)
-                scratch[counts[slot]] = item
-                counts[slot] += 1
+            let varying = position < 8 ? varyingLow : varyingHigh
+            guard (varying >> UInt64(8 * (position & 7))) & 0xFF != 0 else { continue }
+            items.withUnsafeBufferPointer { source in
+                scratch.withUnsafeMutableBufferPointer { target in
+                    counts.withUnsafeMutableBufferPointer { counts in
+                        for digit in 0..<256 { counts[digit] = 0 }
+                        for item in source { counts[item.byte(position)] += 1 }
+                        var offset = 0
+                        for digit in 0..<256 {
+                            let digitCount = counts[digit]
+                            counts[digit] = offset
+                            offset += digitCount
+                        }
+                        for item in source {
+                            let digit = item.byte(position)
+                            target[counts[digit]] = item
+                            counts[digit] += 1
+                        }
+                    }
+                }
             }
             swap(&items, &scratch)
         }
