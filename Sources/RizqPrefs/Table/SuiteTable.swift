@@ -76,7 +76,8 @@ struct SuiteTable: Sendable {
 
     /// The value for `key`, or `nil`.
     subscript(key: String) -> PrefValue? {
-        self[key, hash: Self.hash(key)]
+        let slot = storage.find(key, hash: Self.hash(key))
+        return slot.found ? storage.slots[slot.index].entry?.value : nil
     }
 
     /// The value for `key`, whose ``hash(_:)`` the caller computed, or `nil`.
