@@ -57,38 +57,45 @@ public enum JSONWriter {
             let (high, low) = utf8Prefix(key(original[index]))
             prefixes.append(PrefixedIndex(high: high, low: low, index: index))
         }
-        func byWholeKey(_ a: PrefixedIndex, _ b: PrefixedIndex) -> Bool {
-            codePointPrecedes(key(original[a.index]), key(original[b.index]))
-        }
-        if prefixes.count < radixSortThreshold {
-            prefixes.sort { a, b in
-                if a.high != b.high { return a.high < b.high }
-                if a.low != b.low { return a.low < b.low }
-                return byWholeKey(a, b)
-            }
-        } else {
-            radixSort(&prefixes)
-            // Runs of equal prefixes (keys alike in their first 16 bytes): by their whole keys.
-            var start = 0
-            while start < prefixes.count {
-                var end = start + 1
-                while end < prefixes.count, prefixes[end].high == prefixes[start].high, prefixes[end].low == prefixes[start].low { end += 1 }
-                if end - start > 1 { prefixes[start..<end].sort(by: byWholeKey) }
-                start = end
-            }
-        }
+        sortPrefixed(&prefixes) { codePointPrecedes(key(original[$0]), key(original[$1])) }
         for position in prefixes.indices {
             items[position] = original[prefixes[position].index]
         }
     }
 
+    /// Sorts `prefixes` — each item's first 16 UTF-8 bytes (``utf8Prefix(_:)``) and its index —
+    /// into the code point order of the items' keys: by the prefixes, then, among equal ones, by
+    /// `wholeKeyPrecedes` of their indices. What ``sortByCodePoint(_:key:)`` does, for a caller
+    /// that has the prefixes without an array of its keys (a table sorting its slots).
+    @inlinable package static func sortPrefixed(_ prefixes: inout [PrefixedIndex], wholeKeyPrecedes: (Int, Int) -> Bool) {
+        guard prefixes.count > 1 else { return }
+        if prefixes.count < radixSortThreshold {
+            prefixes.sort { a, b in
+                if a.high != b.high { return a.high < b.high }
+                if a.low != b.low { return a.low < b.low }
+                return wholeKeyPrecedes(a.index, b.index)
+            }
+            return
+        }
+        radixSort(&prefixes)
+        // Runs of equal prefixes (keys alike in their first 16 bytes): by their whole keys.
+        var start = 0
+        while start < prefixes.count {
+            var end = start + 1
+            while end < prefixes.count, prefixes[end].high == prefixes[start].high, prefixes[end].low == prefixes[start].low { end += 1 }
+            if end - start > 1 { prefixes[start..<end].sort { wholeKeyPrecedes($0.index, $1.index) } }
+            start = end
+        }
+    }
+
     /// An item's place in ``sortByCodePoint(_:key:)``: its key's first 16 bytes and its index.
-    @usableFromInline struct PrefixedIndex {
+    @usableFromInline package struct PrefixedIndex {
         @usableFromInline var high: UInt64
         @usableFromInline var low: UInt64
-        @usableFromInline var index: Int
+        /// The item's index (or, for a table, its slot).
+        @usableFromInline package var index: Int
 
-        @inlinable init(high: UInt64, low: UInt64, index: Int) {
+        @inlinable package init(high: UInt64, low: UInt64, index: Int) {
             self.high = high
             self.low = low
             self.index = index

@@ -206,15 +206,25 @@ struct SuiteTable: Sendable {
     /// anew.
     func order(reusing cached: Order?) -> Order {
         if let cached, cached.layoutID == storage.layoutID { return cached }
-        var occupied: [(key: String, slot: Int32)] = []
+        // The slots themselves are sorted, by their keys' first bytes: no array of the keys.
+        var occupied: [JSONWriter.PrefixedIndex] = []
         occupied.reserveCapacity(count)
         for index in 0..<storage.slotCount {
-            if let entry = storage.slots[index].entry { occupied.append((entry.key, Int32(truncatingIfNeeded: index))) }
+            guard let key = storage.slots[index].entry?.key else { continue }
+            let (high, low) = JSONWriter.utf8Prefix(key)
+            occupied.append(JSONWriter.PrefixedIndex(high: high, low: low, index: index))
         }
-        JSONWriter.sortByCodePoint(&occupied) { $0.key }
+        JSONWriter.sortPrefixed(&occupied) { left, right in
+            JSONWriter.codePointPrecedes(storage.slots[left].entry?.key ?? "", storage.slots[right].entry?.key ?? "")
+        }
         var ranks = [Int32](repeating: -1, count: storage.slotCount)
-        for (rank, item) in occupied.enumerated() { ranks[Int(item.slot)] = Int32(truncatingIfNeeded: rank) }
-        return Order(layoutID: storage.layoutID, slots: occupied.map(\.slot), ranks: ranks)
+        var slots: [Int32] = []
+        slots.reserveCapacity(occupied.count)
+        for (rank, item) in occupied.enumerated() {
+            ranks[item.index] = Int32(truncatingIfNeeded: rank)
+            slots.append(Int32(truncatingIfNeeded: item.index))
+        }
+        return Order(layoutID: storage.layoutID, slots: slots, ranks: ranks)
     }
 
     /// The entry in `slot`, one of ``order(reusing:)``'s slots for this layout (`nil` for any

@@ -106,6 +106,27 @@ final class SuiteTableTests: XCTestCase {
         XCTAssertEqual(order.slots.compactMap { table.entry(atSlot: $0)?.key }, ["Z", "a", "a b", "b", "ä"])
     }
 
+    /// A table of many keys sorts its slots by bytes (the radix sort, from 256 keys on): the
+    /// same code point order, also for keys alike in their first 16 bytes and for non-ASCII ones;
+    /// and every slot's rank is its place in that order.
+    func testOrderOfManyKeysIsCodePointOrder() {
+        var keys: Set<String> = []
+        var random = Random(state: 7)
+        while keys.count < 3_000 {
+            switch random.next(3) {
+            case 0: keys.insert("key-\(random.next(100_000))")
+            case 1: keys.insert(String(repeating: "alike ", count: 3) + "\(random.next(100_000))")
+            default: keys.insert(["é", "e", "中", "\u{0}", "Z"][random.next(5)] + "\(random.next(1_000))")
+            }
+        }
+        var table = SuiteTable()
+        for key in keys { table.updateValue(1, forKey: key) }
+        let order = table.order(reusing: nil)
+        XCTAssertEqual(order.slots.compactMap { table.entry(atSlot: $0)?.key }.map { Array($0.utf8) },
+                       keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.map { Array($0.utf8) })
+        for (rank, slot) in order.slots.enumerated() { XCTAssertEqual(order.ranks[Int(slot)], Int32(rank)) }
+    }
+
     /// The incremental encoding equals a whole encoding after every kind of change, including
     /// values whose text gets longer or shorter and a change log that starts over. It is made
     /// as the store makes it: into the arrays of the encoding before the last (`spare`), which
