@@ -103,7 +103,7 @@ extension ChangeLog {
     static let marker: [UInt8] = Array("RZCHLOG1".utf8)
 
     /// A segment's bytes: the marker, the payload's length (4 bytes), the payload, and the
-    /// payload's 64-bit FNV-1a checksum. The payload: a kind byte (1 one write's changes, 2 a
+    /// payload's 64-bit checksum (``checksum(_:)``). The payload: a kind byte (1 one write's changes, 2 a
     /// floor), the version, a byte saying whether a parent follows and the parent, the time of
     /// the write, the floor, the number of keys, and each key's time, UTF-8 length and UTF-8.
     /// Integers little-endian; a version is its device, inode, size, seconds and nanoseconds.
@@ -195,14 +195,28 @@ extension ChangeLog {
         return bytes.count
     }
 
-    /// 64-bit FNV-1a: a checksum against torn writes, not against tampering.
+    /// A checksum against torn writes, not against tampering: FNV-1a's step taken a 64-bit word
+    /// at a time (little-endian, the last word padded with zeros), then the length. Each step
+    /// is a bijection of the running value for a given word, so a payload that differs from the
+    /// written one in a single word never passes. (FNV-1a a byte at a time, its first form, was
+    /// one serial multiplication per byte: a fifth of a millisecond for the 200 KB segment of a
+    /// 10,000-key write.)
     static func checksum(_ bytes: ArraySlice<UInt8>) -> UInt64 {
+        let prime: UInt64 = 0x0000_0100_0000_01b3
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in bytes {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x0000_0100_0000_01b3
+        bytes.withUnsafeBytes { raw in
+            var offset = 0
+            while offset + 8 <= raw.count {
+                hash = (hash ^ UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self))) &* prime
+                offset += 8
+            }
+            if offset < raw.count {
+                var word: UInt64 = 0
+                for index in offset..<raw.count { word |= UInt64(raw[index]) << (8 * UInt64(index - offset)) }
+                hash = (hash ^ word) &* prime
+            }
         }
-        return hash
+        return (hash ^ UInt64(bytes.count)) &* prime
     }
 
     /// Writes a segment's key records into memory sized for them: each stops short rather than

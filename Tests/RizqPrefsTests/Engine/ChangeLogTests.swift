@@ -26,6 +26,25 @@ final class ChangeLogTests: XCTestCase {
         XCTAssertEqual(times?.time(of: "never changed"), 0, "no file before the first version: nothing older")
     }
 
+    /// Any one bit changed anywhere in a segment (marker, length, payload of any length, its
+    /// last, padded word, the checksum) and the segment is not read: never taken for a record.
+    func testASegmentWithAnyBitChangedIsNotRead() {
+        for keyCount in [0, 1, 3, 17] {
+            var keys: [PendingKey: Int64] = [:]
+            for index in 0..<keyCount { keys[PendingKey("k\(index)" + String(repeating: "x", count: index % 9))] = Int64(100 + index) }
+            let segment = ChangeLog.Segment(version: stamp(3), parent: stamp(2), writtenAt: 99, floor: keyCount == 3 ? 50 : nil, keys: keys)
+            let bytes = ChangeLog.encode(segment)
+            XCTAssertEqual(ChangeLog(decoding: bytes).segments, [segment])
+            for index in bytes.indices {
+                for bit in 0..<8 {
+                    var changed = bytes
+                    changed[index] ^= UInt8(1 << bit)
+                    XCTAssertEqual(ChangeLog(decoding: changed).segments, [], "\(keyCount) keys: byte \(index), bit \(bit)")
+                }
+            }
+        }
+    }
+
     /// A torn append (a crash half-way) is passed over, and the segments after it still read.
     func testATornSegmentIsSkippedAndReadingResumesAtTheNextMarker() {
         let first = ChangeLog.Segment(version: stamp(1), parent: nil, writtenAt: 1, floor: nil, keys: ["a": 1])
