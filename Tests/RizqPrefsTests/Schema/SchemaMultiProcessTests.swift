@@ -129,8 +129,11 @@ final class SchemaMultiProcessTests: XCTestCase {
             outcomes[isOld ? "old" : "new", default: 0] += 1
         }
         print("kill -9 rounds: \(outcomes)")
-        // A last open, not killed, migrates whatever the last round left, and cleans up the
-        // temporary files that killed writers left behind.
+        // A last open, not killed, of the old file (put back whatever the last round left):
+        // it migrates, and its write, the suite's first, cleans up the temporary files that
+        // killed writers left behind.
+        try originalBytes.write(to: URL(fileURLWithPath: root.filePath(suite)))
+        try? FileManager.default.removeItem(atPath: root.filePath(group))
         let child = SchemaChild.start(root, suite, ["big", String(count)])
         try child.run()
         XCTAssertTrue(printed(child, "done"))
