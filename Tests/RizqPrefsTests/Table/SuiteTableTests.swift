@@ -55,6 +55,26 @@ final class SuiteTableTests: XCTestCase {
         XCTAssertEqual(table.dictionary, reference)
     }
 
+    /// A key's hash is the same whether it is hashed as a `String` (its last bytes read with
+    /// whole, overlapping loads) or from the two words a file's reader makes of its bytes, for
+    /// every length a reader hashes that way (0–15).
+    func testAKeysHashIsTheSameFromItsStringAndFromItsWords() {
+        var random = Random(state: 11)
+        for length in 0...15 {
+            for _ in 0..<20 {
+                let bytes = (0..<length).map { _ in UInt8(32 + random.next(95)) }
+                var first: UInt64 = 0
+                var second: UInt64 = 0
+                for (index, byte) in bytes.enumerated() {
+                    if index < 8 { first |= UInt64(byte) << UInt64(8 * index) } else { second |= UInt64(byte) << UInt64(8 * (index - 8)) }
+                }
+                let key = String(decoding: bytes, as: UTF8.self)
+                XCTAssertEqual(SuiteTable.hash(key), SuiteTable.hash(asciiWords: first, second, count: length, seed: SuiteTable.seed), "\(bytes)")
+                XCTAssertEqual(SuiteTable.hash(key), bytes.withUnsafeBufferPointer { SuiteTable.hash(ascii: $0) })
+            }
+        }
+    }
+
     /// The table's own hash must agree with `String`'s `==`: equal keys, equal hashes. The three
     /// characters that normalize to ASCII ones are the cases a byte hash would get wrong.
     func testEqualKeysHashAlike() {
