@@ -62,22 +62,13 @@ extension SuiteTable {
             hash = mix(hash ^ word)
             index += 8
         }
-        let rest = bytes.count - index
-        if rest > 0 {
-            // The last 1–7 bytes as one word, the first in the low bits, the rest zero — read
-            // with whole loads that stay inside the key (a byte at a time cost a third of a
-            // short key's hash): the key's last 8 bytes shifted down when it has 8; else two
-            // 4-byte loads that overlap, or the first, middle and last of 1–3 bytes (a byte read
-            // twice lands where it belongs both times).
-            var word: UInt64
-            if bytes.count >= 8 {
-                word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: bytes.count - 8, as: UInt64.self)) >> UInt64(8 * (8 - rest))
-            } else if rest >= 4 {
-                let first = UInt64(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt32.self)))
-                let last = UInt64(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: index + rest - 4, as: UInt32.self)))
-                word = first | last << UInt64(8 * (rest - 4))
-            } else {
-                word = UInt64(raw[index]) | UInt64(raw[index + rest / 2]) << UInt64(8 * (rest / 2)) | UInt64(raw[index + rest - 1]) << UInt64(8 * (rest - 1))
+        if index < bytes.count {
+            var word: UInt64 = 0
+            var shift: UInt64 = 0
+            while index < bytes.count {
+                word |= UInt64(bytes[index]) << shift
+                shift += 8
+                index += 1
             }
             highBits |= word
             hash = mix(hash ^ word)
