@@ -1,4 +1,5 @@
 import Foundation
+import RizqTestSupport
 import XCTest
 
 /// Issue 29, item 6 (the command line's part): one app folder that cannot be listed (`chmod
@@ -32,7 +33,7 @@ final class UnreadableFolderTests: XCTestCase {
     }
 
     private func runAsNobody(_ root: String, _ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
-        try runCommand("/usr/sbin/runuser", ["-u", "nobody", "--", CLIHarness.binary] + arguments, environment: [
+        try runCommand("/usr/sbin/runuser", ["-u", "nobody", "--", try reachableByEveryUser(CLIHarness.binary)] + arguments, environment: [
             "RIZQ_PREFS_HOME": root, "HOME": "/tmp", "TMPDIR": "/tmp", "PATH": "/usr/bin:/bin",
         ])
     }

@@ -104,8 +104,9 @@ enum Child {
     static func start(_ root: TemporaryRoot, _ suite: String, _ arguments: [String], wrapper: [String] = [], environment: [String: String] = [:]) -> Process {
         let process = Process()
         if let first = wrapper.first {
+            // A wrapper may run the child as another user: a copy it can reach if need be.
             process.executableURL = URL(fileURLWithPath: first)
-            process.arguments = Array(wrapper.dropFirst()) + [executable, root.path, suite] + arguments
+            process.arguments = Array(wrapper.dropFirst()) + [(try? reachableByEveryUser(executable)) ?? executable, root.path, suite] + arguments
         } else {
             process.executableURL = URL(fileURLWithPath: executable)
             process.arguments = [root.path, suite] + arguments

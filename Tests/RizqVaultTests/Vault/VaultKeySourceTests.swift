@@ -90,7 +90,7 @@ final class VaultKeySourceTests: VaultTestCase {
             XCTAssertTrue(result.stdout.isEmpty)
         }
         // The vault itself, run as nobody: refused by the folder's mode.
-        let asNobody = try runProcess("/usr/sbin/runuser", ["-u", "nobody", "--", Self.child, "get", service, "a"], environment: environment(["RIZQ_TEST_NO_SYSTEMD": "1"]))
+        let asNobody = try runProcess("/usr/sbin/runuser", ["-u", "nobody", "--", try reachableByEveryUser(Self.child), "get", service, "a"], environment: environment(["RIZQ_TEST_NO_SYSTEMD": "1"]))
         let output = String(decoding: asNobody.stdout, as: UTF8.self)
         XCTAssertNotEqual(asNobody.status, 0)
         XCTAssertTrue(output.hasPrefix("error fileSystem ") && output.contains("Permission denied"), output)
