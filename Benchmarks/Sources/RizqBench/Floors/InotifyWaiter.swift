@@ -96,13 +96,7 @@ final class InotifyWaiter: @unchecked Sendable {
     private static func readValue(path: String, into buffer: UnsafeMutableRawPointer, capacity: Int) -> Int? {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
-        var total = 0
-        while total < capacity {
-            let count = read(descriptor, buffer + total, capacity - total)
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else { break }
-            total += count
-        }
+        let total = readFully(descriptor, into: buffer, count: capacity)
         close(descriptor)
         let bytes = UnsafeRawBufferPointer(start: buffer, count: total)
         guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")) else { return nil }

@@ -83,13 +83,7 @@ final class ParseFloor {
             // simdjson reads up to `padding` bytes past the end (never used as text).
             let bytes = UnsafeMutableRawPointer.allocate(byteCount: size + padding, alignment: 64)
             buffer = bytes
-            var total = 0
-            while total < size {
-                let count = read(descriptor, bytes + total, size - total)
-                if count < 0, errno == EINTR { continue }
-                guard count > 0 else { break }
-                total += count
-            }
+            let total = readFully(descriptor, into: bytes, count: size)
             close(descriptor)
             guard total == size else { failure = "read \(total) of \(size) bytes"; return }
             let count = rizq_simdjson_parse(parser, mode.c, bytes.assumingMemoryBound(to: UInt8.self), size, &checksum)

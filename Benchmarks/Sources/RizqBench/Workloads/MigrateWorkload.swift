@@ -134,11 +134,7 @@ enum MigrateWorkload {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return 0 }
         buffer.withUnsafeMutableBytes { bytes in
-            while total < bytes.count, let base = bytes.baseAddress {
-                let got = read(descriptor, base + total, bytes.count - total)
-                if got <= 0 { break }
-                total += got
-            }
+            if let base = bytes.baseAddress { total = readFully(descriptor, into: base, count: bytes.count) }
         }
         close(descriptor)
         return total

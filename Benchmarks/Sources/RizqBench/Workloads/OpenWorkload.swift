@@ -45,11 +45,7 @@ enum OpenWorkload {
                     let descriptor = open(path, O_RDONLY | O_CLOEXEC)
                     guard descriptor >= 0 else { return }
                     buffer.withUnsafeMutableBytes { bytes in
-                        while total < bytes.count {
-                            let count = read(descriptor, bytes.baseAddress! + total, bytes.count - total)
-                            if count <= 0 { break }
-                            total += count
-                        }
+                        if let base = bytes.baseAddress { total = readFully(descriptor, into: base, count: bytes.count) }
                     }
                     close(descriptor)
                 }
