@@ -84,7 +84,7 @@ extension SuiteTable {
     }
 
     /// MurmurHash3's finalizer: every bit of the result depends on every bit of `value` (the
-    /// table takes the slot from the low bits and the check bits from the high ones).
+    /// table takes the slot and the check bits from the low 31 bits).
     @inline(__always)
     private static func finalize(_ value: UInt64) -> UInt64 {
         var value = value

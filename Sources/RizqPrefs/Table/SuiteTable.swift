@@ -111,7 +111,7 @@ struct SuiteTable: Sendable {
         }
         dropChangeLog()
         if storage.needsRoomForOneMore {
-            storage = storage.resized(toHold: storage.count + 1)
+            storage = storage.grown(toHold: storage.count + 1)
             storage.insertNew(Entry(key: key, value: value), hash: hash)
         } else {
             storage.fill(slot.index, with: Entry(key: key, value: value), hash: hash)

@@ -108,6 +108,30 @@ final class SuiteTableTests: XCTestCase {
         XCTAssertEqual(original.dictionary, ["a": 10, "c": 3])
     }
 
+    /// A growing table moves its entries to the larger slots, placing each by the hash bits its
+    /// slot kept: every key, ASCII or not, is found after many growths, values that live on the
+    /// heap are intact, and a copy taken before the growth keeps its own entries.
+    func testGrowingMovesEveryEntryAndLeavesCopiesAlone() {
+        var table = SuiteTable()
+        var reference: [String: PrefValue] = [:]
+        var snapshots: [(SuiteTable, [String: PrefValue])] = []
+        for index in 0..<5_000 {
+            let key = index % 3 == 0 ? "caf\u{E9}-\(index)" : "a key long enough for the heap \(index)"
+            let value: PrefValue = index % 2 == 0 ? .string(String(repeating: "v", count: 20) + "\(index)") : .array([.int(index)])
+            table.updateValue(value, forKey: key)
+            reference[key] = value
+            if index % 7 == 0 { XCTAssertEqual(table.removeValue(forKey: key), value) ; reference[key] = nil }
+            if index.nonzeroBitCount == 1 { snapshots.append((table, reference)) }
+        }
+        XCTAssertEqual(table.count, reference.count)
+        for (key, value) in reference { XCTAssertEqual(table[key], value, key) }
+        XCTAssertEqual(table.dictionary, reference)
+        for (snapshot, expected) in snapshots {
+            XCTAssertEqual(snapshot.dictionary, expected)
+            for (key, value) in expected { XCTAssertEqual(snapshot[key], value, key) }
+        }
+    }
+
     func testLayoutChangesWithKeysNotWithValues() {
         var table = SuiteTable(["a": 1, "b": 2])
         let layout = table.layoutID
