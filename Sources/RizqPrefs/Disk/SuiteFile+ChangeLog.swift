@@ -39,18 +39,18 @@ extension SuiteFile {
         readChangeLog().times(of: stamp) ?? .unrecorded(modifiedAt: stamp.modifiedTime)
     }
 
-    /// Appends `segment` to the change log, under the suite's exclusive lock, before the suite
-    /// file it names is swapped in. A log grown well past what its recent versions need is
-    /// first rewritten as the record of `segment`'s parent (``ChangeLog/compacted(for:now:)``),
+    /// Appends a segment's `bytes` (``ChangeLog/Changes/segmentBytes(version:parent:)``) to the
+    /// change log, under the suite's exclusive lock, before the suite file it names is swapped
+    /// in. A log grown well past what its recent versions need is first rewritten as the record
+    /// of the segment's `parent` (``ChangeLog/compacted(for:now:)``),
     /// atomically. Returns why the segment could not be written (the disk is full, the folder is
     /// read-only), or `nil`; the write goes on either way: its version then has no record, and a
     /// conflict with it falls back to the file's modification time.
-    func appendToChangeLog(_ segment: ChangeLog.Segment, _ lock: borrowing SuiteFileLock) -> String? {
-        let bytes = ChangeLog.encode(segment)
+    func appendToChangeLog(_ bytes: [UInt8], over parent: FileStamp?, _ lock: borrowing SuiteFileLock) -> String? {
         var info = stat()
         if lstat(changeLogPath, &info) == 0, Int64(info.st_size) > Int64(ChangeLog.compactionSize),
            Int64(info.st_size) >= Int64(compaction.skipBelow.load(ordering: .relaxed)) {
-            if let problem = compactChangeLog(appending: bytes, over: segment.parent, size: Int(info.st_size), lock) { return problem }
+            if let problem = compactChangeLog(appending: bytes, over: parent, size: Int(info.st_size), lock) { return problem }
             return nil
         }
         let descriptor = open(changeLogPath, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
@@ -110,7 +110,7 @@ extension SuiteFile {
 }
 
 /// When the change log was last found not worth compacting, and so below which size it is not
-/// read for that again (``SuiteFile/appendToChangeLog(_:_:)``): a reference, so that the copies
+/// read for that again (``SuiteFile/appendToChangeLog(_:over:_:)``): a reference, so that the copies
 /// of one ``SuiteFile`` share it.
 final class ChangeLogCompactionHint: Sendable {
     /// The log's size from which a compaction is tried again (0: at once).

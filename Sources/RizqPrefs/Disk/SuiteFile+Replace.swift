@@ -67,8 +67,7 @@ extension SuiteFile {
         }
         guard lock.isAtLockPath else { return .lockLost }
         if let changes {
-            let segment = ChangeLog.Segment(version: written, parent: expected, writtenAt: changes.writtenAt, floor: changes.floor, keys: changes.keys)
-            if let problem = appendToChangeLog(segment, lock) {
+            if let problem = appendToChangeLog(changes.segmentBytes(version: written, parent: expected), over: expected, lock) {
                 OnceWarnings.warn(
                     "change-log " + location.path,
                     "cannot record when this write's keys were changed in \(changeLogPath) (\(problem)): until the next write succeeds in recording them, a change to one of these keys by another process is judged by the file's modification time, which an earlier change written later can win",

@@ -108,32 +108,41 @@ extension ChangeLog {
     /// the write, the floor, the number of keys, and each key's time, UTF-8 length and UTF-8.
     /// Integers little-endian; a version is its device, inode, size, seconds and nanoseconds.
     static func encode(_ segment: Segment) -> [UInt8] {
-        let recordsSize = segment.keys.reduce(0) { $0 + 12 + $1.key.key.utf8.count }
-        var payload: [UInt8] = []
-        payload.reserveCapacity(64 + recordsSize)
-        payload.append(segment.floor == nil ? 1 : 2)
-        append(segment.version, to: &payload)
-        payload.append(segment.parent == nil ? 0 : 1)
-        if let parent = segment.parent { append(parent, to: &payload) }
-        append(UInt64(bitPattern: segment.writtenAt), 8, to: &payload)
-        append(UInt64(bitPattern: segment.floor ?? 0), 8, to: &payload)
-        append(UInt64(segment.keys.count), 4, to: &payload)
-        // The records, written straight into an array of their size (appending them integer
-        // by integer was most of the cost of a large write's segment).
-        payload += [UInt8](unsafeUninitializedCapacity: recordsSize) { buffer, written in
-            var records = RecordWriter(buffer: UnsafeMutableRawBufferPointer(buffer))
-            for (key, time) in segment.keys {
+        encode(version: segment.version, parent: segment.parent, writtenAt: segment.writtenAt, floor: segment.floor, keys: segment.keys)
+    }
+
+    /// The bytes of the segment of `version` whose keys were changed at `keys` (``encode(_:)``).
+    static func encode(version: FileStamp, parent: FileStamp?, writtenAt: Int64, floor: Int64?, keys: [PendingKey: Int64]) -> [UInt8] {
+        let recordsSize = keys.keys.reduce(0) { $0 + 12 + $1.key.utf8.count }
+        var header: [UInt8] = []
+        header.reserveCapacity(marker.count + 4 + 96)
+        header += marker
+        append(0, 4, to: &header)  // the payload's length, filled in below
+        header.append(floor == nil ? 1 : 2)
+        append(version, to: &header)
+        header.append(parent == nil ? 0 : 1)
+        if let parent { append(parent, to: &header) }
+        append(UInt64(bitPattern: writtenAt), 8, to: &header)
+        append(UInt64(bitPattern: floor ?? 0), 8, to: &header)
+        append(UInt64(keys.count), 4, to: &header)
+        let payloadStart = marker.count + 4
+        // The whole segment written straight into an array of its size: the records in place
+        // (appending them integer by integer was most of the cost of a large write's segment),
+        // and no second copy of the payload behind the marker.
+        return [UInt8](unsafeUninitializedCapacity: header.count + recordsSize + 8) { buffer, written in
+            let raw = UnsafeMutableRawBufferPointer(buffer)
+            header.withUnsafeBytes { raw.copyMemory(from: $0) }
+            var records = RecordWriter(buffer: UnsafeMutableRawBufferPointer(rebasing: raw[header.count..<(header.count + recordsSize)]))
+            for (key, time) in keys {
                 var name = key.key
                 name.withUTF8 { utf8 in records.append(time: time, key: UnsafeRawBufferPointer(utf8)) }
             }
-            written = records.offset
+            let payloadEnd = header.count + records.offset
+            raw.storeBytes(of: UInt32(truncatingIfNeeded: payloadEnd - payloadStart).littleEndian, toByteOffset: marker.count, as: UInt32.self)
+            let sum = checksum(UnsafeRawBufferPointer(rebasing: raw[payloadStart..<payloadEnd]))
+            raw.storeBytes(of: sum.littleEndian, toByteOffset: payloadEnd, as: UInt64.self)
+            written = payloadEnd + 8
         }
-        var bytes = marker
-        bytes.reserveCapacity(marker.count + 12 + payload.count)
-        append(UInt64(payload.count), 4, to: &bytes)
-        bytes.append(contentsOf: payload)
-        append(checksum(payload[...]), 8, to: &bytes)
-        return bytes
     }
 
     /// The segments in `bytes`: each one whose checksum holds, in order. Anything else (a torn
@@ -202,21 +211,24 @@ extension ChangeLog {
     /// one serial multiplication per byte: a fifth of a millisecond for the 200 KB segment of a
     /// 10,000-key write.)
     static func checksum(_ bytes: ArraySlice<UInt8>) -> UInt64 {
+        bytes.withUnsafeBytes(checksum)
+    }
+
+    /// ``checksum(_:)`` of the bytes in `raw`.
+    static func checksum(_ raw: UnsafeRawBufferPointer) -> UInt64 {
         let prime: UInt64 = 0x0000_0100_0000_01b3
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        bytes.withUnsafeBytes { raw in
-            var offset = 0
-            while offset + 8 <= raw.count {
-                hash = (hash ^ UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self))) &* prime
-                offset += 8
-            }
-            if offset < raw.count {
-                var word: UInt64 = 0
-                for index in offset..<raw.count { word |= UInt64(raw[index]) << (8 * UInt64(index - offset)) }
-                hash = (hash ^ word) &* prime
-            }
+        var offset = 0
+        while offset + 8 <= raw.count {
+            hash = (hash ^ UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self))) &* prime
+            offset += 8
         }
-        return (hash ^ UInt64(bytes.count)) &* prime
+        if offset < raw.count {
+            var word: UInt64 = 0
+            for index in offset..<raw.count { word |= UInt64(raw[index]) << (8 * UInt64(index - offset)) }
+            hash = (hash ^ word) &* prime
+        }
+        return (hash ^ UInt64(raw.count)) &* prime
     }
 
     /// Writes a segment's key records into memory sized for them: each stops short rather than
@@ -294,6 +306,7 @@ extension ChangeLog {
 
         /// The changes `pending` carries, written at `now`.
         init(_ pending: PendingChanges, now: Int64) {
+            // `mapValues` keeps the dictionary's layout: no key is hashed or compared again.
             keys = pending.changes.mapValues(\.time)
             floor = pending.clear?.time
             writtenAt = now
@@ -306,6 +319,12 @@ extension ChangeLog {
             keys = Dictionary(uniqueKeysWithValues: times.keys.lazy.map { (PendingKey($0.key), $0.value) })
             floor = times.floor
             writtenAt = now
+        }
+
+        /// The bytes of this write's segment, for the version `version` of the file that
+        /// replaced `parent`.
+        func segmentBytes(version: FileStamp, parent: FileStamp?) -> [UInt8] {
+            ChangeLog.encode(version: version, parent: parent, writtenAt: writtenAt, floor: floor, keys: keys)
         }
     }
 }
