@@ -32,6 +32,42 @@ final class JSONCodecTests: XCTestCase {
         }
     }
 
+    /// Every byte value at every position of strings of 0 to 24 bytes (the writer checks eight
+    /// bytes at a time, then the rest one by one): exactly the bytes JSON must escape are
+    /// escaped, in native strings and in small ones, and the text reads back as the string.
+    func testEveryByteThatNeedsEscapingIsEscapedAtEveryPosition() throws {
+        func expected(_ scalar: Unicode.Scalar) -> String {
+            switch scalar.value {
+            case 0x22: return "\\\""
+            case 0x5C: return "\\\\"
+            case 0x0A: return "\\n"
+            case 0x0D: return "\\r"
+            case 0x09: return "\\t"
+            case 0x08: return "\\b"
+            case 0x0C: return "\\f"
+            case 0..<0x20: return "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count) + String(scalar.value, radix: 16)
+            default: return String(scalar)
+            }
+        }
+        for length in 1...24 {
+            for position in 0..<length {
+                for value in UInt32(0)..<0x80 {
+                    guard let scalar = Unicode.Scalar(value) else { continue }
+                    var sample = String(repeating: "a", count: length)
+                    var characters = Array(sample.unicodeScalars)
+                    characters[position] = scalar
+                    sample = String(String.UnicodeScalarView(characters))
+                    let prefix = String(repeating: "a", count: position)
+                    let suffix = String(repeating: "a", count: length - position - 1)
+                    let text = try JSONWriter.string(.string(sample))
+                    XCTAssertEqual(text, "\"" + prefix + expected(scalar) + suffix + "\"", "byte \(value) at \(position) of \(length)")
+                    XCTAssertEqual(try JSONReader.parse(text), .string(sample))
+                }
+            }
+        }
+        XCTAssertEqual(try JSONWriter.string(.string("")), "\"\"")
+    }
+
     func testEscapesAndSurrogatePairsAreDecoded() throws {
         XCTAssertEqual(try JSONReader.parse(#""\u00e9\ud83d\ude00\n\/""#), .string("é😀\n/"))
         XCTAssertThrowsError(try JSONReader.parse(#""\ud83d""#))
