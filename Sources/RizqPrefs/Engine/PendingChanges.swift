@@ -2,12 +2,15 @@
 import Glibc
 #endif
 
-/// A local change not yet written, with when it was made and what the file held for the key
-/// before, so that a later change by another process can win over it (the last change wins,
-/// key by key, whichever process writes first: ``ChangeTimes``).
+/// A local change not yet written: when it was made and what the file held for the key before,
+/// so that a later change by another process can win over it (the last change wins, key by key,
+/// whichever process writes first: ``ChangeTimes``).
+///
+/// The new value is not kept here: it is what the replica's table shows for the key (absent for
+/// a removal), which every local change updates with its pending change. Kept here too, it made
+/// each pending change 56 bytes instead of 32, and a burst of sets into a new suite spent a
+/// quarter of its time moving them while the pending changes grew (docs/performance.md).
 struct PendingChange: Sendable {
-    /// The new value, or `nil` for a removal.
-    var value: PrefValue?
     /// Wall-clock time of the change, in nanoseconds since 1970 (comparable with file times).
     var time: Int64
     /// The key's value in the file this change was made over (`nil`: absent).
@@ -49,11 +52,13 @@ struct PendingChanges: Sendable {
         set { changes[PendingKey(key)] = newValue }
     }
 
-    /// `file` with these changes on top (on an empty suite when a clear is pending).
-    func applied(to file: SuiteTable) -> SuiteTable {
+    /// `file` with these changes on top (on an empty suite when a clear is pending): each
+    /// pending key with the value `shown` has for it (the replica's table, which holds every
+    /// pending change's value), or removed where `shown` has none.
+    func applied(to file: SuiteTable, showing shown: SuiteTable) -> SuiteTable {
         var result = clear == nil ? file : SuiteTable()
-        for (key, change) in changes {
-            if let value = change.value {
+        for key in changes.keys {
+            if let value = shown[key.key, hash: key.hash] {
                 result.updateValue(value, forKey: key.key, hash: key.hash)
             } else {
                 result.removeValue(forKey: key.key, hash: key.hash)
@@ -78,7 +83,9 @@ struct PendingChanges: Sendable {
         if let cleared = clear {
             for (key, value) in file where kept[PendingKey(key)] == nil {
                 let writtenAfterClear = cleared.before[key] != value && times.time(of: key) > cleared.time
-                if !writtenAfterClear { kept[PendingKey(key)] = PendingChange(value: nil, time: cleared.time, base: value) }
+                // A removal: the replica's table holds no value for a key the clear removed and
+                // nothing changed since (a later change would be pending).
+                if !writtenAfterClear { kept[PendingKey(key)] = PendingChange(time: cleared.time, base: value) }
             }
             clear = nil
         }

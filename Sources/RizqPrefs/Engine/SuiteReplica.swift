@@ -206,7 +206,7 @@ struct SuiteReplica: ~Copyable, Sendable {
             state.stamp = stamp
             state.schemaVersion = schemaVersion
             state.pending.rebase(ontoWritten: table)
-            state.replaceValues(with: state.pending.applied(to: table), origin: .external)
+            state.replaceValues(with: state.pending.applied(to: table, showing: state.values), origin: .external)
             // Changes made meanwhile were applied to a copy of `table`, which keeps its layout
             // and change log: the next write can still start from these bytes.
             state.encoded = encoded
@@ -328,7 +328,7 @@ extension SuiteReplica {
             // For a key not yet pending, what readers saw is what the file holds (or held before
             // a pending clear).
             let base = pending.clear.map { $0.before[key] } ?? old
-            Self.record(&pending.changes[PendingKey(key, hash: hash), default: PendingChange(value: nil, time: 0, base: base)], value, time)
+            pending.changes[PendingKey(key, hash: hash), default: PendingChange(time: 0, base: base)].time = time
             notifyLocal(key, old, value)
         }
 
@@ -356,7 +356,7 @@ extension SuiteReplica {
             var after = SuiteTable()
             for (key, value) in changes {
                 if let value { after.updateValue(value, forKey: key) } else { after.removeValue(forKey: key) }
-                Self.record(&pending.changes[PendingKey(key), default: PendingChange(value: nil, time: 0, base: pending.clear?.before[key])], value, time)
+                pending.changes[PendingKey(key), default: PendingChange(time: 0, base: pending.clear?.before[key])].time = time
             }
             replaceValues(with: after, origin: .local)
         }
@@ -377,7 +377,7 @@ extension SuiteReplica {
             pending.rebase(onto: file, changedAt: times)
             stamp = newStamp
             schemaVersion = newVersion
-            replaceValues(with: pending.applied(to: file), origin: .external)
+            replaceValues(with: pending.applied(to: file, showing: values), origin: .external)
         }
 
         /// Replaces `values` and tells observers about every key that differs. The last write's
@@ -425,11 +425,6 @@ extension SuiteReplica {
             where (observer.key == nil || observer.key == change.key) && !(local && observer.externalOnly) && (once || !observer.once) {
                 observer.callback(change)
             }
-        }
-
-        private static func record(_ change: inout PendingChange, _ value: PrefValue?, _ time: Int64) {
-            change.value = value
-            change.time = time
         }
     }
 }
