@@ -155,9 +155,16 @@ public enum JSONWriter {
     /// The first 16 UTF-8 bytes of `text` as two big-endian integers (zeros past its end): the
     /// integers compare as the bytes do.
     @inlinable package static func utf8Prefix(_ text: String) -> (high: UInt64, low: UInt64) {
-        if let prefix = text.utf8.withContiguousStorageIfAvailable(prefixWords) { return prefix }
+        withUTF8(of: text, prefixWords)
+    }
+
+    /// Calls `body` with `text`'s UTF-8 where it lies (a small string's on the stack), with no
+    /// copy of the string; a string without contiguous UTF-8 (a bridged one) is made native
+    /// first.
+    @inlinable static func withUTF8<Result>(of text: String, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        if let result = text.utf8.withContiguousStorageIfAvailable(body) { return result }
         var text = text
-        return text.withUTF8(prefixWords)
+        return text.withUTF8(body)
     }
 
     /// ``utf8Prefix(_:)`` of the bytes `utf8`: two loads, byte-swapped so that the first byte is
@@ -216,11 +223,7 @@ public enum JSONWriter {
 
     @inlinable package static func writeString(_ text: String, into output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
-        // The bytes where they are (a small string's on the stack): no copy of the string.
-        if text.utf8.withContiguousStorageIfAvailable({ appendEscaped($0, into: &output) }) == nil {
-            var text = text
-            text.withUTF8 { appendEscaped($0, into: &output) }
-        }
+        withUTF8(of: text) { appendEscaped($0, into: &output) }
         output.append(UInt8(ascii: "\""))
     }
 

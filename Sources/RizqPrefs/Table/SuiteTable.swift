@@ -76,6 +76,8 @@ struct SuiteTable: Sendable {
 
     /// The value for `key`, or `nil`.
     subscript(key: String) -> PrefValue? {
+        // Its own look-up, not `self[key, hash: Self.hash(key)]`: this is a typed get's whole
+        // path, kept as it was measured (32fd3a9).
         let slot = storage.find(key, hash: Self.hash(key))
         return slot.found ? storage.slots[slot.index].entry?.value : nil
     }

@@ -101,9 +101,16 @@ extension SuiteTable {
 
         /// Inserts a key known to be absent, in a table known to have room.
         func insertNew(_ entry: consuming Entry, hash: Int) {
-            var index = hash & mask
+            fill(firstFree(from: hash & mask), with: entry, hash: hash)
+        }
+
+        /// The first slot from `home` on (wrapping) that holds no entry: where a key absent from
+        /// a table that has room goes.
+        @inline(__always)
+        func firstFree(from home: Int) -> Int {
+            var index = home
             while isFull(index) { index = (index + 1) & mask }
-            fill(index, with: entry, hash: hash)
+            return index
         }
 
         /// Empties slot `index`, which is full; returns its value.
@@ -136,21 +143,13 @@ extension SuiteTable {
             // (80 GiB of them); past that the key is hashed again.
             let metaPlaces = grown.slotCount <= Int(Self.metaHashBits) + 1
             for index in 0..<slotCount where isFull(index) {
-                let meta = slots[index].meta
-                var target: Int
-                if metaPlaces {
-                    target = Int(meta & Self.metaHashBits) & grown.mask
-                } else {
-                    target = SuiteTable.hash(slots[index].entry?.key ?? "") & grown.mask
-                }
-                while grown.isFull(target) { target = (target + 1) & grown.mask }
-                (grown.slots + target).moveInitialize(from: slots + index, count: 1)
+                let home = metaPlaces ? Int(slots[index].meta & Self.metaHashBits) : SuiteTable.hash(slots[index].entry?.key ?? "")
+                (grown.slots + grown.firstFree(from: home & grown.mask)).moveInitialize(from: slots + index, count: 1)
                 (slots + index).initialize(to: Slot(entry: nil, meta: Self.emptyMeta))
             }
             grown.count = count
             count = 0
             deleted = 0
-            layoutID = Self.newID()
             return grown
         }
     }
