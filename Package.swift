@@ -62,7 +62,7 @@ let package = Package(
     ],
     targets: [
         // The bottom module: what suites, secrets, the importer and the CLI share. No system library.
-        .target(name: "RizqCore"),
+        .target(name: "RizqCore", dependencies: ["CLinuxFileCalls"]),
         // The JSON codec, internal (no product): a strict reader generic over what it builds, and
         // the writer's pieces; @inlinable, so that RizqPrefs specializes it for its values.
         .target(name: "RizqJSON"),

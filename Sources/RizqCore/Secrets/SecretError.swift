@@ -50,6 +50,11 @@ public enum SecretError: Error, Sendable, Equatable {
     /// `RIZQ_SECRETS_BACKEND`, a config file that is not JSON); `detail` names the setting,
     /// where it came from, and the values it takes.
     case invalidConfiguration(detail: String)
+    /// A file or folder a backend reads is not to be trusted, and was not read: another user's,
+    /// writable (or, for a secret, readable) by others, a link or a FIFO where a file should be
+    /// — or a vault whose contents are not authenticated by its own key (forged, or another
+    /// vault's). `detail` says which check failed and the fix.
+    case untrusted(path: String, detail: String)
     /// A secret call did not finish within the caller's deadline (`seconds`); `detail` says what
     /// was running. The work was not cancelled: it may still take effect.
     case deadlineExceeded(seconds: Double, detail: String)
@@ -81,7 +86,7 @@ extension SecretError: CustomStringConvertible, CustomDebugStringConvertible {
         case .failed(let detail):
             return "the Secret Service failed: \(detail)"
         case .noKeySource(let detail), .wrongPassphrase(let detail), .damaged(_, let detail), .keySourceUnavailable(let detail),
-            .storageFailed(let detail):
+            .storageFailed(let detail), .untrusted(_, let detail):
             // The vault's own message already says what happened and what to do.
             return detail
         case .readOnly(let backend, let detail):

@@ -22,7 +22,8 @@ final class FleetCache: Sendable {
     let values: SuiteStore
     private let stateStore: SuiteStore
     let state: Mutex<FleetCacheState>
-    private let lockDescriptor: Int32
+    /// This process's hold on the cache (one process per cache), for as long as the cache lives.
+    private let lock: FileLock
     private let persisting = Mutex<(scheduled: Bool, failure: String?)>((false, nil))
     private let queue: DispatchQueue
     private let logger: Logger
@@ -40,25 +41,18 @@ final class FleetCache: Sendable {
         }
         let lockPath = values.location.directory + "/." + location.suiteName + ".fleet-lock"
         do {
-            try FileManager.default.createDirectory(atPath: values.location.directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try PrivateFolder.ensure(values.location.directory, trust: .settings("fleet cache folder"))
+            guard let lock = try FileLock.tryAcquire(lockPath, subject: "fleet cache") else { throw FleetError.cacheInUse(path: values.location.path) }
+            self.lock = lock
+        } catch let error as FleetError {
+            throw error
+        } catch let error as FileError {
+            throw .cache(path: error.path, reason: error.reason)
         } catch {
-            throw .cache(path: values.location.directory, reason: "\(error)")
+            throw .cache(path: lockPath, reason: "\(error)")
         }
-        let descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard descriptor >= 0 else { throw .cache(path: lockPath, reason: Errno.current.description) }
-        if flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
-            let failure = Errno.current
-            close(descriptor)
-            if failure == .wouldBlock { throw .cacheInUse(path: values.location.path) }
-            throw .cache(path: lockPath, reason: failure.description)
-        }
-        lockDescriptor = descriptor
         state = Mutex(FleetCacheState(entries: stateStore.entries))
         queue = DispatchQueue(label: "rizq.fleet.cache." + location.suiteName)
-    }
-
-    deinit {
-        close(lockDescriptor)
     }
 
     /// The cache suite file's path.

@@ -25,21 +25,19 @@ package final class ImportJournal {
     static let nameSuffix = ".journal"
 
     /// The journal's path.
-    package let path: String
+    package var path: String { journal.path }
     /// This run's id, also kept in the record of a finished import.
     package let run: String
     /// The import's id.
     package let importID: String
-    private let descriptor: Int32
+    /// RizqCore's journal: lines on disk before their step, the lock held while the import runs.
+    private let journal: FileJournal
 
-    private init(path: String, run: String, importID: String, descriptor: Int32) {
-        self.path = path
+    private init(journal: FileJournal, run: String, importID: String) {
+        self.journal = journal
         self.run = run
         self.importID = importID
-        self.descriptor = descriptor
     }
-
-    deinit { close(descriptor) }
 
     /// The folder of an app's journals (where its record is).
     static func folder(appID: String, root: String) -> String {
@@ -50,42 +48,24 @@ package final class ImportJournal {
     /// - Throws: ``SuiteStoreError/writeFailed(path:reason:)`` when it cannot be written: the
     ///   import must not begin.
     static func begin(importID: String, appID: String, root: String) throws(SuiteStoreError) -> ImportJournal {
-        let folder = folder(appID: appID, root: root)
         let run = UUID().uuidString.lowercased()
-        let path = folder + "/" + namePrefix + run + nameSuffix
-        // Made under a name recovery does not look at, locked, then renamed: recovery never sees
-        // a journal that is not locked by its running import.
-        let temporary = path + ".tmp"
+        let path = folder(appID: appID, root: root) + "/" + namePrefix + run + nameSuffix
         do {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        } catch {
-            throw .writeFailed(path: path, reason: "cannot create the folder: \(error.localizedDescription)")
-        }
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard descriptor >= 0 else { throw .writeFailed(path: path, reason: Errno.current.description) }
-        let journal = ImportJournal(path: path, run: run, importID: importID, descriptor: descriptor)
-        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
-            unlink(temporary)
-            throw .writeFailed(path: path, reason: "cannot lock it: \(Errno.current.description)")
-        }
-        do {
-            try journal.appendHeader()
-        } catch {
-            unlink(temporary)
+            let journal = try FileJournal.begin(path, lines: [try header(importID: importID, run: run)], subject: "import journal")
+            return ImportJournal(journal: journal, run: run, importID: importID)
+        } catch let error as FileError {
+            throw .writeFailed(path: path, reason: error.reason)
+        } catch let error as SuiteStoreError {
             throw error
+        } catch {
+            throw .writeFailed(path: path, reason: "\(error)")
         }
-        guard rename(temporary, path) == 0 else {
-            let reason = Errno.current.description
-            unlink(temporary)
-            throw .writeFailed(path: path, reason: reason)
-        }
-        return journal
     }
 
     /// Notes, before the write, that `account` of `service` is about to be written; `existed`:
     /// it held a secret before (which the journal cannot bring back: it never holds a value).
     func willWriteSecret(service: String, account: String, existed: Bool) throws(SuiteStoreError) {
-        try append(["secret": ["service": .string(service), "account": .string(account), "existed": .bool(existed)]])
+        try append(Self.secretLine(service: service, account: account, existed: existed))
     }
 
     /// Notes, before the commit, that `keys` are about to be written to `suite`.
@@ -96,39 +76,43 @@ package final class ImportJournal {
     /// Replaces what the journal says was written by `secrets` (what a rollback could not undo),
     /// so that the next import removes those and no other.
     func keepOnly(secrets: [(service: String, account: String, existed: Bool)]) {
-        guard ftruncate(descriptor, 0) == 0 else { return }
-        _ = try? appendHeader()
+        guard let header = try? Self.header(importID: importID, run: run) else { return }
+        var lines = [header]
         for secret in secrets {
-            _ = try? willWriteSecret(service: secret.service, account: secret.account, existed: secret.existed)
+            guard let line = try? Self.encode(Self.secretLine(service: secret.service, account: secret.account, existed: secret.existed)) else { continue }
+            lines.append(line)
         }
+        _ = try? journal.rewrite(lines)
     }
 
     /// Removes the journal: the import finished, or its rollback undid everything.
     func finish() {
-        unlink(path)
+        _ = try? journal.finish()
     }
 
-    private func appendHeader() throws(SuiteStoreError) {
-        try append([
-            "journal": 1, "import": .string(importID), "run": .string(run), "pid": .int(Int(getpid())), "started": .date(Date()),
-        ])
+    private static func header(importID: String, run: String) throws(SuiteStoreError) -> [UInt8] {
+        try encode(["journal": 1, "import": .string(importID), "run": .string(run), "pid": .int(Int(getpid())), "started": .date(Date())])
+    }
+
+    private static func secretLine(service: String, account: String, existed: Bool) -> PrefValue {
+        ["secret": ["service": .string(service), "account": .string(account), "existed": .bool(existed)]]
+    }
+
+    private static func encode(_ line: PrefValue) throws(SuiteStoreError) -> [UInt8] {
+        do {
+            return Array(try JSONWriter.string(line, pretty: false).utf8)
+        } catch {
+            throw .writeFailed(path: "import journal", reason: "the journal line cannot be written as JSON: \(error)")
+        }
     }
 
     private func append(_ line: PrefValue) throws(SuiteStoreError) {
-        let text: String
+        let bytes = try Self.encode(line)
         do {
-            text = try JSONWriter.string(line, pretty: false)
+            try journal.append(bytes)
         } catch {
-            throw .writeFailed(path: path, reason: "the journal line cannot be written as JSON: \(error)")
+            throw .writeFailed(path: path, reason: error.reason)
         }
-        var bytes = Array(text.utf8)
-        bytes.append(0x0A)
-        do {
-            try DescriptorIO.writeAll(bytes, to: descriptor)
-        } catch {
-            throw .writeFailed(path: path, reason: error.description)
-        }
-        if fdatasync(descriptor) != 0 { throw .writeFailed(path: path, reason: Errno.current.description) }
     }
 }
 
@@ -167,10 +151,10 @@ extension ImportJournal {
     /// each is locked for a moment to tell (a running import holds its lock). Changes nothing.
     package static func unfinished(appID: String? = nil, root: String) -> [Unfinished] {
         var found: [Unfinished] = []
-        let apps = appID.map { [$0] } ?? ((try? FileManager.default.contentsOfDirectory(atPath: root + "/apps")) ?? []).sorted()
+        let apps = appID.map { [$0] } ?? PrivateFolder.names(in: root + "/apps").sorted()
         for app in apps {
             let folder = folder(appID: app, root: root)
-            let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).sorted()
+            let names = PrivateFolder.names(in: folder).sorted()
             for name in names where name.hasPrefix(namePrefix) && name.hasSuffix(nameSuffix) {
                 if let journal = withUnlocked(folder + "/" + name, { $0 }) {
                     var unfinished = journal
@@ -185,23 +169,14 @@ extension ImportJournal {
     /// Reads the journal at `path` and calls `body` while holding its lock; `nil` when its import
     /// is still running (or the file is gone).
     static func withUnlocked<Result>(_ path: String, _ body: (Unfinished) -> Result) -> Result? {
-        let descriptor = open(path, O_RDWR | O_CLOEXEC | O_NOFOLLOW)
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
-        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else { return nil }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65_536)
-        while let count = try? DescriptorIO.read(descriptor, into: &chunk, from: 0), count > 0 {
-            bytes += chunk[0..<count]
-        }
-        return body(parse(bytes, path: path))
+        FileJournal.withUnlocked(path) { lines in body(parse(lines, path: path)) }
     }
 
     /// The lines of a journal; a line cut short by a kill (the last one) is ignored: the write it
     /// announced had not begun.
-    static func parse(_ bytes: [UInt8], path: String) -> Unfinished {
+    static func parse(_ lines: [[UInt8]], path: String) -> Unfinished {
         var journal = Unfinished(path: path, appID: "")
-        for line in bytes.split(separator: 0x0A) {
+        for line in lines {
             guard case .dictionary(let object)? = try? JSONReader.parse(Data(line)) else { continue }
             if case .string(let id)? = object["import"] { journal.importID = id }
             if case .string(let run)? = object["run"] { journal.run = run }

@@ -208,7 +208,7 @@ package struct SuiteCatalog: Sendable {
             // FIFO or follows a link: the fix is to move it away, not to chmod it.
             let what = info.st_mode & S_IFMT == S_IFLNK
                 ? "a symbolic link: suites are never read or written through links"
-                : "\(FileProblem.kindName(info.st_mode)), not a regular file: the suite cannot be opened"
+                : "\(FileWords.kindName(info.st_mode)), not a regular file: the suite cannot be opened"
             return Finding(severity: .problem, path: suite.path, message: "the file is \(what)", fix: "move it away (mv '\(suite.path)' '\(suite.path).moved'), or replace it by the file it stands for")
         }
         if info.st_uid != geteuid() {

@@ -63,7 +63,7 @@ enum InotifyLimits {
     static func warnNoInstance(_ code: Int32) {
         let cause = code == EMFILE
             ? "no inotify instance is left for this user (fs.inotify.\(instances.words) reached)"
-            : "inotify cannot be used (\(FileProblem.message(code)))"
+            : "inotify cannot be used (\(Errno(rawValue: code).description))"
         OnceWarnings.warn(
             "inotify-instance",
             "\(cause): changes other processes make to suites are picked up by checking each suite file every 0.25 s and at every read, until an instance is free; raise the limit: sudo sysctl fs.inotify.max_user_instances=1024 (and in /etc/sysctl.d/ to keep it)")

@@ -44,19 +44,4 @@ enum LockTimeout {
         guard let seconds = Double(text), seconds.isFinite, seconds >= 0 else { return nil }
         return .some(.nanoseconds(Int64(min(seconds, 1e9) * 1e9)))
     }
-
-    /// `timeout` from now, as a deadline for a semaphore; `nil` for `nil`.
-    static func deadline(after timeout: Duration?) -> DispatchTime? {
-        guard let timeout else { return nil }
-        let (seconds, attoseconds) = timeout.components
-        return .now() + .nanoseconds(Int(min(seconds, 1 << 30) * 1_000_000_000 + attoseconds / 1_000_000_000))
-    }
-
-    /// "10 s", "0.5 s", for messages.
-    static func words(_ timeout: Duration?) -> String {
-        guard let timeout else { return "ever" }
-        let (seconds, attoseconds) = timeout.components
-        let value = Double(seconds) + Double(attoseconds) / 1e18
-        return value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
-    }
 }

@@ -15,20 +15,9 @@ extension SuiteFile {
     /// The change log as it is; empty when there is none (or it cannot be read: the record of
     /// every version is then unknown, and a conflict falls back to the file's modification time).
     func readChangeLog() -> ChangeLog {
-        let descriptor = open(changeLogPath, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
-        guard descriptor >= 0 else { return ChangeLog(segments: []) }
-        defer { close(descriptor) }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, Int64(info.st_size) <= Int64(Self.changeLogReadLimit) else {
-            return ChangeLog(segments: [])
-        }
-        var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
-        var count = 0
-        while count < bytes.count {
-            guard let got = try? DescriptorIO.read(descriptor, into: &bytes, from: count), got > 0 else { break }
-            count += got
-        }
-        bytes.removeLast(bytes.count - count)
+        guard let file = try? PrivateFile.open(changeLogPath, trust: .settings("change log")),
+            let bytes = try? file.readAll(limit: Self.changeLogReadLimit)
+        else { return ChangeLog(segments: []) }
         return ChangeLog(decoding: bytes)
     }
 
@@ -54,13 +43,13 @@ extension SuiteFile {
             return nil
         }
         let descriptor = open(changeLogPath, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard descriptor >= 0 else { return FileProblem.writeReason(errno) }
+        guard descriptor >= 0 else { return FileWords.writeReason(errno) }
         defer { close(descriptor) }
-        keepOwner(of: descriptor, created: true)
+        keepOwner(of: descriptor)
         do throws(Errno) {
             try DescriptorIO.writeAll(bytes, to: descriptor)
         } catch {
-            return FileProblem.writeReason(error.rawValue)
+            return FileWords.writeReason(error.rawValue)
         }
         return nil
     }
@@ -80,31 +69,23 @@ extension SuiteFile {
             // suite's first write leaves a 2 MB log, which every write read for ten minutes).
             compaction.skipBelow.store(size * 2, ordering: .relaxed)
             let descriptor = open(changeLogPath, O_WRONLY | O_APPEND | O_CLOEXEC | O_NOFOLLOW)
-            guard descriptor >= 0 else { return FileProblem.writeReason(errno) }
+            guard descriptor >= 0 else { return FileWords.writeReason(errno) }
             defer { close(descriptor) }
             do throws(Errno) {
                 try DescriptorIO.writeAll(appended, to: descriptor)
             } catch {
-                return FileProblem.writeReason(error.rawValue)
+                return FileWords.writeReason(error.rawValue)
             }
             return nil
         }
-        let temporary = location.directory + "/." + location.suiteName + ".changes.tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard descriptor >= 0 else { return FileProblem.writeReason(errno) }
-        var written = false
-        defer {
-            close(descriptor)
-            if !written { unlink(temporary) }
-        }
-        keepOwner(of: descriptor, created: true)
-        do throws(Errno) {
-            try DescriptorIO.writeAll(baseBytes + appended, to: descriptor)
+        do {
+            var replacement = try FileReplacement.prepare(
+                baseBytes + appended, for: changeLogPath, owner: geteuid() == 0 ? ownerOfSuiteFiles : nil,
+                temporaryPrefix: location.directory + "/." + location.suiteName + ".changes.tmp-", subject: "change log")
+            _ = try replacement.install(over: .anything, syncFolder: false)
         } catch {
-            return FileProblem.writeReason(error.rawValue)
+            return error.reason
         }
-        guard rename(temporary, changeLogPath) == 0 else { return FileProblem.writeReason(errno) }
-        written = true
         return nil
     }
 }

@@ -1,3 +1,4 @@
+import RizqCore
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -57,10 +58,11 @@ extension SuiteFile {
             attempt += 1
             target = base + "-\(attempt).json"
         }
-        guard rename(location.path, target) == 0 else {
-            throw .writeFailed(path: location.path, reason: "cannot move the damaged file aside: \(FileProblem.message(errno))")
+        do {
+            try AtomicFile.move(location.path, to: target, replacing: false, subject: "suite file")
+        } catch {
+            throw .writeFailed(path: location.path, reason: "cannot move the damaged file aside: \(error.reason)")
         }
-        syncDirectory()
         return target
     }
 }

@@ -34,89 +34,36 @@ extension SuiteFile {
     /// `changes` (the times of the changes the bytes carry) go into the ``ChangeLog`` as the
     /// new version's segment, once the new file's stamp is known and before the swap; a write
     /// without them (a revert, a migration) leaves its version unrecorded. The new file takes
-    /// the owner of the file it replaces (``matchOwner(_:of:)``).
+    /// the owner of the file it replaces (``ownerForReplacement(of:)``). All of it is RizqCore's
+    /// ``FileReplacement``: this adds the lock's check and the change log between its two steps.
     func replace(bytes: [UInt8], changes: ChangeLog.Changes? = nil, over expected: FileStamp?, _ lock: borrowing SuiteFileLock) throws(SuiteStoreError) -> Replacement {
         guard bytes.count <= RegularFile.sizeLimit else {
             throw .writeFailed(path: location.path, reason: "the suite would be \(bytes.count >> 20) MiB, over the \(RegularFile.sizeLimit >> 20) MiB a suite file may hold; remove or shrink large values (keep large data in files of your own)")
         }
         try ensureDirectory()
-        let temporary = newTemporaryPath()
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard descriptor >= 0 else { throw .writeFailed(path: location.path, reason: FileProblem.writeReason(errno)) }
-        var keep = false
-        defer {
-            if !keep { unlink(temporary) }
-        }
-        do throws(SuiteStoreError) {
-            try matchOwner(ownerForReplacement(of: expected), of: descriptor)
+        var replacement: FileReplacement
+        do {
+            replacement = try FileReplacement.prepare(
+                bytes, for: location.path, owner: ownerForReplacement(of: expected), temporaryPrefix: temporaryPrefixPath, subject: "suite file")
         } catch {
-            close(descriptor)
-            throw error
-        }
-        let written: FileStamp
-        do throws(Errno) {
-            defer { close(descriptor) }
-            _ = fchmod(descriptor, 0o600)
-            try DescriptorIO.writeAll(bytes, to: descriptor)
-            guard fsync(descriptor) == 0 else { throw .current }
-            var info = stat()
-            guard fstat(descriptor, &info) == 0 else { throw .current }
-            written = FileStamp(info)
-        } catch {
-            throw .writeFailed(path: location.path, reason: FileProblem.writeReason(error.rawValue))
+            throw .writeFailed(path: location.path, reason: error.reason)
         }
         guard lock.isAtLockPath else { return .lockLost }
         if let changes {
-            if let problem = appendToChangeLog(changes.segmentBytes(version: written, parent: expected), over: expected, lock) {
+            if let problem = appendToChangeLog(changes.segmentBytes(version: replacement.written, parent: expected), over: expected, lock) {
                 OnceWarnings.warn(
                     "change-log " + location.path,
                     "cannot record when this write's keys were changed in \(changeLogPath) (\(problem)): until the next write succeeds in recording them, a change to one of these keys by another process is judged by the file's modification time, which an earlier change written later can win",
                     suite: location.suiteName)
             }
         }
-        let outcome = try install(temporary, written, over: expected)
-        if case .replaced = outcome {
-            keep = true
-            syncDirectory()
+        do {
+            switch try replacement.install(over: expected.map { .version($0) } ?? .nothing) {
+            case .replaced(let stamp): return .replaced(stamp)
+            case .changed: return .fileChanged
+            }
+        } catch {
+            throw .writeFailed(path: location.path, reason: error.reason)
         }
-        return outcome
-    }
-
-    /// Puts the written temporary file (`written`) at the suite's path if the file there is
-    /// `expected`. The temporary file is gone afterwards when it was installed.
-    private func install(_ temporary: String, _ written: FileStamp, over expected: FileStamp?) throws(SuiteStoreError) -> Replacement {
-        let path = location.path
-        guard let expected else {
-            let code = LinuxFileCalls.renameNoReplace(temporary, path)
-            if code == 0 { return .replaced(written) }
-            if code == EEXIST { return .fileChanged }
-            guard LinuxFileCalls.isUnsupported(code) else { throw .writeFailed(path: path, reason: FileProblem.writeReason(code)) }
-            return try renameChecked(temporary, written, over: nil)
-        }
-        let code = LinuxFileCalls.exchange(temporary, path)
-        if code == ENOENT { return .fileChanged }
-        if LinuxFileCalls.isUnsupported(code) { return try renameChecked(temporary, written, over: expected) }
-        guard code == 0 else { throw .writeFailed(path: path, reason: FileProblem.writeReason(code)) }
-        // The temporary name now holds what was displaced.
-        if FileStamp.of(temporary) == expected {
-            unlink(temporary)
-            return .replaced(written)
-        }
-        // Another program replaced the file since it was read: its version goes back.
-        let back = LinuxFileCalls.exchange(temporary, path)
-        if back == 0, FileStamp.of(temporary) == written {
-            return .fileChanged
-        }
-        throw .writeFailed(
-            path: path,
-            reason: "another program replaced the file during this write, and its version could not be put back; it is \(temporary): look at it and move it back by hand if it is the one to keep")
-    }
-
-    /// The fallback where `renameat2` is missing: check, then rename (a program that does not
-    /// take the lock can still slip in between).
-    private func renameChecked(_ temporary: String, _ written: FileStamp, over expected: FileStamp?) throws(SuiteStoreError) -> Replacement {
-        guard try stamp() == expected else { return .fileChanged }
-        guard rename(temporary, location.path) == 0 else { throw .writeFailed(path: location.path, reason: FileProblem.writeReason(errno)) }
-        return .replaced(written)
     }
 }

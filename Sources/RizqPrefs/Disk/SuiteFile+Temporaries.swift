@@ -10,15 +10,14 @@ extension SuiteFile {
     /// hidden, and named after the process that writes them.
     private var temporaryPrefix: String { "." + location.suiteName + ".json.tmp-" }
 
-    /// A fresh temporary path for this process's next write.
-    func newTemporaryPath() -> String {
-        location.directory + "/" + temporaryPrefix + "\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-    }
+    /// Where a write's temporary files start: the folder and the prefix (``FileReplacement``
+    /// adds `<pid>-<random>`).
+    var temporaryPrefixPath: String { location.directory + "/" + temporaryPrefix }
 
     /// Removes temporary files that writers killed mid-write left behind (their process is gone):
     /// the suite file's, and the change log's (``ChangeLog``, when it was being compacted).
     func removeStaleTemporaries() {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: location.directory) else { return }
+        let names = PrivateFolder.names(in: location.directory)
         let logPrefix = "." + location.suiteName + ".changes.tmp-"
         for name in names {
             let prefix = name.hasPrefix(temporaryPrefix) ? temporaryPrefix : name.hasPrefix(logPrefix) ? logPrefix : nil

@@ -78,7 +78,7 @@ struct SuiteFile: Sendable {
         guard lstat(location.path, &info) == 0 else {
             let code = errno
             if code == ENOENT || code == ENOTDIR { return nil }
-            throw .unreadable(path: location.path, reason: FileProblem.message(code))
+            throw .unreadable(path: location.path, reason: Errno(rawValue: code).description)
         }
         return FileStamp(info)
     }
@@ -120,53 +120,52 @@ struct SuiteFile: Sendable {
         return result
     }
 
-    /// Why the suite's folder cannot be used (a symbolic link, or not a folder); `nil` when it
-    /// can, or is not there yet. Only its last component is judged: the folder is RizqPrefs'
-    /// own (`groups`, `apps/<app id>`), while the root above may well be a link the user made.
+    /// The rule the suite's folder is judged by: RizqPrefs' own (`groups`, `apps/<app id>`), so
+    /// never a link, this user's or root's, and not writable by other users.
+    static let folderTrust = FileTrust.settings("folder")
+
+    /// Why the suite's folder cannot be used (a symbolic link, not a folder, another user's, or
+    /// writable by others); `nil` when it can, or is not there yet. Only its last component is
+    /// judged: the root above may well be a link the user made.
     func folderProblem() -> String? {
         let folder = location.directory
         var info = stat()
         guard lstat(folder, &info) == 0 else { return nil }
         switch info.st_mode & S_IFMT {
         case S_IFDIR:
-            return nil
+            guard let problem = Self.folderTrust.problem(with: info, expectsFolder: true) else { return nil }
+            return FileError(path: folder, operation: .inspect, problem: problem, subject: "folder").namedReason
         case S_IFLNK:
-            return "its folder \(folder) is a symbolic link (to \(FileProblem.linkTarget(folder))), and suite files are never read or written through links, so that no file elsewhere is touched; replace the link by a real folder (rm '\(folder)' && mkdir -m 700 '\(folder)', then move the files back in)"
+            return "its folder \(folder) is a symbolic link (to \(FileWords.linkTarget(folder))), and suite files are never read or written through links, so that no file elsewhere is touched; replace the link by a real folder (rm '\(folder)' && mkdir -m 700 '\(folder)', then move the files back in)"
         default:
-            return "its folder \(folder) is \(FileProblem.kindName(info.st_mode)), not a folder; move it away (mv '\(folder)' '\(folder).moved')"
+            return "its folder \(folder) is \(FileWords.kindName(info.st_mode)), not a folder; move it away (mv '\(folder)' '\(folder).moved')"
         }
     }
 
     /// Creates the suite's folder (and its parents) with mode 0700 when missing; refuses a
-    /// folder that is a symbolic link (``folderProblem()``).
+    /// folder that is not to be trusted (``folderProblem()``). A root process gives each folder
+    /// it makes the owner of its parent (a user's folder stays the user's).
     func ensureDirectory() throws(SuiteStoreError) {
         if let problem = folderProblem() { throw .writeFailed(path: location.path, reason: problem) }
-        var partial = ""
-        for component in location.directory.split(separator: "/", omittingEmptySubsequences: true) {
-            partial += "/" + component
-            if mkdir(partial, 0o700) != 0 {
-                let code = errno
-                if code == EEXIST { continue }
-                throw .writeFailed(path: location.path, reason: "cannot create folder \(partial): \(FileProblem.writeReason(code))")
-            }
-            // Made by root under a user's folder: the user's, as the folders above it.
-            giveParentsOwner(toFolder: partial)
+        do {
+            try PrivateFolder.ensure(location.directory, trust: Self.folderTrust, ownership: .inheritedWhenRoot)
+        } catch {
+            throw .writeFailed(path: location.path, reason: error.isMissing || error.operation == .create ? "cannot create folder \(error.path): \(error.reason)" : error.namedReason)
         }
     }
 
     /// Removes the file (a suite that had no file goes back to having none); the folder is
     /// fsynced so that the removal is durable.
     func remove() throws(SuiteStoreError) {
-        guard unlink(location.path) == 0 else {
-            let code = errno
-            if code == ENOENT { return }
-            throw .writeFailed(path: location.path, reason: FileProblem.message(code))
+        do {
+            try AtomicFile.remove(location.path, subject: "suite file")
+        } catch {
+            throw .writeFailed(path: location.path, reason: error.reason)
         }
-        syncDirectory()
     }
 
     /// Makes the folder's entries (a rename, a removal) durable.
     func syncDirectory() {
-        try? DescriptorIO.syncFolder(location.directory)
+        try? PrivateFolder.sync(location.directory)
     }
 }

@@ -51,10 +51,12 @@ struct ChangeLog {
     /// The record for the suite file at `version`, or `nil` when no segment names it (the file
     /// was written by hand, by an older release, or while the log could not be written).
     func times(of version: FileStamp) -> ChangeTimes? {
-        var byVersion: [FileStamp: Int] = [:]
+        // By version (FileStamp.Version): a segment names the file before its rename into place,
+        // which moved the file's change time on.
+        var byVersion: [FileStamp.Version: Int] = [:]
         byVersion.reserveCapacity(segments.count)
-        for (index, segment) in segments.enumerated() { byVersion[segment.version] = index }
-        guard var index = byVersion[version] else { return nil }
+        for (index, segment) in segments.enumerated() { byVersion[segment.version.version] = index }
+        guard var index = byVersion[version.version] else { return nil }
         var keys: [String: Int64] = [:]
         var floor: Int64 = 0
         // Each version once, so that a log that somehow names a cycle still ends.
@@ -69,7 +71,7 @@ struct ChangeLog {
                 break
             }
             guard let parent = segment.parent else { break }
-            guard let earlier = byVersion[parent], earlier < index else {
+            guard let earlier = byVersion[parent.version], earlier < index else {
                 // The version before is not in the log (written by hand or by an older release,
                 // or compacted away): its keys count as changed when it was written.
                 floor = max(floor, parent.modifiedTime)
@@ -85,7 +87,7 @@ struct ChangeLog {
     /// ``horizon`` of `now` and the rest folded into the floor — or `nil` when no segment names
     /// `version` (then nothing of the log is of use).
     func compacted(for version: FileStamp, now: Int64) -> ChangeLog? {
-        guard let record = times(of: version), let newest = segments.last(where: { $0.version == version }) else { return nil }
+        guard let record = times(of: version), let newest = segments.last(where: { $0.version.isSameVersion(as: version) }) else { return nil }
         let cutoff = now - Self.horizon
         var floor = record.floor
         var keys: [PendingKey: Int64] = [:]

@@ -52,6 +52,24 @@ public struct CredentialDirectoryStore: SecretStore {
     /// secret store applies.
     static let maximumSize = SecretInput.maximumSecretSize
 
+    /// The rule of a credential file: the host's (root) or this user's, written by nobody else;
+    /// readable by others as the host chose (Docker's secrets are 0444); links followed and
+    /// their targets judged (Kubernetes' keys are links into `..data`).
+    static let credentialTrust = FileTrust.hostProvided("credential")
+    /// The rule of a credential folder: the host's or this user's, and nobody else may add a
+    /// file to it (a sticky folder such as a Kubernetes volume's mount point: each file is then
+    /// judged by its own owner).
+    static let folderTrust = FileTrust.hostProvided("credential folder")
+
+    /// Judges `directory` before anything in it is read; `false` when it does not exist.
+    private func trusted(_ directory: Directory) throws(SecretError) -> Bool {
+        do {
+            return try PrivateFolder.check(directory.path, trust: Self.folderTrust)
+        } catch {
+            throw .untrusted(path: directory.path, detail: "refusing the credential folder \(directory.path) (\(directory.origin)): \(error.reason)")
+        }
+    }
+
     /// The file holding `account`, and its folder, if one of the folders has it.
     public func location(ofAccount account: String) -> (path: String, directory: Directory)? {
         guard let name = CredentialName.of(service: service, account: account) else { return nil }
@@ -68,9 +86,13 @@ public struct CredentialDirectoryStore: SecretStore {
         try SecretInput.validate(service: service, account: account)
         guard let name = CredentialName.of(service: service, account: account) else { return nil }
         for directory in directories {
+            guard try trusted(directory) else { continue }
             do {
-                if let bytes = try PrivateFiles.read(directory.path + "/" + name, limit: Self.maximumSize, followLinks: true) { return bytes }
+                if let bytes = try PrivateFiles.read(directory.path + "/" + name, limit: Self.maximumSize, trust: Self.credentialTrust) { return bytes }
             } catch {
+                if case .untrusted(let path, let reason) = error {
+                    throw .untrusted(path: path, detail: "refusing the credential \(name) in \(directory.path) (\(directory.origin)): \(reason)")
+                }
                 throw .storageFailed(detail: "cannot read the credential \(name) in \(directory.path) (\(directory.origin)): \(error)")
             }
         }
@@ -95,7 +117,7 @@ public struct CredentialDirectoryStore: SecretStore {
         try SecretInput.validate(service: service, account: nil)
         var accounts = Set<String>()
         for directory in directories {
-            guard FileManager.default.fileExists(atPath: directory.path) else { continue }
+            guard try trusted(directory) else { continue }
             let names: [String]
             do {
                 names = try FileManager.default.contentsOfDirectory(atPath: directory.path)

@@ -46,12 +46,21 @@ struct SecretsConfigFile: Sendable, Equatable, Decodable {
         return home + "/.config/rizq-prefs/secrets.json"
     }
 
+    /// The rule of the config file: its words choose where secrets go and can name a command to
+    /// run, so it must be this user's (or root's) and nobody else may write it (a root process
+    /// reads only root's: a config in a user's tree does not run commands as root). A link is
+    /// followed (dotfile managers link configs), and the file it names judged.
+    static let trust = FileTrust.configuration("secrets config file").following(true)
+
     /// The file at `path`; `nil` when there is none.
     static func load(_ path: String) throws(SecretError) -> SecretsConfigFile? {
         let data: Data?
         do {
-            data = try PrivateFiles.read(path, limit: 1 << 20, followLinks: true)
+            data = try PrivateFiles.read(path, limit: 1 << 20, trust: Self.trust)
         } catch {
+            if case .untrusted(let path, let reason) = error {
+                throw .untrusted(path: path, detail: "refusing the secrets config file \(path): \(reason)")
+            }
             throw .invalidConfiguration(detail: "cannot read the config file \(path): \(error)")
         }
         guard let data else { return nil }

@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 import Foundation
 import RizqCore
 
@@ -41,7 +36,9 @@ final class MigrationJournal {
     private(set) var deleted: Set<String> = []
     /// Whether an interrupted migration's journal was found.
     let resumed: Bool
-    private let descriptor: Int32
+    /// RizqCore's journal: each line on disk before its step counts, the lock held while this
+    /// process moves the accounts (a second `secret migrate` of the service is refused).
+    private let journal: FileJournal
 
     /// Opens the journal at `path`: an interrupted one from `from` to `to` is read and continued
     /// (with the accounts `current` lists added); one between other backends is an error; else a
@@ -49,19 +46,30 @@ final class MigrationJournal {
     init(path: String, from: SecretBackendKind, to: SecretBackendKind, deleteSource: Bool, current: [String]) throws(SecretError) {
         self.path = path
         var found: Plan?
-        if let data = try Self.readFile(path) {
-            let lines = data.split(separator: 0x0A)
-            if let first = lines.first, let earlier = try? JSONDecoder().decode(Plan.self, from: Data(first)) {
-                guard earlier.from == from, earlier.to == to else {
-                    throw .invalidConfiguration(detail: "a migration from \(earlier.from.rawValue) to \(earlier.to.rawValue) was interrupted (its journal is \(path)); finish it first: rizq-prefs secret migrate --from \(earlier.from.rawValue) --to \(earlier.to.rawValue)")
-                }
-                found = earlier
-                for line in lines.dropFirst() {
-                    // A line the kill cut short does not decode: that step is redone.
-                    guard let step = try? JSONDecoder().decode(Step.self, from: Data(line)) else { continue }
-                    if let account = step.copied { copied.insert(account) }
-                    if let account = step.deleted { deleted.insert(account) }
-                }
+        let earlier: (journal: FileJournal, lines: [[UInt8]])?
+        do {
+            try PrivateFiles.ensureFolder(PrivateFolder.parent(of: path))
+            earlier = try FileJournal.resume(path, subject: "secret-move journal")
+        } catch let error as VaultError {
+            throw error.secretError
+        } catch let error as FileError {
+            if case .lockTimedOut = error.problem {
+                throw .invalidConfiguration(detail: "another process is moving the secrets of this service now (its journal \(path) is locked); wait for it to finish")
+            }
+            throw error.vaultError.secretError
+        } catch {
+            throw .storageFailed(detail: "cannot open the migration journal \(path): \(error)")
+        }
+        if let lines = earlier?.lines, let first = lines.first, let plan = try? JSONDecoder().decode(Plan.self, from: Data(first)) {
+            guard plan.from == from, plan.to == to else {
+                throw .invalidConfiguration(detail: "a migration from \(plan.from.rawValue) to \(plan.to.rawValue) was interrupted (its journal is \(path)); finish it first: rizq-prefs secret migrate --from \(plan.from.rawValue) --to \(plan.to.rawValue)")
+            }
+            found = plan
+            for line in lines.dropFirst() {
+                // A line the kill cut short is not among the complete lines: that step is redone.
+                guard let step = try? JSONDecoder().decode(Step.self, from: Data(line)) else { continue }
+                if let account = step.copied { copied.insert(account) }
+                if let account = step.deleted { deleted.insert(account) }
             }
         }
         resumed = found != nil
@@ -69,28 +77,21 @@ final class MigrationJournal {
         plan.deleteSource = deleteSource
         plan.accounts = Array(Set(plan.accounts).union(current)).sorted()
         self.plan = plan
-        do {
-            try PrivateFiles.ensureFolder((path as NSString).deletingLastPathComponent)
-        } catch {
-            throw error.secretError
-        }
         // A new journal starts from its plan line; a resumed one is rewritten whole with the
         // steps it had (atomically), then appended to.
-        var lines = [try Self.encode(plan)]
-        lines += copied.sorted().map { (try? Self.encode(Step(copied: $0))) ?? Data() }
-        lines += deleted.sorted().map { (try? Self.encode(Step(deleted: $0))) ?? Data() }
+        var lines = [Array(try Self.encode(plan))]
+        lines += copied.sorted().map { Array((try? Self.encode(Step(copied: $0))) ?? Data()) }
+        lines += deleted.sorted().map { Array((try? Self.encode(Step(deleted: $0))) ?? Data()) }
         do {
-            try PrivateFiles.replace(path, with: Data(lines.joined(separator: [0x0A])) + [0x0A])
+            if let earlier {
+                try earlier.journal.rewrite(lines)
+                journal = earlier.journal
+            } else {
+                journal = try FileJournal.begin(path, lines: lines, subject: "secret-move journal")
+            }
         } catch {
-            throw error.secretError
+            throw error.vaultError.secretError
         }
-        let fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC | O_NOFOLLOW)
-        guard fd >= 0 else { throw .storageFailed(detail: "cannot open the migration journal \(path): \(Errno.current)") }
-        descriptor = fd
-    }
-
-    deinit {
-        close(descriptor)
     }
 
     /// Records that `account` was copied and read back the same.
@@ -107,15 +108,14 @@ final class MigrationJournal {
 
     /// Removes the journal: the migration is complete.
     func finish() throws(SecretError) {
-        do { try PrivateFiles.remove(path) } catch { throw error.secretError }
+        do { try journal.finish() } catch { throw error.vaultError.secretError }
     }
 
     private func append(_ step: Step) throws(SecretError) {
-        var line = try Self.encode(step)
-        line.append(0x0A)
-        do throws(Errno) {
-            try DescriptorIO.writeAll(line, to: descriptor)
-            guard fsync(descriptor) == 0 else { throw Errno.current }
+        do {
+            try journal.append(Array(try Self.encode(step)))
+        } catch let error as FileError {
+            throw .storageFailed(detail: "cannot write the migration journal \(path): \(error.reason); nothing was lost: run the migration again")
         } catch {
             throw .storageFailed(detail: "cannot write the migration journal \(path): \(error); nothing was lost: run the migration again")
         }
@@ -125,9 +125,5 @@ final class MigrationJournal {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         do { return try encoder.encode(value) } catch { throw .storageFailed(detail: "cannot encode a migration journal line") }
-    }
-
-    private static func readFile(_ path: String) throws(SecretError) -> Data? {
-        do { return try PrivateFiles.read(path, limit: 64 << 20) } catch { throw error.secretError }
     }
 }

@@ -34,6 +34,10 @@ public enum VaultError: Error, Sendable, Equatable {
     case fileSystem(path: String, operation: String, reason: String)
     /// A vault folder is not safe to use: a symbolic link, not a folder, or owned by another user.
     case unsafeFolder(path: String, reason: String)
+    /// A file or folder the vault reads is not to be trusted: another user's, open to others, a
+    /// link or a FIFO where a file should be (``/RizqCore/FileTrust``); the reason says which
+    /// check failed and the fix.
+    case untrusted(path: String, reason: String)
     /// A key-source command did not finish within its deadline and was killed.
     case timedOut(command: String, seconds: Double)
     /// A slot change that would leave the vault unopenable, or name an unknown slot.
@@ -69,6 +73,8 @@ extension VaultError: CustomStringConvertible, CustomDebugStringConvertible {
             return "cannot \(operation) \(path): \(reason)"
         case .unsafeFolder(let path, let reason):
             return "refusing to use \(path): \(reason); move it away or fix its owner and mode (0700)"
+        case .untrusted(let path, let reason):
+            return "refusing to use \(path): \(reason)"
         case .timedOut(let command, let seconds):
             return "\(command) did not finish within \(seconds) s and was stopped; check that it does not wait for input"
         case .invalidSlotChange(let reason):
@@ -92,7 +98,9 @@ extension VaultError: CustomStringConvertible, CustomDebugStringConvertible {
             return .damaged(path: path, detail: description)
         case .keySourceFailed, .wrongKey, .timedOut, .damagedSlot:
             return .keySourceUnavailable(detail: description)
-        case .notCreated, .alreadyExists, .fileSystem, .unsafeFolder, .invalidSlotChange:
+        case .untrusted(let path, _), .unsafeFolder(let path, _):
+            return .untrusted(path: path, detail: description)
+        case .notCreated, .alreadyExists, .fileSystem, .invalidSlotChange:
             return .storageFailed(detail: description)
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import RizqCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -12,25 +13,28 @@ struct ConflictArchive: Sendable {
     /// (it is then left where it is, and the next run merges it again — which changes nothing).
     func archive(_ path: String) -> String? {
         let folder = paths.conflictArchive
-        var partial = ""
-        for component in folder.split(separator: "/") {
-            partial += "/" + component
-            if mkdir(partial, 0o700) != 0, errno != EEXIST { return nil }
-        }
-        let name = (path as NSString).lastPathComponent
+        guard (try? PrivateFolder.ensure(folder, trust: .settings("conflict archive"))) != nil else { return nil }
+        let name = PrivateFolder.name(of: path)
         var target = folder + "/" + name
         var number = 1
-        while FileManager.default.fileExists(atPath: target), number < 1000 {
+        while FileStamp.of(target) != nil, number < 1000 {
             number += 1
             target = folder + "/" + name + "." + String(number)
         }
-        if rename(path, target) == 0 { return target }
-        // Another file system: copy, then remove the original.
-        guard (try? FileManager.default.copyItem(atPath: path, toPath: target)) != nil else { return nil }
-        guard unlink(path) == 0 else {
-            unlink(target)
-            return nil
+        do {
+            try AtomicFile.move(path, to: target, replacing: false, subject: "conflict copy")
+            return target
+        } catch {
+            // Another file system: copy (a regular file of this user's only), then remove the original.
+            guard error.problem == .system(Errno(rawValue: EXDEV)),
+                let copy = try? PrivateFile.read(path, trust: .settings("conflict copy"), limit: 256 << 20),
+                (try? AtomicFile.create(copy.bytes, at: target, subject: "conflict copy")) != nil
+            else { return nil }
+            guard (try? AtomicFile.remove(path)) != nil else {
+                unlink(target)
+                return nil
+            }
+            return target
         }
-        return target
     }
 }

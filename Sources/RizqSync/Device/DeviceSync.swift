@@ -37,7 +37,7 @@ public final class DeviceSync: Sendable {
     public let replicaID: String
 
     let paths: SyncPaths
-    let stateFile: LockedFile
+    let stateFile: SyncFile
     let clock: HybridLogicalClock
     let hub = EventHub()
     let local = Mutex(Local())
@@ -99,7 +99,7 @@ public final class DeviceSync: Sendable {
         self.replicaID = id
         paths = SyncPaths(store: store)
         do {
-            stateFile = try LockedFile(directory: paths.stateDirectory, name: store.suiteName)
+            stateFile = try SyncFile(directory: paths.stateDirectory, name: store.suiteName, subject: "sync state")
         } catch {
             throw .storage(error)
         }

@@ -35,9 +35,9 @@ struct ReplicaFolder: Sendable {
     }
 
     /// The file of device `id`'s replica.
-    func replicaFile(_ id: String) throws(SyncError) -> LockedFile {
+    func replicaFile(_ id: String) throws(SyncError) -> SyncFile {
         do {
-            return try LockedFile(directory: path, name: Self.replicaPrefix + id)
+            return try SyncFile(directory: path, name: Self.replicaPrefix + id, subject: "replica")
         } catch {
             throw .storage(error)
         }
@@ -140,7 +140,7 @@ struct ReplicaCache: Sendable {
         let bytes: [UInt8]?
         do {
             // The suites' own reader: regular files only, never through a link, bounded.
-            bytes = try LockedFile(directory: directory, name: name).read()
+            bytes = try SyncFile(directory: directory, name: name, subject: "replica").read()
         } catch {
             throw .storage(error)
         }

@@ -142,6 +142,7 @@ struct VaultChild {
         case .damagedSlot: return "damagedSlot"
         case .fileSystem: return "fileSystem"
         case .unsafeFolder: return "unsafeFolder"
+        case .untrusted: return "untrusted"
         case .timedOut: return "timedOut"
         case .invalidSlotChange: return "invalidSlotChange"
         }

@@ -6,86 +6,72 @@ import Musl
 import Foundation
 import RizqCore
 
-/// The vault's file operations: folders 0700 and files 0600 whatever the umask, files created
-/// with `O_EXCL` (never opened through a link an attacker planted), replaced atomically and
-/// durably (temporary file, `fsync`, `rename`, `fsync` of the folder), read with a size bound.
+/// The secrets' files through RizqCore's file layer, in the vault's error: every folder and file
+/// judged by a ``FileTrust`` on the read path as on the write path — the vault, its slots, its
+/// marker and journals as ``FileTrust/secret(_:)`` (this user's or root's, nobody else may read
+/// or write them), folders 0700; replaced atomically and durably (``FileReplacement``).
 enum PrivateFiles {
+    /// The rule of the vault's own files.
+    static let vaultFile = FileTrust.secret("vault file")
+    /// The rule of the vault's folders: this user's (or root's), and nobody else may write in them.
+    static let vaultFolder = FileTrust.secret("vault folder")
+
     /// The C library's words for the error number `code`.
     static func errnoText(_ code: Int32) -> String { Errno(rawValue: code).description }
 
     /// Makes `path` and any missing parent folders, each created 0700; the last one must be a
-    /// real folder owned by this user, and is made 0700 if it had wider permissions.
+    /// real folder owned by this user (or root), and is made 0700 if others could read it.
     static func ensureFolder(_ path: String) throws(VaultError) {
-        var missing: [String] = []
-        var current = path
-        while !current.isEmpty, current != "/" {
-            var info = stat()
-            if lstat(current, &info) == 0 { break }
-            let code = errno
-            guard code == ENOENT else { throw .fileSystem(path: current, operation: "inspect the folder", reason: errnoText(code)) }
-            missing.append(current)
-            current = (current as NSString).deletingLastPathComponent
+        do {
+            try PrivateFolder.ensure(path, trust: vaultFolder)
+        } catch {
+            throw error.vaultError
         }
-        for folder in missing.reversed() {
-            if mkdir(folder, 0o700) != 0, errno != EEXIST {
-                throw .fileSystem(path: folder, operation: "create the folder", reason: errnoText(errno))
-            }
-            // mkdir's mode passes through the umask; set it exactly.
-            _ = chmod(folder, 0o700)
-        }
-        try checkOwnFolder(path)
+        try tighten(path)
     }
 
-    /// `path` is a folder (not a link) owned by this user, with no group or other permissions.
-    static func checkOwnFolder(_ path: String) throws(VaultError) {
+    /// Judges the folder `path` as ``ensureFolder(_:)`` does, on the read path; `false` when it
+    /// does not exist.
+    @discardableResult
+    static func checkFolder(_ path: String) throws(VaultError) -> Bool {
+        do {
+            guard try PrivateFolder.check(path, trust: vaultFolder) else { return false }
+        } catch {
+            throw error.vaultError
+        }
+        try tighten(path)
+        return true
+    }
+
+    /// A folder of ours that others could read (made by an older release, or by hand) is made 0700.
+    private static func tighten(_ path: String) throws(VaultError) {
         var info = stat()
-        guard lstat(path, &info) == 0 else { throw .fileSystem(path: path, operation: "inspect the folder", reason: errnoText(errno)) }
-        guard info.st_mode & S_IFMT == S_IFDIR else { throw .unsafeFolder(path: path, reason: "it is not a folder (a symbolic link or a file)") }
-        guard info.st_uid == geteuid() else { throw .unsafeFolder(path: path, reason: "it belongs to uid \(info.st_uid), not to this user (uid \(geteuid()))") }
-        if info.st_mode & 0o077 != 0, chmod(path, 0o700) != 0 {
+        guard lstat(path, &info) == 0, info.st_mode & 0o077 != 0, info.st_uid == geteuid() else { return }
+        if chmod(path, 0o700) != 0 {
             throw .fileSystem(path: path, operation: "make the folder private (0700)", reason: errnoText(errno))
         }
     }
 
     /// Whether `path` exists (without following a final link).
     static func exists(_ path: String) -> Bool {
-        var info = stat()
-        return lstat(path, &info) == 0
+        FileStamp.of(path) != nil
     }
 
-    /// The bytes of `path`, or `nil` when it does not exist. A final symbolic link is refused
-    /// unless `followLinks` (a user's key file may be one).
-    static func read(_ path: String, limit: Int, followLinks: Bool = false) throws(VaultError) -> Data? {
-        try readStamped(path, limit: limit, followLinks: followLinks)?.data
+    /// The bytes of `path`, or `nil` when it does not exist, once `trust` accepts it.
+    static func read(_ path: String, limit: Int, trust: FileTrust = vaultFile) throws(VaultError) -> Data? {
+        try readStamped(path, limit: limit, trust: trust)?.data
     }
 
     /// The bytes of `path` and the stamp of the file they were read from (`fstat` of the same
-    /// descriptor, so the stamp describes these bytes even if the path is replaced meanwhile),
-    /// or `nil` when it does not exist.
-    static func readStamped(_ path: String, limit: Int, followLinks: Bool = false) throws(VaultError) -> (data: Data, stamp: FileStamp)? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC | (followLinks ? 0 : O_NOFOLLOW))
-        if fd < 0 {
-            let code = errno
-            if code == ENOENT { return nil }
-            throw .fileSystem(path: path, operation: "open", reason: errnoText(code))
-        }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw .fileSystem(path: path, operation: "inspect", reason: errnoText(errno)) }
-        guard info.st_mode & S_IFMT == S_IFREG else { throw .fileSystem(path: path, operation: "read", reason: "it is not a regular file") }
-        let size = Int(info.st_size)
-        guard size <= limit else { throw .fileSystem(path: path, operation: "read", reason: "it is \(size) bytes, more than the \(limit) a vault file may be") }
-        let data: Data
-        do throws(Errno) {
-            data = Data(try DescriptorIO.readToEnd(fd, sizeHint: size, limit: limit))
+    /// descriptor after the read, so the stamp describes these bytes even if the path is replaced
+    /// meanwhile), or `nil` when it does not exist.
+    static func readStamped(_ path: String, limit: Int, trust: FileTrust = vaultFile) throws(VaultError) -> (data: Data, stamp: FileStamp)? {
+        do {
+            guard let (bytes, stamp) = try PrivateFile.read(path, trust: trust, limit: limit) else { return nil }
+            return (Data(bytes), stamp)
         } catch {
-            let reason = error == .fileTooLarge ? "it grew past the \(limit) bytes a vault file may be while it was read" : error.description
-            throw .fileSystem(path: path, operation: "read", reason: reason)
+            throw error.vaultError
         }
-        // Taken again after the read: a writer that changed the file in place while it was
-        // read leaves a stamp that the next look will not match.
-        guard fstat(fd, &info) == 0 else { throw .fileSystem(path: path, operation: "inspect", reason: errnoText(errno)) }
-        return (data, FileStamp(info))
     }
 
     /// The stamp of `path` itself (a final link is not followed), or `nil` when it does not exist.
@@ -101,40 +87,29 @@ enum PrivateFiles {
 
     /// Writes `data` to a new file `path` (it must not exist), 0600, durably.
     static func createExclusive(_ path: String, data: Data) throws(VaultError) {
-        close(try writeNewFile(path, data))
-        try syncFolder(of: path)
+        do {
+            try AtomicFile.create(data, at: path, subject: "vault file")
+        } catch {
+            throw error.vaultError
+        }
     }
 
-    /// Replaces `path` with `data` atomically: a reader, or a crash at any moment, sees the old
-    /// file or the new one. The temporary file is `.<name>.tmp-<pid>-<random>` in the same folder.
-    /// Returns the stamp of the new file after the rename (which changes its ctime), taken on
-    /// its own descriptor: it describes `data` even if someone replaced `path` since.
+    /// Replaces `path` with `data` atomically and durably; returns the new file's stamp (after
+    /// the rename, taken on its own descriptor).
     @discardableResult
     static func replace(_ path: String, with data: Data) throws(VaultError) -> FileStamp {
-        let folder = (path as NSString).deletingLastPathComponent
-        let name = (path as NSString).lastPathComponent
-        let temporary = folder + "/" + temporaryPrefix(for: name) + "\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
-        let fd = try writeNewFile(temporary, data)
-        defer { close(fd) }
-        guard rename(temporary, path) == 0 else {
-            let code = errno
-            unlink(temporary)
-            throw .fileSystem(path: path, operation: "replace", reason: errnoText(code))
+        do {
+            return try AtomicFile.write(data, to: path, subject: "vault file")
+        } catch {
+            throw error.vaultError
         }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw .fileSystem(path: path, operation: "inspect", reason: errnoText(errno)) }
-        try syncFolder(of: path)
-        return FileStamp(info)
     }
 
-    static func temporaryPrefix(for name: String) -> String { "." + name + ".tmp-" }
-
-    /// Removes temporary files a killed writer left behind. Only called under the vault's lock,
-    /// when no other writer can be between creating and renaming one.
+    /// Removes temporary files a killed writer left behind (`.<name>.tmp-…`). Only called under
+    /// the vault's lock, when no other writer can be between creating and renaming one.
     static func removeStaleTemporaries(in folder: String, for name: String) {
-        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
-        let prefix = temporaryPrefix(for: name)
-        for entry in entries where entry.hasPrefix(prefix) {
+        let prefix = "." + name + ".tmp-"
+        for entry in PrivateFolder.names(in: folder) where entry.hasPrefix(prefix) {
             unlink(folder + "/" + entry)
         }
     }
@@ -142,52 +117,19 @@ enum PrivateFiles {
     /// Removes `path`, then makes the removal durable; `false` when it was not there.
     @discardableResult
     static func remove(_ path: String) throws(VaultError) -> Bool {
-        if unlink(path) != 0 {
-            let code = errno
-            if code == ENOENT { return false }
-            throw .fileSystem(path: path, operation: "remove", reason: errnoText(code))
+        do {
+            return try AtomicFile.remove(path, subject: "vault file")
+        } catch {
+            throw error.vaultError
         }
-        try syncFolder(of: path)
-        return true
     }
 
     /// Renames `from` to `to` (which must not exist) durably.
     static func move(_ from: String, to: String) throws(VaultError) {
-        guard !exists(to) else { throw .fileSystem(path: to, operation: "move a file to", reason: "it already exists") }
-        guard rename(from, to) == 0 else { throw .fileSystem(path: from, operation: "move", reason: errnoText(errno)) }
-        try syncFolder(of: to)
-    }
-
-    /// Creates `path` (`O_EXCL`: never through a link someone planted), 0600 whatever the umask,
-    /// writes `data` and flushes it; on any failure the file is removed. Returns the open
-    /// descriptor (the caller closes it).
-    private static func writeNewFile(_ path: String, _ data: Data) throws(VaultError) -> Int32 {
-        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard fd >= 0 else { throw .fileSystem(path: path, operation: "create", reason: errnoText(errno)) }
-        do throws(VaultError) {
-            // The mode passed to open is masked by the umask; 0600 exactly whatever it is.
-            guard fchmod(fd, 0o600) == 0 else { throw .fileSystem(path: path, operation: "set the mode of", reason: errnoText(errno)) }
-            do throws(Errno) {
-                try DescriptorIO.writeAll(data, to: fd)
-            } catch {
-                throw .fileSystem(path: path, operation: "write", reason: error.description)
-            }
-            guard fsync(fd) == 0 else { throw .fileSystem(path: path, operation: "flush (fsync)", reason: errnoText(errno)) }
-            return fd
+        do {
+            try AtomicFile.move(from, to: to, replacing: false, subject: "vault file")
         } catch {
-            unlink(path)
-            close(fd)
-            throw error
-        }
-    }
-
-    /// fsync of the folder holding `path`, so that a rename or a new name survives a crash.
-    static func syncFolder(of path: String) throws(VaultError) {
-        let folder = (path as NSString).deletingLastPathComponent
-        do throws(Errno) {
-            try DescriptorIO.syncFolder(folder)
-        } catch {
-            throw .fileSystem(path: folder, operation: "flush (fsync) the folder", reason: error.description)
+            throw error.vaultError
         }
     }
 
@@ -198,8 +140,24 @@ enum PrivateFiles {
             var info = stat()
             if stat(current, &info) == 0 { return UInt64(info.st_dev) }
             if current == "/" { return nil }
-            current = (current as NSString).deletingLastPathComponent
+            current = PrivateFolder.parent(of: current)
         }
         return nil
+    }
+}
+
+extension FileError {
+    /// The vault's error for this one: a file or folder that is not to be trusted (another
+    /// user's, a link, open to others, a FIFO) is ``VaultError/untrusted(path:reason:)``; any
+    /// other failure ``VaultError/fileSystem(path:operation:reason:)``.
+    var vaultError: VaultError {
+        switch problem {
+        case .foreignOwner, .tooOpen, .symbolicLink, .wrongKind:
+            return .untrusted(path: path, reason: reason)
+        case .lockTimedOut:
+            return .fileSystem(path: path, operation: "lock", reason: reason)
+        default:
+            return .fileSystem(path: path, operation: operation.rawValue, reason: reason)
+        }
     }
 }

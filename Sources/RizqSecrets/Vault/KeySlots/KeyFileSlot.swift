@@ -5,6 +5,7 @@ import Musl
 #endif
 import Foundation
 import RizqAge
+import RizqCore
 
 /// The key-file slot: the identity in an `age-keygen` file at a path you choose
 /// (`RIZQ_SECRETS_KEY_FILE`), readable with `age -d -i KEYFILE vault.age`. On the same file
@@ -13,6 +14,11 @@ import RizqAge
 struct KeyFileSlot {
     let layout: VaultLayout
     let path: String?
+
+    /// The rule of a key file: this user's (or root's), nobody else may read or write it. A
+    /// link is followed (it may live on a removable disk), and the file it names judged: a key
+    /// file another user made beforehand is never adopted as this vault's key.
+    static let trust = FileTrust.secret("key file").following(true)
 
     /// Whether the key file shares the vault's file system (then it protects nothing on a stolen disk).
     func isOnVaultFileSystem(_ path: String) -> Bool {
@@ -37,14 +43,17 @@ struct KeyFileSlot {
         }
         let readable = access(path, R_OK) == 0
         var reason = readable ? "the key file \(path) is readable, \(where_)" : "the key file \(path) cannot be read (\(PrivateFiles.errnoText(errno)))"
-        if info.st_mode & 0o077 != 0 { reason += "; it is readable by others than its owner: chmod 600 it" }
+        if let problem = Self.trust.problem(with: info) {
+            reason = "the key file \(path) is refused: " + FileError(path: path, operation: .read, problem: problem, subject: "key file").reason
+            return VaultKeySourceStatus(source: .keyFile, isPresent: true, isUsable: false, reason: reason, protection: protection, persistence: .untilDeleted)
+        }
         return VaultKeySourceStatus(source: .keyFile, isPresent: true, isUsable: readable, reason: reason, protection: protection, persistence: .untilDeleted)
     }
 
     /// The identities in the key file.
     func identities() throws(VaultError) -> [AgeX25519Identity]? {
         guard let path else { return nil }
-        guard let data = try PrivateFiles.read(path, limit: AgeIdentityFile.maximumLength, followLinks: true) else { return nil }
+        guard let data = try PrivateFiles.read(path, limit: AgeIdentityFile.maximumLength, trust: Self.trust) else { return nil }
         do {
             return try AgeIdentityFile.parse(data)
         } catch {

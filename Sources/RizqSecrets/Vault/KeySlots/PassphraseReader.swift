@@ -11,6 +11,11 @@ import Synchronization
 enum PassphraseReader {
     static let maximumLength = 64 * 1024
 
+    /// The rule of a passphrase file: this user's (or root's), nobody else may read or write it
+    /// (a passphrase others can read protects nothing). A link is followed, and the file it
+    /// names judged.
+    static let fileTrust = FileTrust.secret("passphrase file").following(true)
+
     /// A descriptor can be read to its end only once: what it gave is kept for this process.
     private static let descriptorPassphrases = Mutex<[Int32: [UInt8]]>([:])
 
@@ -18,6 +23,10 @@ enum PassphraseReader {
     static func availability(_ source: VaultPassphraseSource) -> (usable: Bool, reason: String) {
         switch source {
         case .file(let path):
+            var info = stat()
+            if stat(path, &info) == 0, let problem = fileTrust.problem(with: info) {
+                return (false, "\(source.summary) is refused: " + FileError(path: path, operation: .read, problem: problem, subject: "passphrase file").reason)
+            }
             return access(path, R_OK) == 0 ? (true, "\(source.summary) is readable") : (false, "\(source.summary) cannot be read (\(PrivateFiles.errnoText(errno)))")
         case .fileDescriptor(let fd):
             if descriptorPassphrases.withLock({ $0[fd] != nil }) { return (true, "read from \(source.summary) earlier in this process") }
@@ -34,7 +43,7 @@ enum PassphraseReader {
         var passphrase: [UInt8]
         switch source {
         case .file(let path):
-            guard let data = try PrivateFiles.read(path, limit: maximumLength, followLinks: true) else {
+            guard let data = try PrivateFiles.read(path, limit: maximumLength, trust: fileTrust) else {
                 throw .keySourceFailed(source: .passphrase, detail: "\(source.summary) does not exist")
             }
             passphrase = Array(data)

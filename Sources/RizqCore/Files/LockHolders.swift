@@ -5,19 +5,19 @@ import Glibc
 
 /// Who holds a lock file's `flock`, read from `/proc/locks` by the file's device and inode: for
 /// the error of a lock wait that timed out, which names the holder and what to do about it.
-enum LockHolders {
+package enum LockHolders {
     /// One process holding the lock.
-    struct Holder: Equatable {
-        var pid: Int32
+    package struct Holder: Equatable {
+        package var pid: Int32
         /// Its command line, arguments joined by spaces (cut short); `nil` when it cannot be read.
-        var commandLine: String?
+        package var commandLine: String?
         /// Its state letter in `/proc/<pid>/stat`: `T` stopped, `t` stopped by a debugger, `D`
         /// waiting for a device, `R` running, `S` sleeping, …; `nil` when it cannot be read.
-        var state: Character?
+        package var state: Character?
     }
 
     /// The processes holding a lock (not waiting for it) on the file `device`/`inode`.
-    static func holders(device: UInt64, inode: UInt64, locks: String? = nil) -> [Holder] {
+    package static func holders(device: UInt64, inode: UInt64, locks: String? = nil) -> [Holder] {
         guard let text = locks ?? (try? String(contentsOfFile: "/proc/locks", encoding: .utf8)) else { return [] }
         let wanted = String(format: "%02x:%02x:%llu", major(device), minor(device), inode)
         var found: [Holder] = []
@@ -32,14 +32,14 @@ enum LockHolders {
     }
 
     /// What to tell the user about `holders`: who they are, and what to do.
-    static func describe(_ holders: [Holder]) -> String {
+    package static func describe(_ holders: [Holder]) -> String {
         guard !holders.isEmpty else {
             return "no process holds it any more (it was let go just as the wait ended, or it is held from another PID namespace): try again"
         }
         return holders.map(describe).joined(separator: "; ")
     }
 
-    static func describe(_ holder: Holder) -> String {
+    package static func describe(_ holder: Holder) -> String {
         let pid = holder.pid
         let who = pid == getpid() ? "this process (pid \(pid))" : "pid \(pid)" + (holder.commandLine.map { " (\($0))" } ?? "")
         switch holder.state {

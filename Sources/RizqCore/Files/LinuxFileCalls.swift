@@ -8,10 +8,10 @@ import CLinuxFileCalls
 /// The renames the write path needs beyond `rename(2)`, as Linux gives them (`renameat2(2)`),
 /// with what to do where they are missing: an errno of `EINVAL` or `ENOSYS` means "this file
 /// system (or kernel) cannot", and the caller falls back to a plain rename after a check.
-enum LinuxFileCalls {
+package enum LinuxFileCalls {
     /// Swaps two paths atomically (`RENAME_EXCHANGE`): each name then names the other's file.
     /// Returns 0, or the errno.
-    static func exchange(_ first: String, _ second: String) -> Int32 {
+    package static func exchange(_ first: String, _ second: String) -> Int32 {
         #if os(Linux)
         return renameat2(AT_FDCWD, first, AT_FDCWD, second, 2) == 0 ? 0 : errno
         #else
@@ -21,7 +21,7 @@ enum LinuxFileCalls {
 
     /// Renames `source` to `target` only if `target` does not exist (`RENAME_NOREPLACE`):
     /// `EEXIST` otherwise. Returns 0, or the errno.
-    static func renameNoReplace(_ source: String, _ target: String) -> Int32 {
+    package static func renameNoReplace(_ source: String, _ target: String) -> Int32 {
         #if os(Linux)
         return renameat2(AT_FDCWD, source, AT_FDCWD, target, 1) == 0 ? 0 : errno
         #else
@@ -30,7 +30,7 @@ enum LinuxFileCalls {
     }
 
     /// Whether an errno from the calls above means that the file system cannot do it.
-    static func isUnsupported(_ code: Int32) -> Bool {
+    package static func isUnsupported(_ code: Int32) -> Bool {
         code == EINVAL || code == ENOSYS || code == EOPNOTSUPP
     }
 }
@@ -38,7 +38,7 @@ enum LinuxFileCalls {
 extension LinuxFileCalls {
     /// The value of the extended attribute `name` of the open file `descriptor`; `nil` when it
     /// has none, or the file system keeps none.
-    static func attribute(_ name: String, of descriptor: Int32) -> [UInt8]? {
+    package static func attribute(_ name: String, of descriptor: Int32) -> [UInt8]? {
         #if os(Linux)
         var buffer = [UInt8](repeating: 0, count: 4096)
         let count = buffer.withUnsafeMutableBytes { fgetxattr(descriptor, name, $0.baseAddress, $0.count) }
@@ -51,7 +51,7 @@ extension LinuxFileCalls {
 
     /// The value of the extended attribute `name` of the file at `path` (a link itself, not
     /// followed); `nil` when it has none.
-    static func attribute(_ name: String, atPath path: String) -> [UInt8]? {
+    package static func attribute(_ name: String, atPath path: String) -> [UInt8]? {
         #if os(Linux)
         var buffer = [UInt8](repeating: 0, count: 4096)
         let count = buffer.withUnsafeMutableBytes { lgetxattr(path, name, $0.baseAddress, $0.count) }
@@ -65,7 +65,7 @@ extension LinuxFileCalls {
     /// Sets the extended attribute `name` of the open file `descriptor`; `false` when the file
     /// system keeps none (or not this large).
     @discardableResult
-    static func setAttribute(_ name: String, to value: [UInt8], of descriptor: Int32) -> Bool {
+    package static func setAttribute(_ name: String, to value: [UInt8], of descriptor: Int32) -> Bool {
         #if os(Linux)
         return value.withUnsafeBytes { fsetxattr(descriptor, name, $0.baseAddress, $0.count, 0) } == 0
         #else

@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import RizqCore
+
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -15,9 +15,9 @@ import Glibc
 ///
 /// Only a lock that another process holds reaches here: ``SuiteFile`` first tries `LOCK_NB`,
 /// which is all an uncontended write costs.
-final class LockWaiter: Sendable {
+package final class LockWaiter: Sendable {
     /// What became of a wait.
-    enum Outcome {
+    package enum Outcome {
         /// The lock is held, on this descriptor (which the caller now owns).
         case acquired(Int32)
         /// The deadline passed first.
@@ -56,7 +56,7 @@ final class LockWaiter: Sendable {
     /// ``Outcome/acquired(_:)`` the returned one is the caller's to use and close (it may be an
     /// earlier waiter's, on the same file); otherwise it is closed for the caller, now or when
     /// the abandoned wait ends.
-    static func wait(
+    package static func wait(
         on descriptor: Int32, file: (device: UInt64, inode: UInt64), path: String, operation: Int32, until deadline: DispatchTime?
     ) -> Outcome {
         let waiter: LockWaiter
@@ -66,7 +66,7 @@ final class LockWaiter: Sendable {
         } else {
             waiter = LockWaiter(descriptor: descriptor, file: file, operation: operation)
             let thread = Thread { waiter.run() }
-            thread.name = "RizqPrefs.LockWaiter"
+            thread.name = "RizqCore.LockWaiter"
             thread.start()
         }
         return waiter.finish(waiting: deadline, path: path)

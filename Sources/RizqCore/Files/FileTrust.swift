@@ -1,0 +1,135 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What a file or folder must be before this package believes what it says: the rule a caller
+/// names when it opens one (``PrivateFile/open(_:trust:)``, ``PrivateFolder/check(_:trust:)``),
+/// the same on the read path as on the write path.
+///
+/// A file is trusted because of who could have written it, never because of where it is (the
+/// way ssh's `StrictModes` judges `authorized_keys`):
+///
+/// | rule | owner | mode refused | links |
+/// | --- | --- | --- | --- |
+/// | ``settings(_:)`` (suites, caches, sync state, journals) | this user or root; a root process: anyone (it keeps users' files theirs) | writable by others | never |
+/// | ``configuration(_:)`` (a file that can name a command to run) | this user or root | writable by the group or others | never |
+/// | ``secret(_:)`` (the vault, key and passphrase files, plain-text secrets) | this user or root | writable or readable by the group or others | never |
+/// | ``hostProvided(_:)`` (credential folders: systemd, Docker, Kubernetes) | this user or root | writable by the group or others | followed, the target judged |
+/// | ``input(_:)`` (a file the user names on the command line) | anyone | — | followed |
+///
+/// Every rule refuses anything but a regular file (or a folder, for folders): a FIFO, socket or
+/// device is never opened for reading, because a read from one can hang or never end. A folder
+/// writable by others is accepted only with the sticky bit (`/tmp`, a Kubernetes volume's
+/// mount point), where no one can replace another user's file: each file is then judged by
+/// its own owner.
+package struct FileTrust: Sendable, Equatable {
+    /// Who may own it.
+    package enum Owners: Sendable, Equatable {
+        /// This process's effective user or root.
+        case userOrRoot
+        /// This process's effective user or root; a root process accepts any owner (a root
+        /// service given a user's folder writes the user's files and keeps them the user's).
+        case userOrRootOrAnyForRoot
+        /// Anyone: the user named the file.
+        case anyone
+    }
+
+    /// What the file is, for messages: "suite file", "vault", "key file".
+    package var subject: String
+    /// Who may own it.
+    package var owners: Owners
+    /// Refuse it when the group may write it.
+    package var refusesGroupWrite: Bool
+    /// Refuse it when other users may write it.
+    package var refusesOtherWrite: Bool
+    /// Refuse it when the group or other users may read it.
+    package var refusesOthersRead: Bool
+    /// Whether a final symbolic link is followed (and the file it names judged).
+    package var followsLinks: Bool
+
+    package init(
+        subject: String, owners: Owners, refusesGroupWrite: Bool, refusesOtherWrite: Bool, refusesOthersRead: Bool, followsLinks: Bool
+    ) {
+        self.subject = subject
+        self.owners = owners
+        self.refusesGroupWrite = refusesGroupWrite
+        self.refusesOtherWrite = refusesOtherWrite
+        self.refusesOthersRead = refusesOthersRead
+        self.followsLinks = followsLinks
+    }
+
+    /// Preferences and state: suites, change logs, fleet caches, device-sync state and replicas,
+    /// journals, markers.
+    package static func settings(_ subject: String) -> FileTrust {
+        FileTrust(subject: subject, owners: .userOrRootOrAnyForRoot, refusesGroupWrite: false, refusesOtherWrite: true, refusesOthersRead: false, followsLinks: false)
+    }
+
+    /// A file whose words can run a command or choose where secrets go (the secrets config file).
+    package static func configuration(_ subject: String) -> FileTrust {
+        FileTrust(subject: subject, owners: .userOrRoot, refusesGroupWrite: true, refusesOtherWrite: true, refusesOthersRead: false, followsLinks: false)
+    }
+
+    /// A secret, a key or a passphrase: nobody else may read or write it.
+    package static func secret(_ subject: String) -> FileTrust {
+        FileTrust(subject: subject, owners: .userOrRoot, refusesGroupWrite: true, refusesOtherWrite: true, refusesOthersRead: true, followsLinks: false)
+    }
+
+    /// A secret the host delivers (systemd's credentials, Docker's and Kubernetes' secrets):
+    /// owned by this user or root and written by nobody else; readable by others as the host
+    /// chose (Docker's are 0444); links followed (Kubernetes' keys are links into `..data`).
+    package static func hostProvided(_ subject: String) -> FileTrust {
+        FileTrust(subject: subject, owners: .userOrRoot, refusesGroupWrite: true, refusesOtherWrite: true, refusesOthersRead: false, followsLinks: true)
+    }
+
+    /// A file the user named: read as it is, wherever it is.
+    package static func input(_ subject: String) -> FileTrust {
+        FileTrust(subject: subject, owners: .anyone, refusesGroupWrite: false, refusesOtherWrite: false, refusesOthersRead: false, followsLinks: true)
+    }
+
+    /// The same rule, following a final link (a user's key file may be one) or not.
+    package func following(_ links: Bool) -> FileTrust {
+        var copy = self
+        copy.followsLinks = links
+        return copy
+    }
+
+    /// The rule's problem with a file of `info` (from `fstat` of the open descriptor), or `nil`.
+    /// `expectsFolder` judges a folder rather than a regular file.
+    package func problem(with info: stat, expectsFolder: Bool = false) -> FileError.Problem? {
+        let kind = info.st_mode & S_IFMT
+        let expected: mode_t = expectsFolder ? S_IFDIR : S_IFREG
+        guard kind == expected else {
+            return .wrongKind(found: FileWords.kindName(info.st_mode), expected: expectsFolder ? "a folder" : "a regular file")
+        }
+        let user = geteuid()
+        switch owners {
+        case .anyone:
+            return nil
+        case .userOrRoot:
+            if info.st_uid != user && info.st_uid != 0 { return .foreignOwner(owner: info.st_uid, user: user) }
+        case .userOrRootOrAnyForRoot:
+            if user != 0, info.st_uid != user, info.st_uid != 0 { return .foreignOwner(owner: info.st_uid, user: user) }
+        }
+        let mode = UInt32(info.st_mode)
+        let sticky = expectsFolder && info.st_mode & S_ISVTX != 0
+        if refusesOtherWrite, info.st_mode & S_IWOTH != 0, !sticky {
+            return .tooOpen(mode: mode, what: "any user can write it", fix: "make it yours alone (chmod o-w '%PATH%')")
+        }
+        if refusesGroupWrite, info.st_mode & S_IWGRP != 0, !sticky {
+            return .tooOpen(mode: mode, what: "its group can write it", fix: "make it yours alone (chmod g-w,o-w '%PATH%')")
+        }
+        if refusesOthersRead, !expectsFolder, info.st_mode & (S_IRGRP | S_IROTH) != 0 {
+            return .tooOpen(mode: mode, what: "other users can read it", fix: "make it private (chmod 600 '%PATH%')")
+        }
+        return nil
+    }
+
+    /// ``problem(with:expectsFolder:)`` as the error for `path`.
+    package func check(_ info: stat, path: String, operation: FileError.Operation, expectsFolder: Bool = false) throws(FileError) {
+        guard var problem = problem(with: info, expectsFolder: expectsFolder) else { return }
+        if case .tooOpen(let mode, let what, let fix) = problem {
+            problem = .tooOpen(mode: mode, what: what, fix: fix.replacingOccurrences(of: "%PATH%", with: path))
+        }
+        throw FileError(path: path, operation: operation, problem: problem, subject: subject)
+    }
+}
