@@ -66,9 +66,12 @@ let package = Package(
         // The JSON codec, internal (no product): a strict reader generic over what it builds, and
         // the writer's pieces; @inlinable, so that RizqPrefs specializes it for its values.
         .target(name: "RizqJSON"),
+        // The one credential rule (CredentialRule.judge): import, schema moves, fleet suites and
+        // device sync ask it whether a value may leave a suite or the machine. Internal.
+        .target(name: "RizqCredentials", dependencies: ["RizqJSON"]),
         .target(
             name: "RizqPrefs",
-            dependencies: ["RizqCore", "RizqJSON", "CLinuxFileCalls", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["RizqCore", "RizqJSON", "RizqCredentials", "CLinuxFileCalls", .product(name: "Logging", package: "swift-log")]
         ),
         // Declarations of the Linux file calls Swift's Glibc module leaves out (renameat2, the
         // extended-attribute calls): a header, no code, nothing to install.
@@ -102,7 +105,7 @@ let package = Package(
         ),
         .target(
             name: "RizqImport",
-            dependencies: ["RizqPrefs", "RizqJSON", "RizqSecrets", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["RizqPrefs", "RizqJSON", "RizqCredentials", "RizqSecrets", .product(name: "Logging", package: "swift-log")]
         ),
         // LevelDB, SQLite and snappy for RizqProfiles, loaded with dlopen at their first use: the
         // C APIs come from Debian's -dev headers, nothing links the libraries (rizq-prefs starts
@@ -129,7 +132,7 @@ let package = Package(
         .target(
             name: "RizqFleet",
             dependencies: [
-                "RizqCore", "RizqJSON", "RizqPrefs", "RizqImport", "RizqConfiguration",
+                "RizqCore", "RizqJSON", "RizqPrefs", "RizqConfiguration",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -154,7 +157,7 @@ let package = Package(
         // stamp; UbiquitousKeyValueStore. RizqImport for its credential classifier only.
         .target(
             name: "RizqSync",
-            dependencies: ["RizqPrefs", "RizqJSON", "RizqImport", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["RizqPrefs", "RizqJSON", .product(name: "Logging", package: "swift-log")]
         ),
         .executableTarget(
             name: "rizq-prefs",
@@ -260,13 +263,20 @@ let package = Package(
             ],
             exclude: ["Fixtures", "Scripts"]
         ),
+        // The one credential rule: its shapes and families, and a held-out corpus judged the same
+        // through the importer, schema moves, fleet suites and device sync.
+        .testTarget(
+            name: "RizqCredentialsTests",
+            dependencies: ["RizqTestSupport", "RizqCredentials", "RizqPrefs", "RizqImport", "RizqFleet", "RizqSync", "RizqJSON"],
+            exclude: ["Fixtures"]
+        ),
         .testTarget(
             name: "RizqCoreTests",
             dependencies: ["RizqTestSupport", "RizqCore"]
         ),
         .testTarget(
             name: "RizqImportTests",
-            dependencies: ["RizqTestSupport", "RizqJSON", "RizqImport", "RizqPrefs", "RizqSecrets"]
+            dependencies: ["RizqTestSupport", "RizqJSON", "RizqCredentials", "RizqImport", "RizqPrefs", "RizqSecrets"]
         ),
         .testTarget(
             name: "RizqProfilesTests",
@@ -301,7 +311,7 @@ let package = Package(
         // copies, UbiquitousKeyValueStore; and two real Syncthing instances (scripts/with-syncthing).
         .testTarget(
             name: "RizqSyncTests",
-            dependencies: ["RizqTestSupport", "RizqSync", "RizqPrefs", "RizqJSON", "RizqImport", "rizq-sync-test-child", "rizq-prefs"]
+            dependencies: ["RizqTestSupport", "RizqSync", "RizqPrefs", "RizqJSON", "RizqCredentials", "rizq-sync-test-child", "rizq-prefs"]
         ),
         .testTarget(
             name: "CLITests",

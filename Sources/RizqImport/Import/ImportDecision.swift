@@ -1,4 +1,5 @@
 import Foundation
+import RizqCredentials
 import RizqPrefs
 
 /// What happens to one `localStorage` entry, and which rule decided it: a plan rule, transient
@@ -56,7 +57,7 @@ struct ImportDecider: Sendable {
                 return ImportDecision(entry: entry, outcome: secret(stored, service: service ?? defaultService, account: account ?? key), rule: ruleText, note: nonString)
             case .suite(let suite, let targetKey, let type):
                 let suiteName = suite ?? defaultSuite
-                if let shape = CredentialDetector.strongValueShape(stored) {
+                if let shape = CredentialRule.valueShape(stored.candidate) {
                     // A credential never goes to a suite file, whatever the plan says.
                     return ImportDecision(
                         entry: entry, outcome: secret(stored, service: defaultService, account: key), rule: ruleText,
@@ -89,7 +90,7 @@ struct ImportDecider: Sendable {
         if let reason = TransientLoginState.reason(forKey: key) {
             return ImportDecision(entry: entry, outcome: .skip(reason: reason), rule: "transient login state", note: nil)
         }
-        if let finding = CredentialDetector.inspect(key: key, value: stored) {
+        if let finding = CredentialRule.judge(key: key, value: stored.candidate) {
             let rule = "credential: " + finding.reason
             if let nothing = stored.nothingName {
                 return ImportDecision(entry: entry, outcome: .skip(reason: "it looks like a credential but holds no value (\(nothing))"), rule: rule, note: nil)

@@ -1,4 +1,5 @@
 import Foundation
+import RizqCredentials
 import RizqPrefs
 
 /// Decides an entry whose key or value, as the browser stored it, is not valid Unicode.
@@ -84,7 +85,7 @@ struct UndecodableDecider {
             suite = ruleSuite ?? suite
             targetKey = ruleKey ?? key
         case .skip?, nil:
-            if let finding = CredentialDetector.inspect(key: key, value: StoredValue("")) {
+            if let finding = CredentialRule.judge(key: key, value: .bytes(value.bytes)) {
                 // A credential's bytes never go to a suite file, even as data.
                 return ImportDecision(
                     entry: entry, outcome: .skip(reason: "it looks like a credential (\(finding.reason)) but its value is not valid Unicode (\(problem)); the Secret Service holds text: say \"undecodable\": \"replace\" to store it there with U+FFFD"),

@@ -1,5 +1,6 @@
 import Foundation
 import RizqJSON
+import RizqCredentials
 import RizqPrefs
 
 /// A dump entry's value and the JSON it holds, parsed at most once however many rules look
@@ -37,6 +38,20 @@ final class StoredValue {
             first == UInt8(ascii: "{") || first == UInt8(ascii: "[") || first == UInt8(ascii: "\"")
         else { return nil }
         return try? JSONNode.parseWebJSON(text)
+    }()
+
+    /// The value as the credential rule judges it: a `localStorage` string as text; a typed
+    /// value as suites' values are judged (``/RizqPrefs/PrefValue/credentialCandidate``), data
+    /// that is text by that text. Shares ``json``, parsed once.
+    private(set) lazy var candidate: CredentialCandidate = {
+        switch typed {
+        case nil, .string?:
+            return CredentialCandidate(kind: .text, text: text, json: .some(json))
+        case .data(let bytes)? where Self.utf8Text(bytes) != nil:
+            return CredentialCandidate(kind: .text, text: text, json: .some(json))
+        case let value?:
+            return value.credentialCandidate
+        }
     }()
 
     /// For typed data whose bytes are JSON text of any kind (what `JSONEncoder` writes for a

@@ -1,4 +1,5 @@
 import Foundation
+import RizqCredentials
 import RizqJSON
 
 /// The suite's contents during one stage of a migration: what a custom stage reads and changes.
@@ -140,6 +141,19 @@ public struct SchemaBatch {
             moves.append(SchemaMove(
                 sourceKey: key, value: value, destination: .secretStore(store, account: account, label: label), conflict: conflict))
             removeObject(forKey: key)
+        case .moveCredentialsToSecretStore(let store, let label, let conflict):
+            for key in JSONWriter.sortedKeys(table.keys) where !SchemaVersionMember.isReserved(key) {
+                guard let value = table[key], CredentialRule.judge(key: key, value: value) != nil else { continue }
+                let secret: PrefValue
+                switch value {
+                case .string, .data: secret = value
+                case .int, .unsigned, .double, .array, .dictionary: secret = .string(value.credentialCandidate.text)
+                case .bool, .date, .null: continue
+                }
+                guard !key.isEmpty, !key.utf8.contains(0) else { continue }
+                moves.append(SchemaMove(sourceKey: key, value: secret, destination: .secretStore(store, account: key, label: label), conflict: conflict))
+                removeObject(forKey: key)
+            }
         }
     }
 

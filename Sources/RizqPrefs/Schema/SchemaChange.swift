@@ -11,6 +11,7 @@ import Foundation
 /// | ``convert(_:from:to:ifUnconvertible:_:)`` | a `From` value becomes a `To` value (`"05"` → `5`); one that is a `To` already stays | nothing |
 /// | ``move(_:toSuite:as:ifTargetExists:)`` | the value moves to another suite of the same app (or an app-group suite) | nothing |
 /// | ``moveToSecretStore(_:_:account:label:ifTargetExists:)`` | the value (a string or data) moves into a keyring, never through a log | nothing |
+/// | ``moveCredentialsToSecretStore(_:label:ifTargetExists:)`` | every key the credential rule judges a credential moves into a keyring, each under its key as account | nothing |
 ///
 /// Changes run in the order given, each on the suite as the previous one left it.
 public struct SchemaChange: Sendable {
@@ -40,6 +41,7 @@ public struct SchemaChange: Sendable {
         case convert(key: String, fromName: String, toName: String, unconvertible: Unconvertible, conversion: @Sendable (PrefValue) -> Conversion)
         case moveToSuite(key: String, suite: String, newKey: String, conflict: Conflict)
         case moveToSecretStore(key: String, store: any SecretStore, account: String, label: String?, conflict: Conflict)
+        case moveCredentialsToSecretStore(store: any SecretStore, label: String?, conflict: Conflict)
     }
 
     /// What a conversion made of a value.
@@ -117,6 +119,26 @@ public struct SchemaChange: Sendable {
         SchemaChange(operation: .moveToSecretStore(key: key, store: store, account: account ?? key, label: label, conflict: conflict))
     }
 
+    /// Moves every key whose value the credential rule judges a credential — the rule import,
+    /// device sync and fleet suites use: a token's shape (a JWT, `ghp_…`, `sk_live_…`, a PEM key),
+    /// JSON with credential fields, a key named like one (`password`, `db.password`, `card.pin`;
+    /// never a boolean or a date) — into `store`, each under its key as the account, with
+    /// `label`. A string or data moves as it is; a number moves as its digits and an array or
+    /// dictionary as its JSON text (a secret store holds text or bytes). As with
+    /// ``moveToSecretStore(_:_:account:label:ifTargetExists:)``, the keyring is written first and
+    /// every secret is put back (or removed) if anything later fails; no value is logged.
+    ///
+    /// For an app that kept tokens in its preferences before it knew better:
+    ///
+    /// ```swift
+    /// .lightweight(from: 3, to: 4, [.moveCredentialsToSecretStore(ChainedSecretStore(service: "com.rizq.app"))])
+    /// ```
+    public static func moveCredentialsToSecretStore(
+        _ store: any SecretStore, label: String? = nil, ifTargetExists conflict: Conflict = .replace
+    ) -> SchemaChange {
+        SchemaChange(operation: .moveCredentialsToSecretStore(store: store, label: label, conflict: conflict))
+    }
+
     /// Why this change cannot work as declared; `nil` when it can.
     func declarationProblem() -> String? {
         let keys: [String]
@@ -136,6 +158,8 @@ public struct SchemaChange: Sendable {
                 return "'\(key)' cannot move to the secret store under account '\(account)': an account name must not be empty or hold a NUL"
             }
             keys = [key]
+        case .moveCredentialsToSecretStore:
+            keys = []
         }
         if let reserved = keys.first(where: SchemaVersionMember.isReserved) {
             return "'\(reserved)' is the file's schema version, not a key; a migration sets it by itself"

@@ -3,6 +3,13 @@ import XCTest
 import RizqPrefs
 import RizqSecrets
 @testable import RizqImport
+@testable import RizqCredentials
+
+/// The rule asked about a string, as the importer asks about a `localStorage` value.
+private func inspect(key: String, value: String) -> CredentialRule.Verdict? { CredentialRule.judge(key: key, value: CredentialCandidate.string(value)) }
+/// The value evidence alone of a string.
+private func strongValueShape(_ text: String) -> String? { CredentialRule.valueShape(CredentialCandidate.string(text)) }
+
 
 /// The readers and the importer on real-world dumps (../shared/corpus/localstorage). Those files
 /// hold real, expired credentials: they are read here at test time, never copied, and no
@@ -162,7 +169,7 @@ final class CorpusTests: XCTestCase {
         // The Supabase SSR session hides its JWT in a base64- cookie; recognised by its shape alone.
         let ssr = try XCTUnwrap(JSONSerialization.jsonObject(with: try Data(contentsOf: URL(fileURLWithPath: folder + "/pw-supabase-ssr-cookie-base64.json"))) as? [String: Any])
         let cookie = try XCTUnwrap((ssr["cookies"] as? [[String: Any]])?.first?["value"] as? String)
-        XCTAssertEqual(CredentialDetector.inspect(key: "cookie", value: cookie)?.evidence, .valueShape)
+        XCTAssertEqual(inspect(key: "cookie", value: cookie)?.evidence, .valueShape)
     }
 
     /// JWT-shaped runs of the text (with JSON escapes undone by taking base64url runs only).

@@ -1,5 +1,5 @@
 import Foundation
-import RizqImport
+import RizqCredentials
 import RizqPrefs
 @testable import RizqSync
 import RizqTestSupport

@@ -1,5 +1,5 @@
 import Foundation
-import RizqImport
+import RizqCredentials
 import RizqTestSupport
 
 /// One sample of every credential shape the classifier knows, made from its own list

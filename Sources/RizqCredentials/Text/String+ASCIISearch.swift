@@ -6,7 +6,7 @@ extension String {
     /// is): there each character is one byte and the answer is the same, without the trip
     /// through `NSString` that cost a fifth of a large import's time. Any other text gets
     /// Foundation's answer, as before.
-    func contains(ascii needle: String) -> Bool {
+    package func contains(ascii needle: String) -> Bool {
         guard let first = needle.utf8.first, utf8.allSatisfy({ $0 < 0x80 }) else { return contains(needle) }
         var rest = utf8[...]
         while let found = rest.firstIndex(of: first) {

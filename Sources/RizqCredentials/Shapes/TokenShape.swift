@@ -1,11 +1,12 @@
 import Foundation
+import RizqJSON
 
 /// What a whole string value looks like when it is a credential by its shape alone: a JWT or
 /// JWE, an HTTP `Authorization` value, a provider's API key or token with a well-known prefix, a
 /// PEM private key, or a cookie string holding a session cookie. Each check wants more than the
 /// prefix — a length and an alphabet, a decodable `user:password` — so that ordinary settings
 /// (`sk-SK`, `Basic plan`, `theme=dark; lang=en`) are not taken for credentials.
-enum TokenShape {
+package enum TokenShape {
     /// Cookie names that hold a session or a credential, beyond those whose name says so
     /// (anything with `session`, `token`, `auth`, `secret`, `jwt`).
     static let sessionCookieNames: Set<String> = [
@@ -40,8 +41,8 @@ enum TokenShape {
 
     /// A token standing alone: a JWT, JWE, session blob, prefixed key or Telegram bot token.
     private static func bareToken(_ text: String) -> CredentialClassifier.Match? {
-        if CredentialDetector.isCompactJOSE(text, parts: 3) { return .init(family: .jwt, description: "JWT") }
-        if CredentialDetector.isCompactJOSE(text, parts: 5) { return .init(family: .jwe, description: "JWE (encrypted token)") }
+        if isCompactJOSE(text, parts: 3) { return .init(family: .jwt, description: "JWT") }
+        if isCompactJOSE(text, parts: 5) { return .init(family: .jwe, description: "JWE (encrypted token)") }
         if text.hasPrefix("base64-") {
             let body = text.dropFirst(7)
             if body.count >= 16, CredentialFamily.Alphabet.token.containsAll(body) { return .init(family: .sessionBlob, description: "base64- session blob") }
@@ -113,6 +114,29 @@ enum TokenShape {
         let lowered = name.lowercased()
         if sessionCookieNames.contains(lowered) || lowered.hasSuffix(".sid") || lowered.hasSuffix("sessid") { return true }
         return ["session", "token", "auth", "secret", "jwt"].contains { lowered.contains(ascii: $0) } && !lowered.contains(ascii: "author")
+    }
+
+    /// A JWS (3 parts) or JWE (5 parts) in compact form: base64url parts joined by dots, the
+    /// first being a JSON header with `alg` (or `enc`).
+    package static func isCompactJOSE(_ text: String, parts count: Int) -> Bool {
+        guard text.hasPrefix("eyJ"), text.count >= 20 else { return false }
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == count, parts.allSatisfy({ $0.allSatisfy(isBase64URLCharacter) }), !parts[0].isEmpty else { return false }
+        guard let header = base64URLDecode(parts[0]),
+            let node = try? JSONReader.parseDocument(Array(header), loneSurrogates: .replace).root,
+            node["alg"] != nil || node["enc"] != nil
+        else { return false }
+        return count == 3 ? !parts[1].isEmpty : !parts[3].isEmpty
+    }
+
+    private static func base64URLDecode(_ part: Substring) -> Data? {
+        var text = part.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        while text.count % 4 != 0 { text += "=" }
+        return Data(base64Encoded: text)
+    }
+
+    private static func isBase64URLCharacter(_ character: Character) -> Bool {
+        character.isASCII && (character.isLetter || character.isNumber || character == "-" || character == "_")
     }
 }
 

@@ -7,7 +7,7 @@
 /// CredentialClassifier.looks(value, like: .jwt)   // true for "eyJhbGciOi…"
 /// ```
 ///
-/// A value is judged by its shape alone (``CredentialDetector`` adds the key's name, JSON
+/// A value is judged by its shape alone (``CredentialRule`` adds the key's name, JSON
 /// fields and auth libraries): the whole text — trimmed, or the credentials of an HTTP
 /// `Authorization` value — as a JWT, a JWE, a session blob, a prefixed key of one of
 /// ``CredentialFamily/prefixed`` with a tail of tolerant length, a Telegram bot token, a PEM
@@ -68,8 +68,8 @@ package enum CredentialClassifier {
         var end = index
         while end < bytes.count, CredentialFamily.Alphabet.base64URL.contains(bytes[end]) || bytes[end] == UInt8(ascii: ".") { end += 1 }
         let candidate = String(decoding: bytes[index..<end], as: UTF8.self)
-        if CredentialDetector.isCompactJOSE(candidate, parts: 3) { return Match(family: .jwt, description: "JWT inside the text") }
-        if CredentialDetector.isCompactJOSE(candidate, parts: 5) { return Match(family: .jwe, description: "JWE (encrypted token) inside the text") }
+        if TokenShape.isCompactJOSE(candidate, parts: 3) { return Match(family: .jwt, description: "JWT inside the text") }
+        if TokenShape.isCompactJOSE(candidate, parts: 5) { return Match(family: .jwe, description: "JWE (encrypted token) inside the text") }
         return nil
     }
 

@@ -1,6 +1,13 @@
 import Foundation
+import RizqTestSupport
 import XCTest
-@testable import RizqImport
+@testable import RizqCredentials
+
+/// The rule asked about a string, as the importer asks about a `localStorage` value.
+private func inspect(key: String, value: String) -> CredentialRule.Verdict? { CredentialRule.judge(key: key, value: CredentialCandidate.string(value)) }
+/// The value evidence alone of a string.
+private func strongValueShape(_ text: String) -> String? { CredentialRule.valueShape(CredentialCandidate.string(text)) }
+
 
 /// Issue 29, item 8: the credential classifier recognises each family by its prefix and shape
 /// with tolerant lengths — a 29-character tail after `AIza` slipped past — tested on variants
@@ -87,7 +94,7 @@ final class CredentialFamilyTests: XCTestCase {
     func testEveryFamilyIsRecognisedWithTolerantLengths() {
         var missed: [String] = []
         for family in Self.families {
-            for variant in variants(family) where CredentialDetector.strongValueShape(variant.value) == nil {
+            for variant in variants(family) where strongValueShape(variant.value) == nil {
                 missed.append(variant.label)
             }
         }
@@ -98,8 +105,8 @@ final class CredentialFamilyTests: XCTestCase {
     func testAGoogleAPIKeyWithATwentyNineCharacterTail() {
         for count in [24, 29, 30, 35, 39, 45] {
             let key = "AI" + "za" + tail(count, Self.base64URL)
-            XCTAssertEqual(CredentialDetector.strongValueShape(key), "Google API key (AIza)", "\(count)")
-            XCTAssertEqual(CredentialDetector.inspect(key: "maps", value: key)?.evidence, .valueShape, "\(count)")
+            XCTAssertEqual(strongValueShape(key), "Google API key (AIza)", "\(count)")
+            XCTAssertEqual(inspect(key: "maps", value: key)?.evidence, .valueShape, "\(count)")
         }
     }
 
@@ -108,14 +115,14 @@ final class CredentialFamilyTests: XCTestCase {
         for family in Self.families where family.inside {
             let key = family.prefix + tail(family.length, family.alphabet)
             for text in ["https://example.com/api?key=\(key)&lang=en", "token: \(key)", "export API_KEY=\"\(key)\"", "(\(key))"]
-            where CredentialDetector.strongValueShape(text) == nil {
+            where strongValueShape(text) == nil {
                 missed.append("\(family.prefix) in \(text.prefix(20))…")
             }
         }
         XCTAssertEqual(missed, [])
-        XCTAssertEqual(CredentialDetector.strongValueShape("Authorization: Bearer " + FakeToken.jwt()), "JWT inside the text")
-        XCTAssertEqual(CredentialDetector.strongValueShape("https://app.example/callback#access_token=" + FakeToken.jwt() + "&state=1"), "JWT inside the text")
-        XCTAssertEqual(CredentialDetector.strongValueShape(#"{"maps":"https://x.example/js?key=\#(FakeToken.googleAPIKey())"}"#), "Google API key (AIza) inside the text inside the JSON value (at /maps)")
+        XCTAssertEqual(strongValueShape("Authorization: Bearer " + FakeToken.jwt()), "JWT inside the text")
+        XCTAssertEqual(strongValueShape("https://app.example/callback#access_token=" + FakeToken.jwt() + "&state=1"), "JWT inside the text")
+        XCTAssertEqual(strongValueShape(#"{"maps":"https://x.example/js?key=\#(FakeToken.googleAPIKey())"}"#), "Google API key (AIza) inside the text inside the JSON value (at /maps)")
     }
 
     func testOrdinarySettingsAreNotCredentials() {
@@ -128,11 +135,11 @@ final class CredentialFamilyTests: XCTestCase {
             "sk_live_" + String(repeating: "-", count: 30),
         ]
         for setting in settings {
-            XCTAssertNil(CredentialDetector.strongValueShape(setting), setting)
+            XCTAssertNil(strongValueShape(setting), setting)
         }
         // The prefix glued to a longer word is not a key of its own.
-        XCTAssertNil(CredentialDetector.strongValueShape("my" + "AIza" + tail(35, Self.base64URL)))
-        XCTAssertNil(CredentialDetector.strongValueShape("x" + "ghp_" + tail(36, Self.alphanumeric)))
+        XCTAssertNil(strongValueShape("my" + "AIza" + tail(35, Self.base64URL)))
+        XCTAssertNil(strongValueShape("x" + "ghp_" + tail(36, Self.alphanumeric)))
     }
 
     /// The package API for device sync and fleet suites: "this value looks like a credential of

@@ -1,12 +1,19 @@
 import Foundation
+import RizqTestSupport
 import XCTest
-@testable import RizqImport
+@testable import RizqCredentials
+
+/// The rule asked about a string, as the importer asks about a `localStorage` value.
+private func inspect(key: String, value: String) -> CredentialRule.Verdict? { CredentialRule.judge(key: key, value: CredentialCandidate.string(value)) }
+/// The value evidence alone of a string.
+private func strongValueShape(_ text: String) -> String? { CredentialRule.valueShape(CredentialCandidate.string(text)) }
+
 
 /// Which entries are credentials, and why (the routing to the real Secret Service is tested in
 /// `CredentialRoutingTests`).
-final class CredentialDetectorTests: XCTestCase {
-    private func evidence(_ key: String, _ value: String) -> CredentialDetector.Finding.Evidence? {
-        CredentialDetector.inspect(key: key, value: value)?.evidence
+final class CredentialRuleTests: XCTestCase {
+    private func evidence(_ key: String, _ value: String) -> CredentialRule.Verdict.Evidence? {
+        inspect(key: key, value: value)?.evidence
     }
 
     func testAuthLibraryKeys() {
@@ -30,7 +37,7 @@ final class CredentialDetectorTests: XCTestCase {
             XCTAssertEqual(evidence("a", token), .valueShape, String(token.prefix(4)))
         }
         XCTAssertEqual(evidence("a", #"[{"t":"\#(FakeToken.jwt())","n":"admin"}]"#), .valueShape, "a JWT inside a JSON array")
-        XCTAssertEqual(CredentialDetector.strongValueShape(#"[{"t":"\#(FakeToken.jwt())"}]"#), "JWT inside the JSON value (at /0/t)")
+        XCTAssertEqual(strongValueShape(#"[{"t":"\#(FakeToken.jwt())"}]"#), "JWT inside the JSON value (at /0/t)")
         // Look-alikes are not tokens.
         XCTAssertNil(evidence("a", "eyJhbGciOi"))
         XCTAssertNil(evidence("a", "version.1.2"))
@@ -76,7 +83,7 @@ final class CredentialDetectorTests: XCTestCase {
         for (name, value) in shapes {
             XCTAssertEqual(evidence("a", value), .valueShape, name)
             XCTAssertEqual(evidence("a", jsonString(value)), .valueShape, "\(name) in a JSON string literal")
-            XCTAssertNotNil(CredentialDetector.strongValueShape(#"{"cfg":{"v":\#(jsonString(value))}}"#), "\(name) inside a JSON value")
+            XCTAssertNotNil(strongValueShape(#"{"cfg":{"v":\#(jsonString(value))}}"#), "\(name) inside a JSON value")
         }
         for key in ["jwt", "pwd", "passwd", "user_pwd", "adminPasswd", "JWT_cache", "pin", "sid", "otp", "pass", "passphrase", "aws_access_key", "privateKey"] {
             XCTAssertEqual(evidence(key, "opaque-value"), .keyName, key)
@@ -101,16 +108,13 @@ final class CredentialDetectorTests: XCTestCase {
             ("build", "dapi-release-2026"), ("greeting_key", "key-value"), ("chat", "xoxo, see you"), ("tone", "hf_light"),
         ]
         for (key, value) in ordinary {
-            XCTAssertNil(CredentialDetector.inspect(key: key, value: value), "\(key) = \(value)")
+            XCTAssertNil(inspect(key: key, value: value), "\(key) = \(value)")
         }
     }
+}
 
-    func testTransientLoginState() {
-        XCTAssertNotNil(TransientLoginState.reason(forKey: "kc-callback-1f6a"))
-        XCTAssertNotNil(TransientLoginState.reason(forKey: "oidc.8d1f3c"))
-        XCTAssertNil(TransientLoginState.reason(forKey: "oidc.user:https://id.example:client"), "the signed-in user is a credential, not transient")
-        XCTAssertNotNil(TransientLoginState.reason(forKey: "pkce_code_verifier"))
-        XCTAssertNotNil(TransientLoginState.reason(forKey: "app.codeVerifier"))
-        XCTAssertNil(TransientLoginState.reason(forKey: "theme_mode"))
-    }
+/// The JSON text of a string, as `JSON.stringify` would write it.
+private func jsonString(_ text: String) -> String {
+    let data = (try? JSONSerialization.data(withJSONObject: [text], options: [.withoutEscapingSlashes])) ?? Data("[\"\"]".utf8)
+    return String(decoding: data.dropFirst().dropLast(), as: UTF8.self)
 }

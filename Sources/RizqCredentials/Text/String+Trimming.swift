@@ -7,7 +7,7 @@ extension String {
     /// `trimmingCharacters(in: .whitespacesAndNewlines)` gives it, but without that call's trip
     /// through `NSString` when neither end is white space: the common case, and on the path of
     /// every value an import looks at (a third of a large import's time went there).
-    var trimmingWhiteSpace: String {
+    package var trimmingWhiteSpace: String {
         guard let first = unicodeScalars.first, let last = unicodeScalars.last,
             Self.whiteSpace.contains(first) || Self.whiteSpace.contains(last)
         else { return self }
