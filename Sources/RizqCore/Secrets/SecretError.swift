@@ -50,6 +50,10 @@ public enum SecretError: Error, Sendable, Equatable {
     /// `RIZQ_SECRETS_BACKEND`, a config file that is not JSON); `detail` names the setting,
     /// where it came from, and the values it takes.
     case invalidConfiguration(detail: String)
+    /// A write was refused because a backend that reads find first (`backend`: a credential
+    /// folder delivered by the host) holds the account: the written copy would never be read.
+    /// Nothing was written; `detail` says where the account is and what to do.
+    case shadowed(backend: String, detail: String)
     /// A file or folder a backend reads is not to be trusted, and was not read: another user's,
     /// writable (or, for a secret, readable) by others, a link or a FIFO where a file should be
     /// — or a vault whose contents are not authenticated by its own key (forged, or another
@@ -91,6 +95,8 @@ extension SecretError: CustomStringConvertible, CustomDebugStringConvertible {
             return detail
         case .readOnly(let backend, let detail):
             return "the \(backend) backend is read-only: \(detail)"
+        case .shadowed(_, let detail):
+            return detail
         case .invalidConfiguration(let detail):
             return "invalid secrets configuration: \(detail)"
         case .deadlineExceeded(let seconds, let detail):

@@ -18,7 +18,7 @@ import RizqCore
 ///
 /// Storing or deleting is ``/RizqCore/SecretError/readOnly(backend:detail:)``: the host owns
 /// these files (change the unit, or the container's secrets, instead).
-public struct CredentialDirectoryStore: SecretStore {
+public struct CredentialDirectoryStore: SecretBackend {
     /// One folder of credentials and where its path came from.
     public struct Directory: Sendable, Equatable, Codable {
         /// The folder.
@@ -71,7 +71,7 @@ public struct CredentialDirectoryStore: SecretStore {
     }
 
     /// The file holding `account`, and its folder, if one of the folders has it.
-    public func location(ofAccount account: String) -> (path: String, directory: Directory)? {
+    public func file(ofAccount account: String) -> (path: String, directory: Directory)? {
         guard let name = CredentialName.of(service: service, account: account) else { return nil }
         for directory in directories {
             let path = directory.path + "/" + name
@@ -102,13 +102,13 @@ public struct CredentialDirectoryStore: SecretStore {
     /// Always ``/RizqCore/SecretError/readOnly(backend:detail:)``: the host delivers these files.
     public func storeSecret(_ bytes: Data, isText: Bool, forAccount account: String, label: String?) throws(SecretError) {
         try SecretInput.validate(service: service, account: account, label: label, secretSize: bytes.count)
-        throw readOnly(account: account, found: location(ofAccount: account))
+        throw readOnly(account: account, found: file(ofAccount: account))
     }
 
     /// `false` when no folder has it; ``/RizqCore/SecretError/readOnly(backend:detail:)`` when one does.
     public func deleteSecret(forAccount account: String) throws(SecretError) -> Bool {
         try SecretInput.validate(service: service, account: account)
-        guard let found = location(ofAccount: account) else { return false }
+        guard let found = file(ofAccount: account) else { return false }
         throw readOnly(account: account, found: found)
     }
 
@@ -131,8 +131,19 @@ public struct CredentialDirectoryStore: SecretStore {
         return accounts.sorted()
     }
 
+    /// `credentials`.
+    public var name: SecretBackendName { .credentials }
+
+    /// Credential folders are read-only: the host delivers them.
+    public var isWritable: Bool { false }
+
+    /// "as /run/credentials/app.service/svc.token ($CREDENTIALS_DIRECTORY)", when a folder has it.
+    public func location(ofAccount account: String) -> String? {
+        file(ofAccount: account).map { "as \($0.path) (\($0.directory.origin))" }
+    }
+
     /// The backend as it declares itself.
-    public func status(isInChain: Bool = true) -> SecretBackendStatus {
+    public func probe() -> SecretBackendStatus {
         let present = directories.filter { FileManager.default.fileExists(atPath: $0.path) }
         let reason: String
         if directories.isEmpty {
@@ -143,14 +154,14 @@ public struct CredentialDirectoryStore: SecretStore {
             reason = "reads " + present.map { "\($0.path) (\($0.origin))" }.joined(separator: ", ") + "; the file for account A is <service>.A"
         }
         return SecretBackendStatus(
-            backend: .credentials, isInChain: isInChain, isAvailable: !present.isEmpty, reason: reason, isReadable: true, isWritable: false,
+            backend: name, isAvailable: !present.isEmpty, reason: reason, isReadable: true, isWritable: false,
             persistence: .providedByHost, protections: [.hostProvided], location: present.first?.path)
     }
 
     private func readOnly(account: String, found: (path: String, directory: Directory)?) -> SecretError {
         guard let found else {
-            return .readOnly(backend: SecretBackendKind.credentials.rawValue, detail: "a credential folder cannot store '\(account)'; store it in a writable backend (secret-service, vault), or have the host deliver it (systemd: LoadCredential=\(CredentialName.of(service: service, account: account) ?? "NAME"):PATH)")
+            return .readOnly(backend: SecretBackendName.credentials.rawValue, detail: "a credential folder cannot store '\(account)'; store it in a writable backend (secret-service, vault), or have the host deliver it (systemd: LoadCredential=\(CredentialName.of(service: service, account: account) ?? "NAME"):PATH)")
         }
-        return .readOnly(backend: SecretBackendKind.credentials.rawValue, detail: "'\(account)' is delivered by the host as \(found.path) (\(found.directory.origin)); change it where the host sets it (the unit's LoadCredential=, the container's secrets)")
+        return .readOnly(backend: SecretBackendName.credentials.rawValue, detail: "'\(account)' is delivered by the host as \(found.path) (\(found.directory.origin)); change it where the host sets it (the unit's LoadCredential=, the container's secrets)")
     }
 }

@@ -9,7 +9,7 @@ import RizqCore
 /// machines (a CI job's scratch container) where nothing else can be set up. A
 /// ``ChainedSecretStore`` uses it only when it is named explicitly (`RIZQ_SECRETS_BACKEND=plaintext`,
 /// an order that lists it, the API); it is never chosen automatically.
-public final class PlaintextSecretStore: SecretStore {
+public final class PlaintextSecretStore: SecretBackend {
     /// The service whose file this is.
     public let service: String
     /// The folder holding one folder per service (the vault's root).
@@ -59,14 +59,28 @@ public final class PlaintextSecretStore: SecretStore {
         return try contents()?.items.keys.sorted() ?? []
     }
 
-    /// The backend as it declares itself.
-    public func status(isInChain: Bool) -> SecretBackendStatus {
+    /// `plaintext`.
+    public var name: SecretBackendName { .plaintext }
+
+    /// Plain text stores and deletes.
+    public var isWritable: Bool { true }
+
+    /// Plain text: a chain warns on every write, and writes here only when it was named.
+    public var storesPlainText: Bool { true }
+
+    /// "in /x/plaintext.json", the file that holds every secret of the service.
+    public func location(ofAccount account: String) -> String? { "in " + path }
+
+    /// Whether the service name can name a folder for the file.
+    public var canHoldService: Bool { (try? layoutResult.get()) != nil }
+
+    /// The backend as it declares itself: always there (it is a file), protecting nothing. A
+    /// chain shows it in its order only when it was named.
+    public func probe() -> SecretBackendStatus {
         SecretBackendStatus(
-            backend: .plaintext, isInChain: isInChain, isAvailable: isInChain,
-            reason: isInChain
-                ? "named explicitly: secrets are stored unencrypted in \(path), readable by anyone who can read the file or a copy of it"
-                : "never chosen automatically; name it (RIZQ_SECRETS_BACKEND=plaintext) only where nothing else can be set up",
-            isReadable: true, isWritable: true, persistence: .untilDeleted, protections: [.plaintext], location: path)
+            backend: name, isAvailable: canHoldService,
+            reason: "secrets are stored unencrypted in \(path), readable by anyone who can read the file or a copy of it; never chosen automatically: name it (RIZQ_SECRETS_BACKEND=plaintext) only where nothing else can be set up",
+            isWritable: true, persistence: .untilDeleted, protections: [.plaintext], location: path)
     }
 
     // MARK: - The file

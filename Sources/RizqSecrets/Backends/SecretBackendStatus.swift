@@ -1,9 +1,10 @@
 /// One backend as it declares itself: is it there (and why or why not), what it can do, how long
-/// it keeps secrets and what protects them. ``ChainedSecretStore/backends()`` gives one per
-/// backend; `rizq-prefs secret backends` and `doctor` print them.
+/// it keeps secrets and what protects them — the one status type of every backend.
+/// ``SecretBackend/probe()`` makes it; ``ChainedSecretStore/report()`` gives one per backend;
+/// `rizq-prefs secret backends` and `doctor` print them.
 public struct SecretBackendStatus: Sendable, Equatable, Codable {
     /// The backend.
-    public var backend: SecretBackendKind
+    public var backend: SecretBackendName
     /// Whether the chain reads it (it is in the chain's order).
     public var isInChain: Bool
     /// Whether it is there: a credential directory set, a Secret Service on the bus, a vault or
@@ -28,7 +29,7 @@ public struct SecretBackendStatus: Sendable, Equatable, Codable {
 
     /// A status from its parts.
     public init(
-        backend: SecretBackendKind, isInChain: Bool, isAvailable: Bool, reason: String, problem: String? = nil, isReadable: Bool,
+        backend: SecretBackendName, isInChain: Bool = true, isAvailable: Bool, reason: String, problem: String? = nil, isReadable: Bool = true,
         isWritable: Bool, persistence: SecretPersistence, protections: [SecretProtection], location: String? = nil
     ) {
         self.backend = backend

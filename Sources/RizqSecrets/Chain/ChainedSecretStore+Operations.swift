@@ -5,7 +5,8 @@ import RizqCore
 /// The chain's operations, on the calling (dispatch) thread.
 extension ChainedSecretStore {
     /// The label `RizqSecrets`, as the Secret Service's lines: which backend a store went to, or
-    /// a read came from, and how the vault was opened. Never a secret.
+    /// a read came from, and how the vault was opened; a warning for every write in plain text.
+    /// Never a secret.
     static let logger = Logger(label: "RizqSecrets")
 
     /// What one backend answered.
@@ -28,42 +29,52 @@ extension ChainedSecretStore {
         }
     }
 
-    /// Runs `body` against `backend`'s store and sorts the outcome. A backend that is not there
-    /// has nothing — unless it is `target`, the known write target: where this app's secrets
-    /// are, "not there" is "could not look" (a remembered keyring with no session bus, under cron).
-    /// A vault or plain-text file cannot exist for a service that cannot name a folder.
+    /// Runs `body` against `backend` and sorts the outcome. A backend that is not there has
+    /// nothing — unless it is `target`, the known write target: where this app's secrets are,
+    /// "not there" is "could not look" (a remembered keyring with no session bus, under cron).
+    /// A backend that cannot hold this service at all (a vault for a service that cannot name a
+    /// folder) has nothing.
     func ask<Value>(
-        _ backend: SecretBackendKind, target: SecretWriteTarget?, _ body: (any SecretStore) throws(SecretError) -> Value?
+        _ backend: any SecretBackend, target: SecretWriteTarget?, _ body: (any SecretBackend) throws(SecretError) -> Value?
     ) -> Answer<Value> {
-        if backend == .vault || backend == .plaintext, !vault.canNameFolder { return .nothing }
+        guard backend.canHoldService else { return .nothing }
         do {
-            guard let value = try body(store(for: backend)) else { return .nothing }
+            guard let value = try body(backend) else { return .nothing }
             return .found(value)
         } catch {
-            return Self.isAbsence(error) && backend != target?.backend ? .nothing : .failed(error)
+            return Self.isAbsence(error) && backend.name != target?.backend ? .nothing : .failed(error)
         }
+    }
+
+    /// The backends reads try: the order, and the known write target after it when the order
+    /// leaves it out (a chain reads back what it writes).
+    func readingBackends(target: SecretWriteTarget?) throws(SecretError) -> [any SecretBackend] {
+        var reading = try orderedBackends()
+        if let target, !reading.contains(where: { $0.name == target.backend }), let backend = backend(named: target.backend) {
+            reading.append(backend)
+        }
+        return reading
     }
 
     // MARK: Read
 
-    func readNow(_ account: String) throws(SecretError) -> (bytes: Data, backend: SecretBackendKind)? {
+    func readNow(_ account: String) throws(SecretError) -> (bytes: Data, backend: SecretBackendName)? {
         try SecretInput.validate(service: service, account: account)
-        let order = try order()
-        let target = try? knownWriteTarget()
-        var failure: (backend: SecretBackendKind, error: SecretError)?
-        for backend in order {
+        let target = try? resolvedWriteTarget(looking: false)
+        var failure: (backend: SecretBackendName, error: SecretError)?
+        for backend in try readingBackends(target: target) {
             switch ask(backend, target: target, { (store) throws(SecretError) in try store.secretBytes(forAccount: account) }) {
             case .found(let bytes):
-                Self.logger.debug("chain read a secret", metadata: ["service": "\(service)", "account": "\(account)", "backend": "\(backend.rawValue)"])
-                guard let failure else { return (bytes, backend) }
+                Self.logger.debug("chain read a secret", metadata: ["service": "\(service)", "account": "\(account)", "backend": "\(backend.name)"])
+                guard let failure else { return (bytes, backend.name) }
                 // An earlier backend could not look: its copy, if it has one, would win. Only
                 // the write target's own copy (where this app's writes went) may answer anyway.
-                if target?.backend == backend { return (bytes, backend) }
+                if target?.backend == backend.name { return (bytes, backend.name) }
                 throw failure.error
             case .nothing:
                 continue
             case .failed(let error):
-                failure = failure ?? (backend, error)
+                failure = failure ?? (backend.name, error)
             }
         }
         if let failure { throw failure.error }
@@ -73,8 +84,8 @@ extension ChainedSecretStore {
     func accountsNow() throws(SecretError) -> [String] {
         try SecretInput.validate(service: service, account: nil)
         var accounts = Set<String>()
-        let target = try? knownWriteTarget()
-        for backend in try order() {
+        let target = try? resolvedWriteTarget(looking: false)
+        for backend in try readingBackends(target: target) {
             switch ask(backend, target: target, { (store) throws(SecretError) in try store.accounts() }) {
             case .found(let names): accounts.formUnion(names)
             case .nothing: continue
@@ -89,10 +100,17 @@ extension ChainedSecretStore {
     func storeNow(_ bytes: Data, isText: Bool, account: String, label: String?) throws(SecretError) {
         try SecretInput.validate(service: service, account: account, label: label, secretSize: bytes.count)
         let target = try writeTarget()
-        try store(for: target.backend).storeSecret(bytes, isText: isText, forAccount: account, label: label)
+        guard let backend = backend(named: target.backend) else { throw unknownBackend(target.backend) }
+        try refuseIfShadowed(account, writingTo: backend)
+        try backend.storeSecret(bytes, isText: isText, forAccount: account, label: label)
         Self.logger.debug("chain stored a secret", metadata: [
-            "service": "\(service)", "account": "\(account)", "backend": "\(target.backend.rawValue)", "origin": "\(target.origin.rawValue)",
+            "service": "\(service)", "account": "\(account)", "backend": "\(target.backend)", "origin": "\(target.origin.rawValue)",
         ])
+        if backend.storesPlainText {
+            Self.logger.warning(
+                "stored '\(account)' of '\(service)' in PLAIN TEXT (\(backend.location(ofAccount: account) ?? target.backend.rawValue)): anyone who can read that file, or a copy of it, reads it; the \(target.backend) backend was named by \(target.reason)",
+                metadata: ["service": "\(service)", "account": "\(account)", "backend": "\(target.backend)"])
+        }
         if target.origin == .automatic {
             // Remembered once a store has gone there. Not remembering (a full disk) only means
             // the next process chooses again, the same way.
@@ -100,12 +118,31 @@ extension ChainedSecretStore {
         }
     }
 
+    /// Refuses a write of `account` to `target` when a backend read before it holds the account:
+    /// reads would go on returning that copy, and the write would be lost from sight (a
+    /// credential folder's `svc.account`, delivered by the host). A backend that cannot be asked
+    /// now does not stop the write.
+    func refuseIfShadowed(_ account: String, writingTo target: any SecretBackend) throws(SecretError) {
+        for earlier in try orderedBackends() {
+            if earlier.name == target.name { return }
+            guard case .found = ask(earlier, target: nil, { (store) throws(SecretError) in try store.secretBytes(forAccount: account) }) else { continue }
+            let place = earlier.location(ofAccount: account).map { " " + $0 } ?? ""
+            let fix = earlier.isWritable
+                ? "delete it there first (rizq-prefs secret delete --backend \(earlier.name) \(account)), or take \(earlier.name) out of the order"
+                : "change it where the host sets it (the unit's LoadCredential=, the container's secrets), or take \(earlier.name) out of the order"
+            throw .shadowed(
+                backend: earlier.name.rawValue,
+                detail: "'\(account)' is already delivered by the \(earlier.name) backend\(place), which reads find before \(target.name): a copy written to \(target.name) would never be read; nothing was written. \(fix.prefix(1).uppercased() + fix.dropFirst())")
+        }
+    }
+
     func deleteNow(_ account: String) throws(SecretError) -> Bool {
         try SecretInput.validate(service: service, account: account)
         var deleted = false
         var failure: SecretError?
-        let target = try? knownWriteTarget()
-        for backend in try order() where backend.isWritable {
+        let target = try? resolvedWriteTarget(looking: false)
+        let reading = try readingBackends(target: target)
+        for backend in reading where backend.isWritable {
             switch ask(backend, target: target, { (store) throws(SecretError) -> Bool? in try store.deleteSecret(forAccount: account) ? true : nil }) {
             case .found: deleted = true
             case .nothing: continue
@@ -113,17 +150,19 @@ extension ChainedSecretStore {
             }
         }
         if let failure { throw failure }
-        if try order().contains(.credentials), let found = credentials.location(ofAccount: account) {
+        for backend in reading where !backend.isWritable {
+            guard case .found = ask(backend, target: target, { (store) throws(SecretError) in try store.secretBytes(forAccount: account) }) else { continue }
             let done = deleted ? "it was deleted from the writable backends, but " : ""
+            let place = backend.location(ofAccount: account).map { " " + $0 } ?? ""
             throw .readOnly(
-                backend: SecretBackendKind.credentials.rawValue,
-                detail: "\(done)'\(account)' is still delivered by the host as \(found.path) (\(found.directory.origin)), and reads find it there; remove it where the host sets it (the unit's LoadCredential=, the container's secrets)")
+                backend: backend.name.rawValue,
+                detail: "\(done)'\(account)' is still delivered by the host\(place), and reads find it there; remove it where the host sets it (the unit's LoadCredential=, the container's secrets)")
         }
         return deleted
     }
-}
 
-extension VaultSecretStore {
-    /// Whether the service name can name a vault folder (not empty, no `/`, not `.` or `..`).
-    var canNameFolder: Bool { (try? layout()) != nil }
+    /// The error for an order or target naming a backend the chain does not have.
+    func unknownBackend(_ name: SecretBackendName) -> SecretError {
+        .invalidConfiguration(detail: "the backend '\(name)' is not one this chain has; give one of \(backends.map(\.name.rawValue).joined(separator: ", "))")
+    }
 }

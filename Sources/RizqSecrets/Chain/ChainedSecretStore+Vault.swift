@@ -20,18 +20,19 @@ extension ChainedSecretStore {
     /// its writes already go elsewhere (a set order, or a remembered Secret Service); a vault made
     /// here becomes the remembered write target when nothing had chosen one.
     public func unlockVault(timeout: Duration = .seconds(8 * 3600)) throws(SecretError) -> VaultUnlock {
+        guard let vault else { throw unknownBackend(.vault) }
         var created = false
         var becameTarget = false
         if !vault.exists {
             let known = try knownWriteTarget()
             if let known, known.backend != .vault {
-                throw .invalidConfiguration(detail: "the secrets of '\(service)' go to \(known.backend.rawValue) (\(known.reason)), not to a vault: there is none to unlock. Move them with `rizq-prefs secret migrate --from \(known.backend.rawValue) --to vault`, or set RIZQ_SECRETS_BACKEND=vault")
+                throw .invalidConfiguration(detail: "the secrets of '\(service)' go to \(known.backend.rawValue) (\(known.reason)), not to a vault: there is none to unlock. Move them with `rizq-prefs secret move --from \(known.backend.rawValue) --to vault`, or set RIZQ_SECRETS_BACKEND=vault")
             }
             guard let layout = try? vault.layout() else {
                 throw .invalidInput(reason: "the service name '\(service)' cannot name a vault folder")
             }
             let slots = vault.automaticSlots(layout: layout)
-            guard !slots.isEmpty else { throw nothingCanStore(secretServiceAbsence: "not looked at: unlocking is about the vault") }
+            guard !slots.isEmpty else { throw nothingCanStore() }
             do {
                 try vault.create(slots: slots)
             } catch .alreadyExists {
@@ -56,6 +57,7 @@ extension ChainedSecretStore {
     /// of every process of this user. Returns how many cached keys were removed.
     @discardableResult
     public func lockVault() throws(SecretError) -> Int {
+        guard let vault else { throw unknownBackend(.vault) }
         do { return try vault.lock() } catch { throw error.secretError }
     }
 }

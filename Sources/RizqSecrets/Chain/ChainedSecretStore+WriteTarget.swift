@@ -3,70 +3,64 @@ import RizqCore
 
 /// Choosing, and remembering, the backend that takes the chain's writes.
 extension ChainedSecretStore {
-    /// What a short look at the Secret Service found.
-    enum SecretServiceProbe {
-        /// Not there: no session bus, no provider, no libsecret (the reason says which).
-        case absent(String)
-        /// There, answering; its keyring exists or not, locked or not.
-        case present(keyringExists: Bool, locked: Bool)
-        /// There, but it did not answer in time or failed.
-        case failing(SecretError)
-    }
-
-    /// Looks at the Secret Service without prompting, waiting at most
-    /// ``SecretStoreConfiguration/probeTimeout`` seconds.
-    func probeSecretService() -> SecretServiceProbe {
-        let probe = SecretServiceStore(
-            service: service, collection: configuration.secretServiceCollection, timeout: configuration.probeTimeout, allowsPrompt: false)
-        do {
-            let status = try probe.keyringStatus()
-            return .present(keyringExists: status.exists, locked: status.locked)
-        } catch {
-            return Self.isAbsence(error) ? .absent(error.description) : .failing(error)
-        }
-    }
-
     /// The backend that takes this chain's writes, who chose it and why: the first writable
     /// backend of an order the API, `RIZQ_SECRETS_BACKEND` or the config file set (never
     /// skipped, even when it is not there: the write then fails with its reason); else the one an
     /// earlier automatic choice remembered; else an automatic choice now (which may look at the
-    /// Secret Service). Nothing is written.
+    /// backends: ``SecretBackend/candidacy(looking:)``). Nothing is written.
     ///
     /// - Throws: ``/RizqCore/SecretError/noKeySource(detail:)`` when nothing can take a write
     ///   here, with the one-line fixes; ``/RizqCore/SecretError/readOnly(backend:detail:)`` when
-    ///   the order set has no writable backend.
+    ///   the order set has no writable backend; ``/RizqCore/SecretError/invalidConfiguration(detail:)``
+    ///   when the target keeps plain text and was not named in this process (a remembered
+    ///   choice): plain text is written only when named.
     public func writeTarget() throws(SecretError) -> SecretWriteTarget {
+        guard let target = try resolvedWriteTarget(looking: true) else { throw nothingCanStore() }
+        if target.origin == .remembered, backend(named: target.backend)?.storesPlainText == true {
+            throw .invalidConfiguration(detail: "the remembered write target of '\(service)' is \(target.backend), which keeps secrets in plain text (\(target.reason)); plain text is written only when named in the process that writes: set RIZQ_SECRETS_BACKEND=\(target.backend) (or the config file's backend), or move the secrets to an encrypted backend (rizq-prefs secret move --service \(service) --from \(target.backend) --to vault)")
+        }
+        return target
+    }
+
+    /// The write target as ``writeTarget()`` finds it, without its refusal of an unnamed plain
+    /// text; `nil` when an automatic choice is needed and `looking` is false, or nothing can
+    /// take a write.
+    func resolvedWriteTarget(looking: Bool) throws(SecretError) -> SecretWriteTarget? {
         if let known = try knownWriteTarget() { return known }
         if let chosen = automaticChoice.withLock({ $0 }) { return chosen }
-        let chosen = try chooseAutomatically()
+        guard looking else { return nil }
+        guard let chosen = try chooseAutomatically() else { return nil }
         automaticChoice.withLock { $0 = $0 ?? chosen }
         return chosen
     }
 
-    /// The write target when it is known without looking at any backend: set, remembered, or
-    /// this service's vault that exists already. `nil` when an automatic choice must look.
+    /// The write target when it is known without looking at any other process: set, remembered,
+    /// or a backend that holds this service's secrets already (its vault). `nil` when an
+    /// automatic choice must look.
     func knownWriteTarget() throws(SecretError) -> SecretWriteTarget? {
         let settings = try settingsResult.get()
         if settings.orderOrigin != .automatic {
-            guard let first = settings.order.first(where: \.isWritable) else {
+            guard let first = try orderedBackends().first(where: \.isWritable) else {
                 throw .readOnly(
                     backend: settings.order.map(\.rawValue).joined(separator: ","),
                     detail: "the order \(settings.orderSource) has no writable backend; add secret-service, vault or plaintext to it")
             }
-            return SecretWriteTarget(backend: first, origin: settings.orderOrigin, reason: "the first writable backend of the order set by \(settings.orderSource)")
+            return SecretWriteTarget(backend: first.name, origin: settings.orderOrigin, reason: "the first writable backend of the order set by \(settings.orderSource)")
         }
         if let path = markerPath, let marker = try WriteTargetMarker.read(path) {
             let date = marker.chosen.formatted(.iso8601)
             return SecretWriteTarget(backend: marker.backend, origin: .remembered, reason: "chosen on \(date) (\(marker.reason)) and remembered in \(path)")
         }
-        if vault.exists {
-            return SecretWriteTarget(backend: .vault, origin: .automatic, reason: "this service's vault exists already (\(vault.folder))")
+        for backend in try orderedBackends() where backend.isWritable {
+            if case .holdsSecrets(let reason)? = backend.candidacy(looking: false) {
+                return SecretWriteTarget(backend: backend.name, origin: .automatic, reason: reason)
+            }
         }
         return nil
     }
 
     /// The marker file of this service, `nil` when the service cannot name a folder.
-    var markerPath: String? { try? vault.layout().marker }
+    var markerPath: String? { vault.flatMap { try? $0.layout().marker } }
 
     /// Writes the marker of `target` (only if none is there, unless `replacing`).
     func remember(_ target: SecretWriteTarget, replacing: Bool) throws(SecretError) {
@@ -82,37 +76,39 @@ extension ChainedSecretStore {
         do { return try PrivateFiles.remove(path) } catch { throw error.secretError }
     }
 
-    /// The Secret Service if it is on the bus (present, locked or failing alike: its error then
-    /// stops the write), else the vault if a key source can make it, else an error that says
-    /// why neither, and the fixes.
-    private func chooseAutomatically() throws(SecretError) -> SecretWriteTarget {
-        let absence: String
-        switch probeSecretService() {
-        case .present(let exists, let locked):
-            let state = !exists ? "it has no default keyring yet" : locked ? "its keyring is locked" : "its keyring is unlocked"
-            return SecretWriteTarget(backend: .secretService, origin: .automatic, reason: "a Secret Service is on the session bus (\(state))")
-        case .failing(let error):
-            return SecretWriteTarget(backend: .secretService, origin: .automatic, reason: "a Secret Service is on the session bus, but failing: \(error)")
-        case .absent(let reason):
-            absence = reason
-        }
-        if let layout = try? vault.layout() {
-            let slots = vault.automaticSlots(layout: layout)
-            if !slots.isEmpty {
-                return SecretWriteTarget(
-                    backend: .vault, origin: .automatic,
-                    reason: "no Secret Service (\(absence)); the vault is made with its \(slots.map(\.rawValue).joined(separator: " and ")) slot\(slots.count == 1 ? "" : "s")")
+    /// The first writable backend of the order that holds the service's secrets, else the first
+    /// that is there, else the first that can be made; `nil` when none can.
+    private func chooseAutomatically() throws(SecretError) -> SecretWriteTarget? {
+        var present: SecretWriteTarget?
+        var creatable: SecretWriteTarget?
+        // Why the backends before the one chosen were passed over: part of its reason
+        // ("no Secret Service (no D-Bus session bus …); the vault is made with …").
+        var passedOver: [String] = []
+        for backend in try orderedBackends() where backend.isWritable && backend.canHoldService && !backend.storesPlainText {
+            switch backend.candidacy(looking: true) {
+            case .holdsSecrets(let reason)?:
+                return SecretWriteTarget(backend: backend.name, origin: .automatic, reason: reason)
+            case .present(let reason)?:
+                present = present ?? SecretWriteTarget(backend: backend.name, origin: .automatic, reason: reason)
+            case .canCreate(let reason)?:
+                creatable = creatable ?? SecretWriteTarget(backend: backend.name, origin: .automatic, reason: (passedOver + [reason]).joined(separator: "; "))
+            case .unavailable(let reason)?:
+                if present == nil, creatable == nil { passedOver.append(reason) }
+            case nil:
+                continue
             }
         }
-        throw nothingCanStore(secretServiceAbsence: absence)
+        return present ?? creatable
     }
 
-    /// No backend can take a write: the reasons, and the three one-line fixes.
-    func nothingCanStore(secretServiceAbsence: String) -> SecretError {
-        let reasons = (try? vault.layout()).map { vault.creationReasons(layout: $0) } ?? []
-        let vaultReason = vault.canNameFolder ? "nothing to make the vault with (\(reasons.joined(separator: "; ")))" : "the service name cannot name a vault folder"
+    /// No backend can take a write: each backend's reason, and the three one-line fixes.
+    func nothingCanStore() -> SecretError {
+        let reasons = ((try? orderedBackends()) ?? backends).filter(\.isWritable).compactMap { backend -> String? in
+            guard let candidacy = backend.candidacy(looking: true) else { return nil }
+            return "\(backend.name): \(candidacy.reason)"
+        }
         return .noKeySource(detail: """
-            no backend can store the secrets of '\(service)' here: no Secret Service (\(secretServiceAbsence)), and \(vaultReason). \
+            no backend can store the secrets of '\(service)' here (\(reasons.joined(separator: "; "))). \
             Do one of: set RIZQ_SECRETS_PASSPHRASE_FILE to a file holding a passphrase (or RIZQ_SECRETS_PASSPHRASE_FD, \
             RIZQ_SECRETS_PASSPHRASE_COMMAND); run `rizq-prefs secret unlock` on a terminal (it asks for a passphrase once and \
             keeps the key until reboot); or run inside a desktop session (or `dbus-run-session` with an unlocked keyring daemon)

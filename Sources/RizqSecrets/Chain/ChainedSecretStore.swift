@@ -13,23 +13,29 @@ import Synchronization
 /// let token = try secrets.secret(forAccount: "auth_token")    // nil when no backend has it
 /// ```
 ///
-/// **Reads** try the backends in order — by default the credential folders (systemd's
+/// The chain is a list of ``SecretBackend``s, made from ``SecretStoreConfiguration/registry``
+/// (``SecretBackendRegistry/standard``: credential folders, the Secret Service, the vault, plain
+/// text), or given whole (``init(service:backends:configuration:)``), as swift-log's
+/// `MultiplexLogHandler` is a list of handlers.
+///
+/// **Reads** try the backends of the order — by default the credential folders (systemd's
 /// `$CREDENTIALS_DIRECTORY`, read-only), the Secret Service, the vault — and return the first
 /// that has the item. A backend that is not there (no session bus, no libsecret, no credential
 /// folder, no vault) is skipped; one that is there but cannot answer (locked, frozen, failing, a
 /// vault nobody can unlock here) is an error, never a `nil`: "not found" never hides "could not
-/// look". (An item found in the write target itself, after an earlier backend failed, is
-/// returned: that is where this app's own writes go.)
+/// look". The write target is always read too, even when the order leaves it out.
 ///
 /// **Writes** go to one backend, the write target (``writeTarget()``): the first writable backend
 /// of an order set by the API, `RIZQ_SECRETS_BACKEND` or the config file, which is never skipped;
 /// else the backend an earlier automatic choice remembered; else an automatic choice among the
-/// backends that are there — the vault if this service has one, else the Secret Service if one
-/// is on the bus (even locked or frozen: its error stops the write, there is no fall-through),
-/// else the vault if a key source can make one (root's systemd-creds, a passphrase source, a key
-/// file). The automatic choice is remembered after the first store (`WriteTargetMarker`), so a
-/// D-Bus session that appears later does not split the app's items. Plain text is used only
-/// when named.
+/// backends that are there (``SecretBackend/candidacy(looking:)``): one that holds the service's
+/// secrets already (its vault), else one that is there (a Secret Service on the bus, even locked
+/// or frozen: its error stops the write, there is no fall-through), else one that can be made (a
+/// vault with a key source). The automatic choice is remembered after the first store, so a D-Bus
+/// session that appears later does not split the app's items. Plain text is used only when named
+/// in the process that writes (never from a remembered choice), and every write to it logs a
+/// warning. A write whose account an earlier backend of the order holds (a credential folder's
+/// file) is refused: reads would never see it.
 ///
 /// **Deletes** remove the item from every writable backend that has it.
 ///
@@ -41,54 +47,70 @@ public final class ChainedSecretStore: SecretStore {
     public let service: String
     /// The configuration the chain was made with (the API's part of the settings).
     public let configuration: SecretStoreConfiguration
-    /// The vault backend.
-    public let vault: VaultSecretStore
-    /// The Secret Service backend.
-    public let secretService: SecretServiceStore
-    /// The credential folders.
-    public let credentials: CredentialDirectoryStore
-    /// The plain-text backend (used only when named).
-    public let plaintext: PlaintextSecretStore
+    /// Every backend the chain knows, those outside its order included (for the report), in the
+    /// registry's order.
+    public let backends: [any SecretBackend]
 
     let settingsResult: Result<ChainSettings, SecretError>
-    /// The automatic choice this object made, so that it looks at the Secret Service once.
+    /// The automatic choice this object made, so that it looks at the other backends once.
     let automaticChoice = Mutex<SecretWriteTarget?>(nil)
 
     /// The queue the chain's calls run on (concurrent: a slow backend holds up only its caller).
     static let queue = DispatchQueue(label: "RizqSecrets.chain", qos: .userInitiated, attributes: .concurrent)
 
     /// The chain of `service` (`nil`: ``/RizqCore/AppIdentity/current``), set up by
-    /// `configuration`, the environment and the config file. Nothing is touched until the first
-    /// call; a setting that cannot be used (an unknown backend in `RIZQ_SECRETS_BACKEND`) fails
-    /// every call with ``/RizqCore/SecretError/invalidConfiguration(detail:)``.
+    /// `configuration`, the environment and the config file, with the backends of
+    /// `configuration.registry`. Nothing is touched until the first call; a setting that cannot
+    /// be used (an unknown backend in `RIZQ_SECRETS_BACKEND`, an untrusted config file) fails
+    /// every call with its error.
     public init(service: String? = nil, configuration: SecretStoreConfiguration = SecretStoreConfiguration()) {
         let service = service ?? AppIdentity.current
         self.service = service
         self.configuration = configuration
         let settings = Result { () throws(SecretError) -> ChainSettings in try ChainSettings.resolve(configuration) }
         settingsResult = settings
-        let vaultConfiguration = (try? settings.get().vault) ?? VaultConfiguration.fromEnvironment(configuration.environment)
-        vault = VaultSecretStore(service: service, configuration: vaultConfiguration)
-        secretService = SecretServiceStore(
-            service: service, collection: configuration.secretServiceCollection, timeout: configuration.secretServiceTimeout,
-            allowsPrompt: configuration.allowsPrompt)
-        credentials = CredentialDirectoryStore(service: service, directories: (try? settings.get().credentialDirectories) ?? [])
-        plaintext = PlaintextSecretStore(service: service, root: vaultConfiguration.root, lockTimeout: vaultConfiguration.lockTimeout)
+        let vault = (try? settings.get().vault) ?? VaultConfiguration.fromEnvironment(configuration.environment)
+        let context = SecretBackendRegistry.Context(
+            service: service, configuration: configuration, vault: vault, credentialDirectories: (try? settings.get().credentialDirectories) ?? [])
+        backends = configuration.registry.entries.map { $0.make(context) }
+    }
+
+    /// A chain of exactly `backends`, read in this order; the first writable one takes every
+    /// write (as if the API had set the order). `configuration` gives the deadline and the
+    /// environment; its registry and order are not used.
+    public init(service: String? = nil, backends: [any SecretBackend], configuration: SecretStoreConfiguration = SecretStoreConfiguration()) {
+        let service = service ?? AppIdentity.current
+        self.service = service
+        self.configuration = configuration
+        self.backends = backends
+        let names = backends.map(\.name)
+        settingsResult = Result { () throws(SecretError) -> ChainSettings in
+            var settings = try ChainSettings.resolve(configuration)
+            settings.order = names
+            settings.orderOrigin = .api
+            settings.orderSource = "the app's list of backends"
+            return settings
+        }
     }
 
     /// The backends reads try, in order.
-    public func order() throws(SecretError) -> [SecretBackendKind] {
+    public func order() throws(SecretError) -> [SecretBackendName] {
         try settingsResult.get().order
     }
 
-    /// The store behind `backend`.
-    public func store(for backend: SecretBackendKind) -> any SecretStore {
-        switch backend {
-        case .credentials: return credentials
-        case .secretService: return secretService
-        case .vault: return vault
-        case .plaintext: return plaintext
-        }
+    /// The backend named `name`, if the chain has it.
+    public func backend(named name: SecretBackendName) -> (any SecretBackend)? {
+        backends.first { $0.name == name }
+    }
+
+    /// The backends of the order, in order (those the chain has).
+    func orderedBackends() throws(SecretError) -> [any SecretBackend] {
+        try order().compactMap { backend(named: $0) }
+    }
+
+    /// The chain's vault, when it has one.
+    var vault: VaultSecretStore? {
+        backends.lazy.compactMap { $0 as? VaultSecretStore }.first
     }
 
     // MARK: - SecretStore
@@ -106,7 +128,7 @@ public final class ChainedSecretStore: SecretStore {
 
     /// Deletes the item from every writable backend that has it; `false` when none had it.
     /// - Throws: a backend's error (after the others were tried); ``/RizqCore/SecretError/readOnly(backend:detail:)``
-    ///   when a credential folder still holds the item.
+    ///   when a read-only backend (a credential folder) still holds the item.
     public func deleteSecret(forAccount account: String) throws(SecretError) -> Bool {
         try call("deleting '\(account)'") { () throws(SecretError) -> Bool in try self.deleteNow(account) }
     }
@@ -137,8 +159,8 @@ public final class ChainedSecretStore: SecretStore {
     }
 
     /// Which backend holds `account` now (the one a read would take it from), or `nil`.
-    public func backend(holding account: String) throws(SecretError) -> SecretBackendKind? {
-        try call("looking for '\(account)'") { () throws(SecretError) -> SecretBackendKind? in try self.readNow(account)?.backend }
+    public func backend(holding account: String) throws(SecretError) -> SecretBackendName? {
+        try call("looking for '\(account)'") { () throws(SecretError) -> SecretBackendName? in try self.readNow(account)?.backend }
     }
 
     // MARK: - Off the pool, with a deadline

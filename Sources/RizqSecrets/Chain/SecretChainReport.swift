@@ -5,7 +5,7 @@ public struct SecretChainReport: Sendable, Equatable, Codable {
     /// The service.
     public var service: String
     /// The backends reads try, in order.
-    public var order: [SecretBackendKind]
+    public var order: [SecretBackendName]
     /// Who set the order (`automatic`: nobody; the default order).
     public var orderOrigin: SecretSettingOrigin
     /// The config file looked at, and whether it exists.

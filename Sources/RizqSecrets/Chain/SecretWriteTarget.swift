@@ -1,7 +1,7 @@
 /// The backend that takes a chain's writes, who chose it and why.
 public struct SecretWriteTarget: Sendable, Equatable, Codable {
     /// The backend.
-    public var backend: SecretBackendKind
+    public var backend: SecretBackendName
     /// Who chose it: the API, the environment or the config file (the first writable backend of
     /// the order they set), the marker of an earlier automatic choice, or an automatic choice now.
     public var origin: SecretSettingOrigin
@@ -9,7 +9,7 @@ public struct SecretWriteTarget: Sendable, Equatable, Codable {
     public var reason: String
 
     /// A target from its parts.
-    public init(backend: SecretBackendKind, origin: SecretSettingOrigin, reason: String) {
+    public init(backend: SecretBackendName, origin: SecretSettingOrigin, reason: String) {
         self.backend = backend
         self.origin = origin
         self.reason = reason

@@ -6,10 +6,10 @@ import RizqCore
 /// no account name. Written once, after the first store that an automatic choice sent somewhere
 /// succeeded; every later process of the app then writes to the same backend, even when a D-Bus
 /// session has appeared since (or gone), so that one app's items never end up split across two
-/// backends. `secret migrate` rewrites it to the backend the items moved to; deleting it lets the
+/// backends. `secret move` rewrites it to the backend the items moved to; deleting it lets the
 /// next store choose again.
 struct WriteTargetMarker: Sendable, Equatable, Codable {
-    var backend: SecretBackendKind
+    var backend: SecretBackendName
     var chosen: Date
     var reason: String
 

@@ -21,7 +21,7 @@ public enum SecretSettingOrigin: String, Sendable, Codable {
 /// setting (``SecretSettingOrigin`` gives the precedence).
 struct ChainSettings: Sendable {
     /// The backends, in reading order.
-    var order: [SecretBackendKind]
+    var order: [SecretBackendName]
     /// Who set the order: `.automatic` is the default order with an automatic write target.
     var orderOrigin: SecretSettingOrigin
     /// The text that set it, for messages (`RIZQ_SECRETS_BACKEND=vault`).
@@ -44,18 +44,21 @@ struct ChainSettings: Sendable {
         let file = try SecretsConfigFile.load(path)
 
         // The order.
-        var order = SecretBackendKind.defaultOrder
+        var order = SecretBackendName.defaultOrder
         var origin = SecretSettingOrigin.automatic
         var source = "the default order"
         if let backends = configuration.backends {
             guard !backends.isEmpty else { throw .invalidConfiguration(detail: "the configuration's backends list is empty; name at least one backend, or leave it nil") }
+            if let unknown = backends.first(where: { !configuration.registry.names.contains($0) }) {
+                throw .invalidConfiguration(detail: "the configuration names the backend '\(unknown)', which its registry does not have; give one of \(configuration.registry.names.map(\.rawValue).joined(separator: ", "))")
+            }
             (order, origin, source) = (backends, .api, "the app's configuration")
         } else if let text = environment[variables.backend], !text.isEmpty {
-            if let named = try SecretBackendKind.order(from: text, origin: variables.backend) {
+            if let named = try SecretBackendName.order(from: text, origin: variables.backend, known: configuration.registry.names) {
                 (order, origin, source) = (named, .environment, "\(variables.backend)=\(text)")
             }
         } else if let text = file?.backend {
-            if let named = try SecretBackendKind.order(from: text, origin: "the config file \(path)'s backend") {
+            if let named = try SecretBackendName.order(from: text, origin: "the config file \(path)'s backend", known: configuration.registry.names) {
                 (order, origin, source) = (named, .configFile, "the config file \(path)")
             }
         }

@@ -20,7 +20,7 @@ public struct SecretStoreConfiguration: Sendable {
     /// is never skipped. `nil`: `RIZQ_SECRETS_BACKEND`, the config file's `backend`, else the
     /// default order (credentials, Secret Service, vault) with an automatic, remembered write
     /// target.
-    public var backends: [SecretBackendKind]?
+    public var backends: [SecretBackendName]?
     /// The vault's files and key sources, whole. `nil`: the environment
     /// (`RIZQ_SECRETS_DIR`, `RIZQ_SECRETS_PASSPHRASE_FILE`/`_FD`/`_COMMAND`,
     /// `RIZQ_SECRETS_KEY_FILE`, `RIZQ_SECRETS_SYSTEMD_CREDS`, `RIZQ_SECRETS_KEYRING_CACHE`), then
@@ -46,6 +46,9 @@ public struct SecretStoreConfiguration: Sendable {
     /// The most a caller waits for any one call of the chain, seconds; then
     /// ``/RizqCore/SecretError/deadlineExceeded(seconds:detail:)``.
     public var deadline: Double = 60
+    /// The backends the chain is made from, by name (``SecretBackendRegistry/standard``: those
+    /// this package ships). An app adds its own backend here.
+    public var registry: SecretBackendRegistry = .standard
     /// The config file. `nil`: `$RIZQ_SECRETS_CONFIG`, else
     /// `$XDG_CONFIG_HOME/rizq-prefs/secrets.json` (`~/.config/rizq-prefs/secrets.json`).
     public var configFile: String?
@@ -59,7 +62,7 @@ public struct SecretStoreConfiguration: Sendable {
     }
 
     /// A chain of exactly `backends` (the first writable one takes every write).
-    public init(backends: [SecretBackendKind], environment: [String: String] = ProcessInfo.processInfo.environment) {
+    public init(backends: [SecretBackendName], environment: [String: String] = ProcessInfo.processInfo.environment) {
         self.backends = backends
         self.environment = environment
     }

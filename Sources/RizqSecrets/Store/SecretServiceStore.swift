@@ -50,6 +50,9 @@ public struct SecretServiceStore: SecretStore {
     public let timeout: Double
     /// Whether a locked keyring may be unlocked by prompting the user.
     public let allowsPrompt: Bool
+    /// How long the short look of ``probe()`` (and a chain's choice of its write target) may
+    /// take, seconds: a daemon that does not answer in time is there but not answering.
+    public let probeTimeout: Double
     /// How long each D-Bus round trip of a call may take: three quarters of ``timeout``, so that
     /// a frozen service fails the round trip, and frees the worker thread, before the caller
     /// stops waiting (instead of holding the worker for GDBus's 25 s). Every call passes it to
@@ -59,18 +62,24 @@ public struct SecretServiceStore: SecretStore {
     private static let logger = Logger(label: "RizqSecrets")
 
     /// A store for `service` in `collection`.
-    public init(service: String? = nil, collection: Collection = .default, timeout: Double = 5, allowsPrompt: Bool = false) {
-        self.init(service: service, collection: collection, timeout: timeout, allowsPrompt: allowsPrompt, roundTripTimeout: timeout * 0.75)
+    public init(service: String? = nil, collection: Collection = .default, timeout: Double = 5, allowsPrompt: Bool = false, probeTimeout: Double = 2) {
+        self.init(
+            service: service, collection: collection, timeout: timeout, allowsPrompt: allowsPrompt, roundTripTimeout: timeout * 0.75,
+            probeTimeout: probeTimeout)
     }
 
     /// A store whose D-Bus round trips have a time-out of their own (tests: a round trip that
     /// times out long before the caller would stop waiting).
-    package init(service: String? = nil, collection: Collection = .default, timeout: Double, allowsPrompt: Bool = false, roundTripTimeout: Double) {
+    package init(
+        service: String? = nil, collection: Collection = .default, timeout: Double, allowsPrompt: Bool = false, roundTripTimeout: Double,
+        probeTimeout: Double = 2
+    ) {
         self.service = service ?? AppIdentity.current
         self.collection = collection
         self.timeout = timeout
         self.allowsPrompt = allowsPrompt
         self.roundTripTimeout = roundTripTimeout
+        self.probeTimeout = probeTimeout
     }
 
     // MARK: Synchronous

@@ -16,7 +16,7 @@ struct VaultLayout: Sendable {
     var systemdSlot: String { slots + "/systemd.cred" }
     /// The chain's remembered write target (no secret in it).
     var marker: String { folder + "/backend.json" }
-    /// An unfinished `secret migrate`'s journal: account names and states, never secrets.
+    /// An unfinished `secret move`'s journal (its file keeps the first release's name): account names and states, never secrets.
     var migrationJournal: String { folder + "/migration.journal" }
     /// The plain-text backend's file (only when that backend is named explicitly).
     var plaintext: String { folder + "/plaintext.json" }

@@ -20,7 +20,7 @@ enum CommandNames {
                 askedForHelp = true
                 continue
             }
-            guard let next = subcommands.first(where: { name(of: $0) == word }) else {
+            guard let next = subcommands.first(where: { names(of: $0).contains(word) }) else {
                 return unknown(word, under: path, among: subcommands.map(name(of:)))
             }
             command = next
@@ -31,6 +31,11 @@ enum CommandNames {
 
     private static func name(of command: any ParsableCommand.Type) -> String {
         command.configuration.commandName ?? String(describing: command).lowercased()
+    }
+
+    /// The command's name and its aliases (`secret move` is also `secret migrate`).
+    private static func names(of command: any ParsableCommand.Type) -> [String] {
+        [name(of: command)] + command.configuration.aliases
     }
 
     private static func unknown(_ word: String, under path: [String], among names: [String]) -> CLIError {
@@ -44,7 +49,7 @@ enum CommandNames {
         var command: any ParsableCommand.Type = RizqPrefsCommand.self
         var words: [String] = []
         for word in arguments where !word.hasPrefix("-") {
-            guard let next = command.configuration.subcommands.first(where: { name(of: $0) == word }) else { break }
+            guard let next = command.configuration.subcommands.first(where: { names(of: $0).contains(word) }) else { break }
             command = next
             words.append(word)
         }

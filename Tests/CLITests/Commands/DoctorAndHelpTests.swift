@@ -60,9 +60,15 @@ final class DoctorAndHelpTests: XCTestCase {
         let headless = try cli.run(["doctor"], environment: nothing)
         XCTAssertEqual(headless.status, 4, headless.stdout)
         XCTAssertTrue(headless.stdout.contains("no backend can store secrets here") && headless.stdout.contains("RIZQ_SECRETS_PASSPHRASE_FILE"), headless.stdout)
-        // A passphrase file is enough: the vault takes the secrets, and doctor is content.
+        // A passphrase file others can read protects nothing: refused, naming the check (issue 37, item 2).
         nothing["RIZQ_SECRETS_PASSPHRASE_FILE"] = cli.root + "/passphrase"
         try Data("a passphrase".utf8).write(to: URL(fileURLWithPath: cli.root + "/passphrase"))
+        XCTAssertEqual(chmod(cli.root + "/passphrase", 0o644), 0)
+        let readable = try cli.run(["doctor"], environment: nothing)
+        XCTAssertEqual(readable.status, 4, readable.stdout)
+        XCTAssertTrue(readable.stdout.contains("other users can read it") && readable.stdout.contains("chmod 600"), readable.stdout)
+        // A private passphrase file is enough: the vault takes the secrets, and doctor is content.
+        XCTAssertEqual(chmod(cli.root + "/passphrase", 0o600), 0)
         let withVault = try cli.run(["doctor"], environment: nothing)
         XCTAssertEqual(withVault.status, 0, withVault.stdout)
         XCTAssertTrue(withVault.stdout.contains("writes go to vault"), withVault.stdout)

@@ -26,6 +26,6 @@ struct SecretCommand: ParsableCommand {
             """,
         subcommands: [
             SecretSetCommand.self, SecretGetCommand.self, SecretDeleteCommand.self, SecretListCommand.self, SecretBackendsCommand.self,
-            SecretUnlockCommand.self, SecretLockCommand.self, SecretMigrateCommand.self, SecretExportCredentialCommand.self,
+            SecretUnlockCommand.self, SecretLockCommand.self, SecretMoveCommand.self, SecretExportCredentialCommand.self,
         ])
 }

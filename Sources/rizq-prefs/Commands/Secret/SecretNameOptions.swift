@@ -41,16 +41,23 @@ struct SecretNameOptions: ParsableArguments {
 /// `--backend`: one backend instead of the chain, for `get`, `set`, `delete`, `list`.
 struct SecretBackendOption: ParsableArguments {
     @Option(help: ArgumentHelp(
-        "Use this backend alone instead of the chain: credentials, secret-service, vault or plaintext (default: the chain; see 'rizq-prefs secret backends').",
+        "Use this backend alone instead of the chain: \(SecretBackendRegistry.standard.names.map(\.rawValue).joined(separator: ", ")) (default: the chain; see 'rizq-prefs secret backends').",
         valueName: "name"))
     var backend: String?
 
     /// The backend named, if any.
-    func kind() throws(CLIError) -> SecretBackendKind? {
+    func kind() throws(CLIError) -> SecretBackendName? {
         guard let backend else { return nil }
-        guard let kind = SecretBackendKind(rawValue: backend) else {
-            throw CLIError(.usage, "--backend \(backend) is not a backend; give credentials, secret-service, vault or plaintext")
+        return try Self.name(backend, option: "--backend ")
+    }
+
+    /// `text` as the name of a backend the chain knows, or a usage error listing them.
+    static func name(_ text: String, option: String = "") throws(CLIError) -> SecretBackendName {
+        let names = SecretBackendRegistry.standard.names
+        let name = SecretBackendName(rawValue: text)
+        guard names.contains(name) else {
+            throw CLIError(.usage, "\(option)'\(text)' is not a backend; give \(names.map(\.rawValue).joined(separator: ", "))")
         }
-        return kind
+        return name
     }
 }

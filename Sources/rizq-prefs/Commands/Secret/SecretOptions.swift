@@ -26,7 +26,7 @@ struct SecretOptions: ParsableArguments {
 
     /// The chain these options name (or `backend` alone); new Secret Service items go to
     /// `collection`.
-    func openStore(collection: SecretServiceStore.Collection = .default, backend: SecretBackendKind? = nil) throws(CLIError) -> ChainedSecretStore {
+    func openStore(collection: SecretServiceStore.Collection = .default, backend: SecretBackendName? = nil) throws(CLIError) -> ChainedSecretStore {
         try name.chain { configuration in
             if let backend { configuration.backends = [backend] }
             configuration.secretServiceCollection = collection

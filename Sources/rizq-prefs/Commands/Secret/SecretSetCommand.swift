@@ -53,6 +53,14 @@ struct SecretSetCommand: ParsableCommand {
             throw CLIError(.usage, "secret set takes one argument, the key, and reads the secret from stdin, never from the command line (where 'ps' and the shell's history would show it); \(unexpected.count == 1 ? "the extra argument was" : "\(unexpected.count) extra arguments were") not shown (a mistyped option counts too: see 'rizq-prefs secret set --help'); pipe the secret in: printf '%s' \"$TOKEN\" | rizq-prefs secret set KEY")
         }
         let store = try options.openStore(collection: session ? .session : .default, backend: backend.kind())
+        if session {
+            // The session keyring is the Secret Service's: a write that goes elsewhere would
+            // outlive the session the user asked for.
+            let target = try CLIError.secrets { () throws(SecretError) in try store.writeTarget() }
+            guard target.backend == .secretService else {
+                throw CLIError(.usage, "--session stores in the Secret Service's session keyring, but the secrets of '\(store.service)' go to \(target.backend) (\(target.reason)); nothing was stored: leave out --session, or use --backend secret-service")
+            }
+        }
         var secret = isatty(STDIN_FILENO) != 0 ? Self.prompt("Secret for '\(key)': ") : FileHandle.standardInput.readDataToEndOfFile()
         // Exactly one "\n", as documented: a lone "\r" (or the "\r" of "\r\n") may belong to the secret.
         if !raw, secret.last == 0x0A { secret.removeLast() }
@@ -62,9 +70,11 @@ struct SecretSetCommand: ParsableCommand {
             try store.storeSecret(secret, isText: isText, forAccount: key, label: label)
         } catch {
             // A damaged vault is never written over, unless --force moves it aside first.
-            guard force, case .damaged(let path, _) = error, path == store.vault.folder + "/vault.age" else { throw CLIError(error) }
+            guard force, case .damaged(let path, _) = error, let vault = store.backend(named: .vault) as? VaultSecretStore,
+                path == vault.folder + "/vault.age"
+            else { throw CLIError(error) }
             let aside = try CLIError.secrets { () throws(SecretError) in
-                do throws(VaultError) { return try store.vault.setAsideDamagedVault() } catch { throw error.secretError }
+                do throws(VaultError) { return try vault.setAsideDamagedVault() } catch { throw error.secretError }
             }
             Output.note("rizq-prefs: the damaged vault was moved aside to \(aside ?? path); an empty vault with the same key starts now")
             try CLIError.secrets { () throws(SecretError) in try store.storeSecret(secret, isText: isText, forAccount: key, label: label) }

@@ -120,8 +120,13 @@ final class SecretChainCommandTests: XCTestCase {
         XCTAssertEqual(try cli.run(["secret", "get", "--service", service, "database.password"], environment: environment).stdout, "from-systemd")
         XCTAssertEqual(try cli.run(["secret", "get", "--service", service, "tokens/github"], environment: environment).stdout, "gh-token")
         XCTAssertEqual(try cli.run(["secret", "list", "--service", service], environment: environment).stdout, "database.password\ntokens/github\n")
-        // The vault's copy of the same account is shadowed by the host's.
-        XCTAssertEqual(try cli.run(["secret", "set", "--service", service, "database.password"], stdin: Data("in-the-vault".utf8), environment: environment).status, 0)
+        // A write the host's copy would shadow is refused: reads would never see it (issue 37, item 4).
+        let shadowed = try cli.run(["secret", "set", "--service", service, "database.password"], stdin: Data("in-the-vault".utf8), environment: environment)
+        XCTAssertEqual(shadowed.status, 4, shadowed.stderr)
+        XCTAssertTrue(shadowed.stderr.contains("already delivered by the credentials backend") && shadowed.stderr.contains("nothing was written"), shadowed.stderr)
+        XCTAssertEqual(try cli.run(["secret", "get", "--service", service, "database.password", "--backend", "vault"], environment: environment).status, 1, "nothing reached the vault")
+        // Written to the vault by name, it is there, and still shadowed by the host's.
+        XCTAssertEqual(try cli.run(["secret", "set", "--service", service, "database.password", "--backend", "vault"], stdin: Data("in-the-vault".utf8), environment: environment).status, 0)
         XCTAssertEqual(try cli.run(["secret", "get", "--service", service, "database.password"], environment: environment).stdout, "from-systemd")
         XCTAssertEqual(try cli.run(["secret", "get", "--service", service, "database.password", "--backend", "vault"], environment: environment).stdout, "in-the-vault")
         // Deleting removes the vault's copy, and says the host's stays.

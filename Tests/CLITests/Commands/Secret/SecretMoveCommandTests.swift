@@ -1,10 +1,10 @@
 import Foundation
 import XCTest
 
-/// `secret migrate`: 200 secrets from the vault to the keyring and back, each way killed with
+/// `secret move` (first named `secret migrate`, which still works): 200 secrets from the vault to the keyring and back, each way killed with
 /// SIGKILL 20 times at random steps and run again; every secret ends up moved exactly once, with
 /// its bytes, and none is lost.
-final class SecretMigrateCommandTests: XCTestCase {
+final class SecretMoveCommandTests: XCTestCase {
     static let count = 200
     static let killRounds = 20
 
@@ -31,12 +31,15 @@ final class SecretMigrateCommandTests: XCTestCase {
             plain["account-\(index)"] = ["data": Data(Self.value(index).utf8).base64EncodedString(), "isText": true, "label": "x", "created": "2026-11-26T10:00:00.000Z", "modified": "2026-11-26T10:00:00.000Z"]
         }
         try JSONSerialization.data(withJSONObject: plain).write(to: URL(fileURLWithPath: folder + "/plaintext.json"))
+        // Secrets others can read are refused (issue 37, item 2): the file is the user's alone.
+        XCTAssertEqual(chmod(folder + "/plaintext.json", 0o600), 0)
         let seeded = try cli.run(["secret", "migrate", "--service", service, "--from", "plaintext", "--to", "vault", "--delete-source"], environment: environment)
+        XCTAssertTrue(seeded.stderr.contains("'secret migrate' is now 'secret move'"), "the old spelling works and points to the new one: \(seeded.stderr)")
         XCTAssertEqual(seeded.status, 0, seeded.stderr)
         try checkVault(folder: folder, keyFile: keyFile)
 
         // The vault to the keyring, killed 20 times, then finished.
-        try migrateWithKills(cli, service, from: "vault", to: "secret-service", environment)
+        try moveWithKills(cli, service, from: "vault", to: "secret-service", environment)
         let keyringItems = try runCommand("/usr/bin/secret-tool", ["search", "--all", "service", service])
         XCTAssertEqual(keyringItems.stdout.components(separatedBy: "\n").filter { $0.hasPrefix("[/") }.count, Self.count, "each secret once in the keyring")
         XCTAssertEqual(try cli.run(["secret", "list", "--service", service, "--backend", "vault"], environment: environment).stdout, "", "none left in the vault")
@@ -46,7 +49,7 @@ final class SecretMigrateCommandTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: folder + "/migration.journal"), "the journal goes when the migration is done")
 
         // And back, killed 20 times again.
-        try migrateWithKills(cli, service, from: "secret-service", to: "vault", environment)
+        try moveWithKills(cli, service, from: "secret-service", to: "vault", environment)
         XCTAssertEqual(try runCommand("/usr/bin/secret-tool", ["search", "--all", "service", service]).stdout, "", "none left in the keyring")
         try checkVault(folder: folder, keyFile: keyFile)
         let report = try cli.run(["secret", "backends", "--json", "--service", service], environment: environment)
@@ -55,14 +58,14 @@ final class SecretMigrateCommandTests: XCTestCase {
 
     /// Starts the migration 20 times, each killed with SIGKILL after a random number (1–8) of the
     /// steps it printed, then once to its end.
-    private func migrateWithKills(_ cli: CLIHarness, _ service: String, from: String, to: String, _ environment: [String: String?]) throws {
+    private func moveWithKills(_ cli: CLIHarness, _ service: String, from: String, to: String, _ environment: [String: String?]) throws {
         var full = cli.environment
         for (name, value) in environment { full[name] = value }
         var kills = 0
         for _ in 0..<Self.killRounds {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: CLIHarness.binary)
-            process.arguments = ["secret", "migrate", "--service", service, "--from", from, "--to", to, "--delete-source"]
+            process.arguments = ["secret", "move", "--service", service, "--from", from, "--to", to, "--delete-source"]
             process.environment = full
             let output = Pipe()
             process.standardOutput = output
@@ -81,9 +84,9 @@ final class SecretMigrateCommandTests: XCTestCase {
             process.waitUntilExit()
         }
         XCTAssertEqual(kills, Self.killRounds, "every round was killed mid-way (200 secrets take more than 20 × 8 steps)")
-        let finished = try cli.run(["secret", "migrate", "--service", service, "--from", from, "--to", to, "--delete-source"], environment: environment)
+        let finished = try cli.run(["secret", "move", "--service", service, "--from", from, "--to", to, "--delete-source"], environment: environment)
         XCTAssertEqual(finished.status, 0, finished.stderr)
-        XCTAssertTrue(finished.stdout.contains("resumed an interrupted migration"), finished.stdout.suffix(300).description)
+        XCTAssertTrue(finished.stdout.contains("resumed an interrupted move"), finished.stdout.suffix(300).description)
         XCTAssertFalse(finished.stdout.split(separator: "\n").contains { $0.hasPrefix("conflict ") }, finished.stdout)
         XCTAssertTrue(finished.stdout.contains("conflicts 0"), finished.stdout)
     }

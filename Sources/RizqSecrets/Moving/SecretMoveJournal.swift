@@ -1,7 +1,8 @@
 import Foundation
 import RizqCore
 
-/// The journal of a `secret migrate` in progress: `<root>/<service>/migration.journal`, 0600, one
+/// The journal of a `secret move` in progress: `<root>/<service>/migration.journal` (the name
+/// the first release gave it, kept so that an interrupted move of that release is finished), 0600, one
 /// JSON object per line, each line flushed (`fsync`) before the step it records is counted done.
 /// Account names and states only, never a secret.
 ///
@@ -16,11 +17,11 @@ import RizqCore
 /// in the destination, or both. A rerun reads the journal and goes on: an account the source no
 /// longer has but the journal says was copied is in the destination (it was deleted after the
 /// copy); one the destination already holds the same is not written again. The journal is
-/// removed when the migration finishes; a torn last line (the kill came mid-write) is ignored.
-final class MigrationJournal {
+/// removed when the move finishes; a torn last line (the kill came mid-write) is ignored.
+final class SecretMoveJournal {
     struct Plan: Codable, Equatable {
-        var from: SecretBackendKind
-        var to: SecretBackendKind
+        var from: SecretBackendName
+        var to: SecretBackendName
         var deleteSource: Bool
         var accounts: [String]
     }
@@ -34,16 +35,16 @@ final class MigrationJournal {
     private(set) var plan: Plan
     private(set) var copied: Set<String> = []
     private(set) var deleted: Set<String> = []
-    /// Whether an interrupted migration's journal was found.
+    /// Whether an interrupted move's journal was found.
     let resumed: Bool
     /// RizqCore's journal: each line on disk before its step counts, the lock held while this
-    /// process moves the accounts (a second `secret migrate` of the service is refused).
+    /// process moves the accounts (a second `secret move` of the service is refused).
     private let journal: FileJournal
 
     /// Opens the journal at `path`: an interrupted one from `from` to `to` is read and continued
     /// (with the accounts `current` lists added); one between other backends is an error; else a
     /// new one is started with `current`'s accounts.
-    init(path: String, from: SecretBackendKind, to: SecretBackendKind, deleteSource: Bool, current: [String]) throws(SecretError) {
+    init(path: String, from: SecretBackendName, to: SecretBackendName, deleteSource: Bool, current: [String]) throws(SecretError) {
         self.path = path
         var found: Plan?
         let earlier: (journal: FileJournal, lines: [[UInt8]])?
@@ -58,11 +59,11 @@ final class MigrationJournal {
             }
             throw error.vaultError.secretError
         } catch {
-            throw .storageFailed(detail: "cannot open the migration journal \(path): \(error)")
+            throw .storageFailed(detail: "cannot open the secret-move journal \(path): \(error)")
         }
         if let lines = earlier?.lines, let first = lines.first, let plan = try? JSONDecoder().decode(Plan.self, from: Data(first)) {
             guard plan.from == from, plan.to == to else {
-                throw .invalidConfiguration(detail: "a migration from \(plan.from.rawValue) to \(plan.to.rawValue) was interrupted (its journal is \(path)); finish it first: rizq-prefs secret migrate --from \(plan.from.rawValue) --to \(plan.to.rawValue)")
+                throw .invalidConfiguration(detail: "a move from \(plan.from.rawValue) to \(plan.to.rawValue) was interrupted (its journal is \(path)); finish it first: rizq-prefs secret move --from \(plan.from.rawValue) --to \(plan.to.rawValue)")
             }
             found = plan
             for line in lines.dropFirst() {
@@ -106,7 +107,7 @@ final class MigrationJournal {
         deleted.insert(account)
     }
 
-    /// Removes the journal: the migration is complete.
+    /// Removes the journal: the move is complete.
     func finish() throws(SecretError) {
         do { try journal.finish() } catch { throw error.vaultError.secretError }
     }
@@ -115,15 +116,15 @@ final class MigrationJournal {
         do {
             try journal.append(Array(try Self.encode(step)))
         } catch let error as FileError {
-            throw .storageFailed(detail: "cannot write the migration journal \(path): \(error.reason); nothing was lost: run the migration again")
+            throw .storageFailed(detail: "cannot write the secret-move journal \(path): \(error.reason); nothing was lost: run the move again")
         } catch {
-            throw .storageFailed(detail: "cannot write the migration journal \(path): \(error); nothing was lost: run the migration again")
+            throw .storageFailed(detail: "cannot write the secret-move journal \(path): \(error); nothing was lost: run the move again")
         }
     }
 
     private static func encode<Value: Encodable>(_ value: Value) throws(SecretError) -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
-        do { return try encoder.encode(value) } catch { throw .storageFailed(detail: "cannot encode a migration journal line") }
+        do { return try encoder.encode(value) } catch { throw .storageFailed(detail: "cannot encode a secret-move journal line") }
     }
 }

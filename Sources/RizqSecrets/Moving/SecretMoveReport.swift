@@ -1,6 +1,6 @@
-/// What ``ChainedSecretStore/migrate(from:to:deleteSource:dryRun:overwrite:progress:)`` did (or,
+/// What ``ChainedSecretStore/move(from:to:deleteSource:dryRun:overwrite:progress:)`` did (or,
 /// in a dry run, would do) with each account. Names only, never a secret.
-public struct SecretMigrationReport: Sendable, Equatable, Codable {
+public struct SecretMoveReport: Sendable, Equatable, Codable {
     /// What happened to one account.
     public enum Outcome: String, Sendable, Codable {
         /// Written to the destination and read back the same.
@@ -28,12 +28,12 @@ public struct SecretMigrationReport: Sendable, Equatable, Codable {
     }
 
     /// The backend the items came from.
-    public var from: SecretBackendKind
+    public var from: SecretBackendName
     /// The backend they went to.
-    public var to: SecretBackendKind
+    public var to: SecretBackendName
     /// Whether nothing was changed.
     public var dryRun: Bool
-    /// Whether an interrupted migration's journal was found and finished.
+    /// Whether an interrupted move's journal was found and finished.
     public var resumed: Bool
     /// Every account, sorted.
     public var items: [Item]
@@ -47,6 +47,10 @@ public struct SecretMigrationReport: Sendable, Equatable, Codable {
             : ["copied \(count(.copied))", "already there \(count(.alreadyThere))", "conflicts \(count(.conflict))"]
         if count(.vanished) > 0 { parts.append("gone from the source \(count(.vanished))") }
         if deleted > 0 { parts.append("\(dryRun ? "would delete" : "deleted") from \(from.rawValue) \(deleted)") }
-        return (resumed ? "resumed an interrupted migration: " : "") + parts.joined(separator: ", ")
+        return (resumed ? "resumed an interrupted move: " : "") + parts.joined(separator: ", ")
     }
 }
+
+/// The name the first releases gave ``SecretMoveReport``.
+@available(*, deprecated, renamed: "SecretMoveReport")
+public typealias SecretMigrationReport = SecretMoveReport

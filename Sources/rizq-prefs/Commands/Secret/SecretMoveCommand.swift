@@ -2,10 +2,11 @@ import ArgumentParser
 import Foundation
 import RizqSecrets
 
-/// `rizq-prefs secret migrate --from A --to B [--delete-source] [--dry-run]`
-struct SecretMigrateCommand: ParsableCommand {
+/// `rizq-prefs secret move --from A --to B [--delete-source] [--dry-run]` (the first releases
+/// called it `secret migrate`, which still works and says so).
+struct SecretMoveCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "migrate",
+        commandName: "move",
         abstract: "Move the service's secrets from one backend to another.",
         discussion: """
             Copies every secret of --from to --to, reads each copy back, and with --delete-source \
@@ -18,8 +19,11 @@ struct SecretMigrateCommand: ParsableCommand {
             summary; --dry-run prints what would happen and changes nothing.
 
             Example:
-              rizq-prefs secret migrate --app com.rizq.app --from secret-service --to vault --delete-source
-            """)
+              rizq-prefs secret move --app com.rizq.app --from secret-service --to vault --delete-source
+
+            'secret migrate' is the name the first releases gave this command; it still works.
+            """,
+        aliases: ["migrate"])
 
     @OptionGroup var options: SecretOptions
 
@@ -39,15 +43,13 @@ struct SecretMigrateCommand: ParsableCommand {
     var overwrite = false
 
     func run() throws {
-        let kinds = try [from, to].map { name -> SecretBackendKind in
-            guard let kind = SecretBackendKind(rawValue: name) else {
-                throw CLIError(.usage, "'\(name)' is not a backend; give credentials, secret-service, vault or plaintext")
-            }
-            return kind
+        if CommandLine.arguments.dropFirst().contains("migrate") {
+            Output.note("rizq-prefs: 'secret migrate' is now 'secret move' (\"migrate\" means schema versions only); the old name keeps working")
         }
+        let names = try [from, to].map { name throws(CLIError) -> SecretBackendName in try SecretBackendOption.name(name) }
         let chain = try options.openStore()
         let report = try CLIError.secrets { () throws(SecretError) in
-            try chain.migrate(from: kinds[0], to: kinds[1], deleteSource: deleteSource, dryRun: dryRun, overwrite: overwrite) { account, step in
+            try chain.move(from: names[0], to: names[1], deleteSource: deleteSource, dryRun: dryRun, overwrite: overwrite) { account, step in
                 Output.line("\(step) \(account)")
             }
         }
