@@ -143,12 +143,21 @@ let package = Package(
             ],
             swiftSettings: [.enableUpcomingFeature("NonisolatedNonsendingByDefault")]
         ),
-        // `rizq-prefs fleet …` (rizq-prefs executes it). The few output and option helpers it
-        // shares with rizq-prefs are links to that target's files (Sources/rizq-prefs-fleet/Shared).
+        // What both command-line tools share: output and its errors (one CLIError, the exit
+        // statuses), the options they both take, value parsing and listing. Internal.
+        .target(
+            name: "RizqCommandLine",
+            dependencies: [
+                "RizqCore", "RizqPrefs", "RizqJSON",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // `rizq-prefs fleet …` (rizq-prefs executes it), on the same command-line support.
         .executableTarget(
             name: "rizq-prefs-fleet",
             dependencies: [
-                "RizqFleet", "RizqPrefs", "RizqJSON",
+                "RizqFleet", "RizqPrefs", "RizqJSON", "RizqCommandLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -162,7 +171,7 @@ let package = Package(
         .executableTarget(
             name: "rizq-prefs",
             dependencies: [
-                "RizqPrefs", "RizqJSON", "RizqSecrets", "RizqImport", "RizqProfiles", "RizqSync",
+                "RizqPrefs", "RizqJSON", "RizqSecrets", "RizqImport", "RizqProfiles", "RizqSync", "RizqCommandLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -315,7 +324,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CLITests",
-            dependencies: ["RizqTestSupport", "RizqPrefs", "RizqJSON", "rizq-prefs"]
+            dependencies: ["RizqTestSupport", "RizqPrefs", "RizqJSON", "RizqCommandLine", "rizq-prefs", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         // Examples/SeedApp's sources, compiled as they are (SeedApp/ links to them), and checked.
         // A target of its own: the seed's `typealias UserDefaults = SuiteStore` is module-wide.

@@ -1,3 +1,4 @@
+import RizqCommandLine
 import ArgumentParser
 
 /// `rizq-prefs fleet`: the root of the fleet commands.

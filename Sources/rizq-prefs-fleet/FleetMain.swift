@@ -1,3 +1,4 @@
+import RizqCommandLine
 import ArgumentParser
 import Foundation
 import Logging
@@ -22,7 +23,7 @@ enum FleetMain {
                 try command.run()
             }
             FleetSession.finish()
-        } catch let error as FleetCLIError {
+        } catch let error as CLIError {
             FleetSession.finish()
             Output.error(error.message)
             fflush(nil)

@@ -1,3 +1,4 @@
+import RizqCommandLine
 import ArgumentParser
 import Foundation
 import Logging
@@ -20,15 +21,16 @@ enum Main {
         do {
             if let invalid = RawArguments.invalidUTF8() { throw invalid }
             if let unknownCommand = CommandNames.check(arguments) { throw unknownCommand }
-            // `get KEY`, `set KEY VALUE`, `list`: read without argument-parser's cost (QuickCommandLine).
-            if var quick = QuickCommandLine.command(arguments) {
-                SuiteStore.openWithoutWatching()
-                try quick.run()
-                return
-            }
             // A command that reads or writes once follows no file: no inotify watch to set up.
             if OneShotCommand.names.contains(arguments.first { !$0.hasPrefix("-") } ?? "") { SuiteStore.openWithoutWatching() }
-            var command = try RizqPrefsCommand.parseAsRoot(NegativeNumbers.mark(arguments))
+            let marked = NegativeNumbers.mark(arguments)
+            // The command alone when its words lead the line (DirectCommandLine), else the whole tree.
+            var command: any ParsableCommand
+            if let direct = DirectCommandLine.command(marked) {
+                command = direct
+            } else {
+                command = try RizqPrefsCommand.parseAsRoot(marked)
+            }
             if var asyncCommand = command as? AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {

@@ -1,3 +1,4 @@
+import RizqCommandLine
 import ArgumentParser
 
 /// `rizq-prefs`: the root command.

@@ -1,3 +1,4 @@
+import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -82,27 +83,38 @@ package struct FileError: Error, Equatable, Sendable, CustomStringConvertible {
         return "its \(subjectWord) \(path) " + phrase
     }
 
-    /// What was found, as a predicate ("is a symbolic link …", "belongs to user 65534 …").
+    /// What was found, as a predicate, with what to do after it: "is a symbolic link …; replace …".
     private var phrase: String {
+        let (found, fix) = finding
+        return fix.isEmpty ? found : found + "; " + fix
+    }
+
+    /// What was found, as a predicate ("is a symbolic link (to …), and …", "belongs to user
+    /// 65534 (nobody), …"), and what to do about it ("" when there is nothing to do but wait):
+    /// apart, for a report that lists findings and fixes in columns (`doctor`).
+    package var finding: (found: String, fix: String) {
         switch problem {
         case .system(let code):
-            return "cannot be used: \(code)"
+            return ("cannot be used: \(code)", "")
         case .symbolicLink(let target):
-            return "is a symbolic link (to \(target)), and this \(subjectWord) is never read or written through a link, so that no file elsewhere is touched; replace the link by the \(subjectWord) itself (rm '\(path)', then put the real one there)"
+            return ("is a symbolic link (to \(target)), and this \(subjectWord) is never read or written through a link, so that no file elsewhere is touched",
+                    "replace the link by the \(subjectWord) itself (rm '\(path)', then put the real one there)")
         case .wrongKind(let found, let expected):
-            return "is \(found), not \(expected), so it is not opened (a FIFO or a device would hang or feed anything); move it away (mv '\(path)' '\(path).moved')"
+            return ("is \(found), not \(expected), so it is not opened (a FIFO or a device would hang or feed anything)", "move it away (mv '\(path)' '\(path).moved')")
         case .foreignOwner(let owner, let user):
-            return "belongs to user \(owner) (\(FileWords.userName(owner))), not to this user (\(user), \(FileWords.userName(user))) or root, so another user could have written what it says; if it is yours, chown it (chown \(FileWords.userName(user)) '\(path)'), else remove it"
+            return ("belongs to user \(owner) (\(FileWords.userName(owner))), not to this user (\(user), \(FileWords.userName(user))) or root, so another user could have written what it says",
+                    "if it is yours, chown it (chown \(FileWords.userName(user)) '\(path)'), else remove it")
         case .tooOpen(let mode, let what, let fix):
-            return "has mode \(String(mode & 0o7777, radix: 8)), so \(what); \(fix)"
+            return ("has mode \(String(mode & 0o7777, radix: 8)), so \(what)", fix.replacingOccurrences(of: FileTrust.pathMark, with: path))
         case .tooLarge(let size, let limit):
-            return "is \(FileWords.size(size)), over the \(FileWords.size(Int64(limit))) a \(subjectWord) may hold"
+            return ("is \(FileWords.size(size)), over the \(FileWords.size(Int64(limit))) a \(subjectWord) may hold", "move it away (mv '\(path)' '\(path).moved')")
         case .lockTimedOut(let waited, let holders):
-            return "was still locked after waiting \(waited): held by \(holders)"
+            return ("was still locked after waiting \(waited): held by \(holders)", "")
         case .keepsChanging:
-            return "keeps being changed by another program that does not take its lock; stop that program and try again"
+            return ("keeps being changed by another program that does not take its lock", "stop that program and try again")
         case .displaced(let kept):
-            return "was replaced by another program during this write, and its version could not be put back; it is \(kept): look at it and move it back by hand if it is the one to keep"
+            return ("was replaced by another program during this write, and its version could not be put back; it is \(kept)",
+                    "look at it and move it back by hand if it is the one to keep")
         }
     }
 

@@ -126,10 +126,10 @@ package struct FileTrust: Sendable, Equatable {
 
     /// ``problem(with:expectsFolder:)`` as the error for `path`.
     package func check(_ info: stat, path: String, operation: FileError.Operation, expectsFolder: Bool = false) throws(FileError) {
-        guard var problem = problem(with: info, expectsFolder: expectsFolder) else { return }
-        if case .tooOpen(let mode, let what, let fix) = problem {
-            problem = .tooOpen(mode: mode, what: what, fix: fix.replacingOccurrences(of: "%PATH%", with: path))
-        }
+        guard let problem = problem(with: info, expectsFolder: expectsFolder) else { return }
         throw FileError(path: path, operation: operation, problem: problem, subject: subject)
     }
+
+    /// Where a fix names the file's path (``FileError`` puts the path in).
+    static let pathMark = "%PATH%"
 }

@@ -47,7 +47,7 @@ struct DumpShapeReader {
         case .chromiumLevelDB, .webkitSQLite, .firefoxLSNG, .firefoxWebappsstore:
             throw .wrongShape(
                 file: source, position: position(0),
-                reason: "\(format.rawValue) is a browser's own storage, not a dump file; read it with `rizq-prefs migrate --from PATH` (the RizqProfiles module)")
+                reason: "\(format.rawValue) is a browser's own storage, not a dump file; read it with `rizq-prefs import-app --from PATH` (the RizqProfiles module)")
         case .plist:
             // ImportDump sends property lists to PropertyListReader before any JSON is parsed.
             throw .wrongShape(file: source, position: position(root.range.lowerBound), reason: "a property list is not read as JSON")

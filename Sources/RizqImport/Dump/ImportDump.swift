@@ -67,7 +67,7 @@ public struct ImportDump: Sendable, Equatable {
         case firefoxWebappsstore = "firefox-webappsstore"
 
         /// The formats of dump files, which ``ImportDump/init(contentsOfFile:format:origin:)``
-        /// reads; the others are browsers' own storage (`rizq-prefs migrate --from`).
+        /// reads; the others are browsers' own storage (`rizq-prefs import-app --from`).
         public static let dumpFileFormats: [Format] = [.object, .pairs, .playwright, .cypress, .devtools, .plist]
     }
 

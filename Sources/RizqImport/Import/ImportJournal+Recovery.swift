@@ -35,7 +35,7 @@ package struct ImportRecovery: Sendable {
             parts.append("\(names(replaced)) held a secret before the import, which may have replaced it: the earlier secret cannot be brought back (the journal holds no value): check it with `rizq-prefs secret get`")
         }
         if !failed.isEmpty {
-            parts.append("could not remove " + failed.map { "\($0.account) (\($0.reason))" }.joined(separator: ", ") + ": the journal is kept, run `rizq-prefs migrate --app \(journal.appID) --recover` once the secret store answers")
+            parts.append("could not remove " + failed.map { "\($0.account) (\($0.reason))" }.joined(separator: ", ") + ": the journal is kept, run `rizq-prefs import-app --app \(journal.appID) --recover` once the secret store answers")
         }
         if parts.isEmpty { parts.append("it had written no secret") }
         var text = "an earlier \(journal.title) of app \(journal.appID) was stopped before it finished (killed) and recorded nothing: " + parts.joined(separator: "; ")

@@ -106,7 +106,7 @@ public struct Importer: Sendable {
     }
 
     /// The label `RizqMigration`, the module's name before it was `RizqImport`, kept so that
-    /// log filters and `rizq-prefs migrate -v` output stay as they were: debug lines name the
+    /// log filters and `rizq-prefs import-app -v` output stay as they were: debug lines name the
     /// import's id (metadata `migration`) and what it wrote, never a value.
     static let logger = Logger(label: "RizqMigration")
 

@@ -8,7 +8,7 @@ extension ImportReport {
     public var text: String {
         var lines: [String] = []
         // "Migration", as the report read before the module was named an import: scripts that
-        // match `rizq-prefs migrate`'s first line keep working.
+        // match `rizq-prefs import-app`'s first line keep working.
         lines.append("Migration '\(importID)': \(statusSentence)")
         var input = "Input: \(source ?? "(built in code)") (\(format.rawValue)"
         if let origin { input += ", origin \(origin)" }
@@ -67,7 +67,7 @@ extension ImportReport {
 
     /// The report for scripts: one JSON object with a stable shape (every field present, `null`
     /// when it does not apply), keys sorted. Secret items carry `"redacted": true` and no value.
-    /// The import's id is the member `"migration"`, the name scripts of `rizq-prefs migrate
+    /// The import's id is the member `"migration"`, the name scripts of `rizq-prefs import-app
     /// --json` have read since before the module was named an import.
     ///
     /// ```json

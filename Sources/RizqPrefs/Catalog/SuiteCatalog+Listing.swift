@@ -3,7 +3,7 @@ import Glibc
 #endif
 
 extension SuiteCatalog {
-    /// The name of the file where `rizq-prefs migrate` records the imports it ran
+    /// The name of the file where `rizq-prefs import-app` records the imports it ran
     /// (`<root>/apps/<app id>/rizq-migrations.json`, a file in the suite format): not a suite, so
     /// neither listed among the suites nor opened by the command line as one. The name is the
     /// one records have had from the start, so that imports recorded then still count as done.

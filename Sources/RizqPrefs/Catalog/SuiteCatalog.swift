@@ -203,16 +203,13 @@ package struct SuiteCatalog: Sendable {
         guard lstat(suite.path, &info) == 0 else {
             return Finding(severity: .problem, path: suite.path, message: "cannot read the file's status", fix: "check the folder's permissions")
         }
-        if info.st_mode & S_IFMT != S_IFREG {
-            // The same judgment as an open's (RegularFile.read), which never blocks on a
-            // FIFO or follows a link: the fix is to move it away, not to chmod it.
-            let what = info.st_mode & S_IFMT == S_IFLNK
-                ? "a symbolic link: suites are never read or written through links"
-                : "\(FileWords.kindName(info.st_mode)), not a regular file: the suite cannot be opened"
-            return Finding(severity: .problem, path: suite.path, message: "the file is \(what)", fix: "move it away (mv '\(suite.path)' '\(suite.path).moved'), or replace it by the file it stands for")
+        if info.st_mode & S_IFMT == S_IFLNK {
+            return Finding(severity: .problem, path: suite.path, message: "the file is a symbolic link: suites are never read or written through links", fix: "move it away (mv '\(suite.path)' '\(suite.path).moved'), or replace it by the file it stands for")
         }
-        if info.st_uid != geteuid() {
-            return Finding(severity: .problem, path: suite.path, message: "the file belongs to user \(info.st_uid), not to you", fix: "chown $(id -u) '\(suite.path)'")
+        // The same judgment as an open's (RegularFile.trust): kind, owner, mode.
+        if let problem = RegularFile.trust.problem(with: info) {
+            let (found, fix) = FileError(path: suite.path, operation: .read, problem: problem, subject: "suite file").finding
+            return Finding(severity: .problem, path: suite.path, message: "the file " + found, fix: fix.isEmpty ? "run doctor again" : fix)
         }
         let mode = info.st_mode & 0o777
         let data: [UInt8]

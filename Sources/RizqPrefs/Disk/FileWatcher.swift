@@ -111,7 +111,7 @@ final class FileWatcher: Sendable {
 
     private func ensureInstance(_ state: inout State) {
         guard state.descriptor < 0 else { return }
-        let now = PendingChange.now()
+        let now = WallClock.now()
         if let refused = state.instanceRefusedAt, now - refused < Self.identityInterval { return }
         let descriptor = inotify_init1(Int32(IN_CLOEXEC))
         guard descriptor >= 0 else {
@@ -242,7 +242,7 @@ final class FileWatcher: Sendable {
             var polled: [Subscription] = []
             var folderOf: [ObjectIdentifier: String] = [:]
             state.withLock { state in
-                let now = PendingChange.now()
+                let now = WallClock.now()
                 let checkIdentity = now - state.lastIdentityCheck >= Self.identityInterval
                 if checkIdentity { state.lastIdentityCheck = now }
                 if state.descriptor < 0 {

@@ -60,7 +60,7 @@ extension SuiteFile {
     /// names `parent`) leaves `appended` alone in the new log.
     private func compactChangeLog(appending appended: [UInt8], over parent: FileStamp?, size: Int, _ lock: borrowing SuiteFileLock) -> String? {
         let log = readChangeLog()
-        let base = parent.flatMap { log.compacted(for: $0, now: PendingChange.now()) }
+        let base = parent.flatMap { log.compacted(for: $0, now: WallClock.now()) }
         let baseBytes = base.map { $0.segments.flatMap(ChangeLog.encode) } ?? []
         if baseBytes.count * 4 > size {
             // Still mostly what the recent versions need: appending is cheaper than rewriting.

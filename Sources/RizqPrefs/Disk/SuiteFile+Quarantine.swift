@@ -1,3 +1,4 @@
+import Logging
 import RizqCore
 import Foundation
 #if canImport(Glibc)
@@ -30,7 +31,7 @@ extension SuiteFile {
             // half-way through: give it a moment before judging the file.
             usleep(100_000)
             if let moved = try quarantine(expecting: stamp, lock) {
-                SuiteEngine.logger.warning(
+                Logger.rizqPrefs.warning(
                     "suite file \(location.path) is damaged (\(reason)); moved it aside to \(moved) and started the suite empty; restore it by hand if you need its contents",
                     metadata: ["suite": "\(location.suiteName)"])
                 return Loaded(movedAside: (moved, reason))

@@ -1,3 +1,4 @@
+import Logging
 import RizqCore
 #if canImport(Glibc)
 import Glibc
@@ -63,7 +64,7 @@ extension SuiteFile {
     private func lockError(_ error: FileError) -> SuiteStoreError {
         switch error.problem {
         case .lockTimedOut(let waited, let holders):
-            SuiteEngine.logger.warning(
+            Logger.rizqPrefs.warning(
                 "gave up waiting for the lock of suite file \(location.path) after \(waited): held by \(holders)",
                 metadata: ["suite": "\(location.suiteName)"])
             return .lockTimedOut(path: location.path, lockFile: lockPath, waited: waited, holders: holders)

@@ -12,7 +12,7 @@ import Foundation
 public struct SuiteLocation: Sendable, Hashable, CustomStringConvertible {
     /// The longest suite name or app id, in UTF-8 bytes; leaves room in a 255-byte file name for
     /// the `.corrupt-<timestamp>.json` and temporary-file suffixes.
-    public static let maximumNameLength = 200
+    public static let maximumNameLength = SuiteStoreError.maximumSuiteNameLength
 
     /// The suite's name, e.g. `com.example.app` or `group.com.example.shared`.
     public let suiteName: String

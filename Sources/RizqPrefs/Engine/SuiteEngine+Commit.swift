@@ -61,7 +61,7 @@ extension SuiteEngine {
             try file.withLock { lock throws(SuiteStoreError) in
                 if try file.stamp() == written {
                     if let original = commit.originalFile {
-                        let times = original.times.map { ChangeLog.Changes(restoring: $0, now: PendingChange.now()) }
+                        let times = original.times.map { ChangeLog.Changes(restoring: $0, now: WallClock.now()) }
                         switch try file.replace(bytes: original.bytes, changes: times, over: written, lock) {
                         case .replaced(let stamp):
                             replica.fileRewritten(to: original.entries, encoded: nil, stamp: stamp, schemaVersion: original.schemaVersion)

@@ -42,7 +42,7 @@ extension SuiteEngine {
             do throws(SuiteStoreError) {
                 let bytes = try write.encode()
                 encoded = bytes
-                let changes = ChangeLog.Changes(write.changes, now: PendingChange.now())
+                let changes = ChangeLog.Changes(keys: write.changes.changes, floor: write.changes.clear?.time, now: WallClock.now())
                 outcome = .success(try file.replace(bytes: bytes.bytes, changes: changes, over: write.over, lock))
             } catch {
                 outcome = .failure(error)

@@ -98,7 +98,7 @@ struct SuiteReplica: ~Copyable, Sendable {
     /// A local change: readers see it at once; it is written later.
     func change(_ key: String, to value: PrefValue?) {
         state.withLock { state in
-            state.change(key, to: value, at: PendingChange.now())
+            state.change(key, to: value, at: WallClock.now())
         }
     }
 
@@ -106,7 +106,7 @@ struct SuiteReplica: ~Copyable, Sendable {
     /// `replacingAll` empties the suite first.
     func apply(_ changes: [(key: String, value: PrefValue?)], replacingAll: Bool) {
         state.withLock { state in
-            let now = PendingChange.now()
+            let now = WallClock.now()
             if replacingAll {
                 state.replaceAll(with: changes, at: now)
             } else {
@@ -255,7 +255,7 @@ struct SuiteReplica: ~Copyable, Sendable {
                 if final.updateValue(value, forKey: key) == nil { order.append(key) }
             }
             var result = StagedCommit(changes: [], prior: [:])
-            let now = PendingChange.now()
+            let now = WallClock.now()
             for key in order {
                 let before = state.values[key]
                 let after = final[key] ?? nil
@@ -283,7 +283,7 @@ struct SuiteReplica: ~Copyable, Sendable {
     func stageRevert(_ changes: [CommittedChange], over file: SuiteFile.Loaded) {
         state.withLock { state in
             if state.stamp != file.stamp { state.absorb(file) }
-            let now = PendingChange.now()
+            let now = WallClock.now()
             for change in changes where state.values[change.key] == change.after {
                 state.change(change.key, to: change.before, at: now)
             }

@@ -21,7 +21,7 @@ public enum SuiteImportError: Error, Sendable, Equatable, CustomStringConvertibl
         case .notAnObject(let kindName):
             return "the JSON is \(kindName == "array" ? "an" : "a") \(kindName), not an object; an import takes an object of keys and values, as an export writes"
         case .otherSchemaVersion(let recorded, let suite):
-            return "the JSON records schema version \(recorded) (its \"\(SuiteSchema.versionKey)\" member) and the suite is at version \(suite): its keys have another shape; import it into a suite of version \(recorded), or remove the member (jq 'del(.\"\(SuiteSchema.versionKey)\")') to import the keys as they are; nothing was imported"
+            return "the JSON records schema version \(recorded) (its \"\(SchemaVersionMember.key)\" member) and the suite is at version \(suite): its keys have another shape; import it into a suite of version \(recorded), or remove the member (jq 'del(.\"\(SchemaVersionMember.key)\")') to import the keys as they are; nothing was imported"
         case .store(let error):
             return error.description
         }
@@ -67,9 +67,9 @@ extension SuiteStore {
             throw .notJSON(reason: error.reason, line: error.line, column: error.column)
         }
         guard case .dictionary(var entries) = parsed.value else { throw .notAnObject(kindName: parsed.value.kindName) }
-        if case .int(let version)? = entries[SuiteSchema.versionKey], version >= 0 {
+        if case .int(let version)? = entries[SchemaVersionMember.key], version >= 0 {
             guard version == schemaVersion else { throw .otherSchemaVersion(recorded: version, suite: schemaVersion) }
-            entries.removeValue(forKey: SuiteSchema.versionKey)
+            entries.removeValue(forKey: SchemaVersionMember.key)
             // Which app's schema migrated it: a record of the file, not a key.
             if case .string? = entries[SchemaVersionMember.appKey] { entries.removeValue(forKey: SchemaVersionMember.appKey) }
         }

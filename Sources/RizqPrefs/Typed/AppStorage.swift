@@ -12,10 +12,10 @@
 /// is what ``UserDefault`` takes. `$property` is the ``Key`` (SwiftUI's is a `Binding`). Inside
 /// an `@Observable` class, mark it `@ObservationIgnored` (see ``UserDefault``).
 @propertyWrapper
-public struct AppStorage<Value: Sendable>: Sendable, PreferenceWrapper {
+public struct AppStorage<Value: Sendable>: Sendable, PreferenceWrapper, ObservedPreference {
     /// The key, its default and its suite: `$property`.
     public let projectedValue: Key<Value>
-    private let observation = PreferenceObservation()
+    let observation = PreferenceObservation()
 
     private init(key: Key<Value>) {
         projectedValue = key
@@ -49,26 +49,12 @@ public struct AppStorage<Value: Sendable>: Sendable, PreferenceWrapper {
         self.init(key: UserDefault(name: name, defaultValue: defaultValue, store: store).projectedValue)
     }
 
-    /// The stored value, or the default.
-    public var wrappedValue: Value {
-        get { projectedValue.value }
-        nonmutating set { projectedValue.value = newValue }
-    }
+    /// The stored value, or the default (``ObservedPreference``).
+    public var wrappedValue: Value { get { projectedValue.value } nonmutating set { projectedValue.value = newValue } }
 
     /// The property inside a class: reads and changes are reported to Observation when the class
-    /// is `@Observable` (see ``UserDefault``).
-    public static subscript<EnclosingSelf: AnyObject>(
-        _enclosingInstance instance: EnclosingSelf,
-        wrapped wrappedKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Value>,
-        storage storageKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Self>
-    ) -> Value {
-        get {
-            let wrapper = instance[keyPath: storageKeyPath]
-            return PreferenceObservation.read(instance, wrappedKeyPath, key: wrapper.projectedValue, observation: wrapper.observation)
-        }
-        set {
-            let wrapper = instance[keyPath: storageKeyPath]
-            PreferenceObservation.write(instance, wrappedKeyPath, newValue, key: wrapper.projectedValue, observation: wrapper.observation)
-        }
+    /// is `@Observable` (``ObservedPreference``, ``PreferenceObservation``).
+    public static subscript<Enclosing: AnyObject>(_enclosingInstance instance: Enclosing, wrapped wrapped: ReferenceWritableKeyPath<Enclosing, Value>, storage storage: ReferenceWritableKeyPath<Enclosing, Self>) -> Value {
+        get { observedValue(instance, wrapped, storage) } set { setObservedValue(newValue, instance, wrapped, storage) }
     }
 }

@@ -11,10 +11,10 @@
 /// is until the app writes a new value. An `Optional` value that is `nil` removes the key.
 /// Inside an `@Observable` class, mark it `@ObservationIgnored` (see ``UserDefault``).
 @propertyWrapper
-public struct CodableUserDefault<Value: Codable & Sendable>: Sendable, PreferenceWrapper {
+public struct CodableUserDefault<Value: Codable & Sendable>: Sendable, PreferenceWrapper, ObservedPreference {
     /// The key, its default and its suite: `$property`.
     public let projectedValue: Key<Value>
-    private let observation = PreferenceObservation()
+    let observation = PreferenceObservation()
 
     /// A property stored under `key` in `store`.
     public init(_ key: String, defaultValue: Value, store: SuiteStore = .standard) {
@@ -31,26 +31,12 @@ public struct CodableUserDefault<Value: Codable & Sendable>: Sendable, Preferenc
         self.init(key.rawValue, defaultValue: defaultValue, store: store)
     }
 
-    /// The stored value, or the default.
-    public var wrappedValue: Value {
-        get { projectedValue.value }
-        nonmutating set { projectedValue.value = newValue }
-    }
+    /// The stored value, or the default (``ObservedPreference``).
+    public var wrappedValue: Value { get { projectedValue.value } nonmutating set { projectedValue.value = newValue } }
 
     /// The property inside a class: reads and changes are reported to Observation when the class
-    /// is `@Observable` (see ``UserDefault``).
-    public static subscript<EnclosingSelf: AnyObject>(
-        _enclosingInstance instance: EnclosingSelf,
-        wrapped wrappedKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Value>,
-        storage storageKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Self>
-    ) -> Value {
-        get {
-            let wrapper = instance[keyPath: storageKeyPath]
-            return PreferenceObservation.read(instance, wrappedKeyPath, key: wrapper.projectedValue, observation: wrapper.observation)
-        }
-        set {
-            let wrapper = instance[keyPath: storageKeyPath]
-            PreferenceObservation.write(instance, wrappedKeyPath, newValue, key: wrapper.projectedValue, observation: wrapper.observation)
-        }
+    /// is `@Observable` (``ObservedPreference``, ``PreferenceObservation``).
+    public static subscript<Enclosing: AnyObject>(_enclosingInstance instance: Enclosing, wrapped wrapped: ReferenceWritableKeyPath<Enclosing, Value>, storage storage: ReferenceWritableKeyPath<Enclosing, Self>) -> Value {
+        get { observedValue(instance, wrapped, storage) } set { setObservedValue(newValue, instance, wrapped, storage) }
     }
 }

@@ -23,10 +23,10 @@ import Logging
 /// Inside an `@Observable` class, mark it `@ObservationIgnored`: the property then reports its
 /// reads and changes to Observation itself, changes by other processes included.
 @propertyWrapper
-public struct UserDefault<Value: Sendable>: Sendable, PreferenceWrapper {
+public struct UserDefault<Value: Sendable>: Sendable, PreferenceWrapper, ObservedPreference {
     /// The key, its default and its suite: `$property`.
     public let projectedValue: Key<Value>
-    private let observation = PreferenceObservation()
+    let observation = PreferenceObservation()
 
     private init(key: Key<Value>) {
         projectedValue = key
@@ -92,26 +92,12 @@ public struct UserDefault<Value: Sendable>: Sendable, PreferenceWrapper {
         self.init(key: Key(key.rawValue, default: defaultValue, store: store))
     }
 
-    /// The stored value, or the default.
-    public var wrappedValue: Value {
-        get { projectedValue.value }
-        nonmutating set { projectedValue.value = newValue }
-    }
+    /// The stored value, or the default (``ObservedPreference``).
+    public var wrappedValue: Value { get { projectedValue.value } nonmutating set { projectedValue.value = newValue } }
 
     /// The property inside a class: reads and changes are reported to Observation when the class
-    /// is `@Observable` (see ``PreferenceObservation``).
-    public static subscript<EnclosingSelf: AnyObject>(
-        _enclosingInstance instance: EnclosingSelf,
-        wrapped wrappedKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Value>,
-        storage storageKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Self>
-    ) -> Value {
-        get {
-            let wrapper = instance[keyPath: storageKeyPath]
-            return PreferenceObservation.read(instance, wrappedKeyPath, key: wrapper.projectedValue, observation: wrapper.observation)
-        }
-        set {
-            let wrapper = instance[keyPath: storageKeyPath]
-            PreferenceObservation.write(instance, wrappedKeyPath, newValue, key: wrapper.projectedValue, observation: wrapper.observation)
-        }
+    /// is `@Observable` (``ObservedPreference``, ``PreferenceObservation``).
+    public static subscript<Enclosing: AnyObject>(_enclosingInstance instance: Enclosing, wrapped wrapped: ReferenceWritableKeyPath<Enclosing, Value>, storage storage: ReferenceWritableKeyPath<Enclosing, Self>) -> Value {
+        get { observedValue(instance, wrapped, storage) } set { setObservedValue(newValue, instance, wrapped, storage) }
     }
 }

@@ -164,7 +164,7 @@ public struct ProfileLocator: Sendable {
             return ProfileLocation(kind: .chromiumLevelDB, path: folder, label: label ?? "LevelDB folder")
         }
         if name.hasSuffix(".plist") {
-            throw .unsupported(path: path, reason: "a property list is read by RizqImport's plist importer (`rizq-prefs migrate --from FILE.plist`), not as browser storage")
+            throw .unsupported(path: path, reason: "a property list is read by RizqImport's plist importer (`rizq-prefs import-app --from FILE.plist`), not as browser storage")
         }
         if name.hasSuffix(".sqlite") || name.hasSuffix(".sqlite3") || name.hasSuffix(".db") || Self.isSQLite(path) {
             return ProfileLocation(kind: .sqliteFile, path: path, label: label ?? "SQLite file")

@@ -1,4 +1,4 @@
-/// What `rizq-prefs migrate --from` names: a browser, an Electron app, or a path.
+/// What `rizq-prefs import-app --from` names: a browser, an Electron app, or a path.
 ///
 /// ```swift
 /// try ProfileSource("chromium")          // .browser(.chromium)

@@ -26,7 +26,7 @@ import RizqImport
 ///   `FirefoxLocalStorageReader`; an `.sqlite` file is routed by its tables in `SQLiteKind`
 ///   (`webappsstore2`, `data` + `database`); the `firefox` source (profiles.ini) is resolved in
 ///   ``ProfileLocator/locateFirefox(profile:)``.
-/// - Apple property lists are not browser storage: `rizq-prefs migrate --from X.plist` goes to
+/// - Apple property lists are not browser storage: `rizq-prefs import-app --from X.plist` goes to
 ///   RizqImport's plist importer before RizqProfiles is asked.
 public struct ProfileStorage: Sendable {
     /// What was read.

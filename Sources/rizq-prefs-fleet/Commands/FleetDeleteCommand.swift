@@ -1,3 +1,4 @@
+import RizqCommandLine
 import ArgumentParser
 import RizqFleet
 
@@ -24,12 +25,12 @@ struct FleetDeleteCommand: AsyncParsableCommand {
         let fleet = try fleetOptions.open()
         try await FleetReading.catchUpOrFail(fleet)
         guard fleet.value(forKey: key) != nil else {
-            throw FleetCLIError(.notFound, "no key '\(key)' in fleet suite \(fleet.name) (\(fleet.engine.endpointDescription)); nothing was removed")
+            throw CLIError(.notFound, "no key '\(key)' in fleet suite \(fleet.name) (\(fleet.engine.endpointDescription)); nothing was removed")
         }
         do {
             try await fleet.removeValue(forKey: key)
         } catch {
-            throw FleetCLIError(error)
+            throw CLIError(error)
         }
     }
 }

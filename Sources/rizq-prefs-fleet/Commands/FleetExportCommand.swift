@@ -1,3 +1,4 @@
+import RizqCommandLine
 import ArgumentParser
 import RizqFleet
 import RizqJSON
@@ -27,7 +28,7 @@ struct FleetExportCommand: AsyncParsableCommand {
             if bytes.last != UInt8(ascii: "\n") { bytes.append(UInt8(ascii: "\n")) }
             Output.raw(String(decoding: bytes, as: UTF8.self))
         } catch {
-            throw FleetCLIError(.storage, "cannot export fleet suite \(fleet.name): \(error)")
+            throw CLIError(.storage, "cannot export fleet suite \(fleet.name): \(error)")
         }
     }
 }

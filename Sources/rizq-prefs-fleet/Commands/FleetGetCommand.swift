@@ -1,3 +1,4 @@
+import RizqCommandLine
 import ArgumentParser
 import RizqFleet
 import RizqPrefs
@@ -29,7 +30,7 @@ struct FleetGetCommand: AsyncParsableCommand {
         let fleet = try fleetOptions.open()
         try await FleetReading.catchUp(fleet)
         guard let value = fleet.value(forKey: key) else {
-            throw FleetCLIError(.notFound, "no key '\(key)' in fleet suite \(fleet.name) (\(fleet.engine.endpointDescription)); list its keys with 'rizq-prefs fleet list'")
+            throw CLIError(.notFound, "no key '\(key)' in fleet suite \(fleet.name) (\(fleet.engine.endpointDescription)); list its keys with 'rizq-prefs fleet list'")
         }
         Output.line(json ? value.json : value.plain)
     }

@@ -1,3 +1,4 @@
+import RizqCommandLine
 import ArgumentParser
 import Foundation
 import RizqFleet
@@ -25,9 +26,6 @@ struct FleetImportCommand: AsyncParsableCommand {
               rizq-prefs fleet import --suite checkout checkout.json
             """)
 
-    /// The largest input accepted (as the local import).
-    static let maximumSize = 64 * 1024 * 1024
-
     @OptionGroup var fleetOptions: FleetOptionsGroup
 
     @Argument(help: ArgumentHelp("The JSON file, or - for stdin.", valueName: "file"))
@@ -37,13 +35,13 @@ struct FleetImportCommand: AsyncParsableCommand {
     var replace = false
 
     func run() async throws {
-        let entries = try readEntries()
+        let entries = try InputFile(file).readObject(writtenBy: "rizq-prefs fleet export")
         let fleet = try fleetOptions.open()
         for (key, value) in entries.sorted(by: { $0.key < $1.key }) {
             do {
                 try fleet.validate(value == .null ? nil : value, forKey: key)
             } catch {
-                throw FleetCLIError(.usage, "\(displayName): \(error.description)")
+                throw CLIError(.usage, "\(displayName): \(error.description)")
             }
         }
         try await FleetReading.catchUpOrFail(fleet)
@@ -64,51 +62,16 @@ struct FleetImportCommand: AsyncParsableCommand {
             do {
                 try await fleet.set(value, forKey: key)
             } catch {
-                guard case .superseded = error else { throw FleetCLIError(error) }
+                guard case .superseded = error else { throw CLIError(error) }
                 superseded.append(key)
             }
         }
         let written = changes.count - superseded.count
         Output.line("imported \(written) change\(written == 1 ? "" : "s") into fleet suite \(fleet.name) (\(entries.count - changes.count) key\(entries.count - changes.count == 1 ? "" : "s") already as in \(displayName))")
         if !superseded.isEmpty {
-            throw FleetCLIError(.superseded, "a later change won for \(superseded.count) key\(superseded.count == 1 ? "" : "s"): \(superseded.joined(separator: ", ")); export again and review")
+            throw CLIError(.superseded, "a later change won for \(superseded.count) key\(superseded.count == 1 ? "" : "s"): \(superseded.joined(separator: ", ")); export again and review")
         }
     }
 
-    private var displayName: String { file == "-" ? "stdin" : file }
-
-    private func readEntries() throws(FleetCLIError) -> [String: PrefValue] {
-        let handle: FileHandle
-        if file == "-" {
-            handle = FileHandle.standardInput
-        } else {
-            var isFolder: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: file, isDirectory: &isFolder) else {
-                throw FleetCLIError(.usage, "no file '\(file)'; give the path of a JSON file, or - to read stdin")
-            }
-            guard !isFolder.boolValue, let opened = FileHandle(forReadingAtPath: file) else {
-                throw FleetCLIError(.usage, "cannot read '\(file)': \(isFolder.boolValue ? "it is a folder" : "permission denied"); give a readable JSON file")
-            }
-            handle = opened
-        }
-        let data: Data
-        do {
-            data = try handle.read(upToCount: Self.maximumSize + 1) ?? Data()
-        } catch {
-            throw FleetCLIError(.usage, "cannot read \(displayName): \(error.localizedDescription)")
-        }
-        guard data.count <= Self.maximumSize else {
-            throw FleetCLIError(.usage, "\(displayName) is larger than 64 MiB; a suite is not that big: split the file")
-        }
-        let parsed: PrefValue
-        do {
-            parsed = try JSONReader.parseSuiteDocument(data).value
-        } catch {
-            throw FleetCLIError(.usage, "\(displayName) is not JSON (\(error.reason), line \(error.line), column \(error.column)); give a JSON object as 'rizq-prefs fleet export' writes it")
-        }
-        guard case .dictionary(let entries) = parsed else {
-            throw FleetCLIError(.usage, "\(displayName) holds \(parsed.kindName), not a JSON object; give an object as 'rizq-prefs fleet export' writes it")
-        }
-        return entries
-    }
+    private var displayName: String { InputFile(file).displayName }
 }

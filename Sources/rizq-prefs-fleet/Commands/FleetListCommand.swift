@@ -1,3 +1,4 @@
+import RizqCommandLine
 import ArgumentParser
 import RizqFleet
 import RizqPrefs
@@ -22,17 +23,6 @@ struct FleetListCommand: AsyncParsableCommand {
     func run() async throws {
         let fleet = try fleetOptions.open()
         try await FleetReading.catchUp(fleet)
-        let entries = fleet.entries
-        if json {
-            Output.line(PrefValue.dictionary(entries).json)
-            return
-        }
-        let keys = fleet.keys
-        guard !keys.isEmpty else {
-            Output.note("fleet suite \(fleet.name) is empty: it has no keys (\(fleet.engine.endpointDescription))")
-            return
-        }
-        let rows = keys.map { key in [key, entries[key]?.kindName ?? "", entries[key]?.json ?? ""] }
-        Output.raw(Table(header: ["KEY", "TYPE", "VALUE"], rows: rows).text)
+        SuiteListing.print(fleet.entries, keys: fleet.keys, json: json, empty: "fleet suite \(fleet.name) is empty: it has no keys (\(fleet.engine.endpointDescription))")
     }
 }

@@ -1,3 +1,4 @@
+import RizqCommandLine
 import RizqFleet
 
 /// How the reading commands (get, list, export) meet the engine: they read what the cache has
@@ -5,22 +6,22 @@ import RizqFleet
 enum FleetReading {
     /// Catches `fleet` up, or warns that what follows comes from the cache.
     /// - Throws: a refusal (password, TLS, permissions), which the cache cannot hide.
-    static func catchUp(_ fleet: FleetSuite) async throws(FleetCLIError) {
+    static func catchUp(_ fleet: FleetSuite) async throws(CLIError) {
         do {
             try await fleet.synchronize()
         } catch {
-            guard case .engineUnavailable(let endpoint, let reason) = error else { throw FleetCLIError(error) }
+            guard case .engineUnavailable(let endpoint, let reason) = error else { throw CLIError(error) }
             Output.error("warning: the fleet engine at \(endpoint) is unavailable (\(reason)); answering from this host's cache, \(fleet.status)")
         }
     }
 
     /// Catches `fleet` up, or fails: for commands that change the suite, which must know what
     /// the engine holds.
-    static func catchUpOrFail(_ fleet: FleetSuite) async throws(FleetCLIError) {
+    static func catchUpOrFail(_ fleet: FleetSuite) async throws(CLIError) {
         do {
             try await fleet.synchronize()
         } catch {
-            throw FleetCLIError(error)
+            throw CLIError(error)
         }
     }
 }

@@ -1,3 +1,4 @@
+import RizqCommandLine
 import ArgumentParser
 import RizqFleet
 import RizqPrefs
@@ -24,38 +25,10 @@ struct FleetSetCommand: AsyncParsableCommand {
     @Argument(help: "The key (any text).", transform: NegativeNumbers.unmarked)
     var key: String
 
-    @Argument(help: ArgumentHelp("The value, as text; see 'rizq-prefs set --help' for the types.", valueName: "value"), transform: NegativeNumbers.unmarked)
-    var value: String
-
-    @Option(name: .customLong("type"), help: ArgumentHelp("The value's type: bool, int, double, string, date, data or json.", valueName: "type"),
-            completion: .list(PrefValueType.allCases.map(\.rawValue)), transform: FleetSetCommand.parseType)
-    var typeOption: PrefValueType?
-
-    @Flag(exclusivity: .exclusive)
-    var typeFlag: ValueTypeFlag?
-
-    /// A type's name; an unknown one is refused with the list and the nearest name.
-    static func parseType(_ text: String) throws -> PrefValueType {
-        if let type = PrefValueType(rawValue: text) { return type }
-        let names = PrefValueType.allCases.map(\.rawValue)
-        let guess = Suggestion.nearest(text, among: names).map { " (did you mean '\($0)'?)" } ?? ""
-        throw ValidationError("the types are \(names.joined(separator: ", "))\(guess)")
-    }
-
-    func validate() throws {
-        if let typeOption, let typeFlag, typeOption != typeFlag.type {
-            throw ValidationError("--type \(typeOption.rawValue) and --\(typeFlag.rawValue) disagree; give one type")
-        }
-    }
+    @OptionGroup var typed: TypedValueOptions
 
     func run() async throws {
-        let type = typeOption ?? typeFlag?.type ?? .string
-        let parsed: PrefValue
-        do {
-            parsed = try type.parse(value)
-        } catch {
-            throw FleetCLIError(.usage, error.description + "; or choose another --type")
-        }
+        let parsed = try typed.parsed()
         let fleet = try fleetOptions.open()
         // Checked before the engine is contacted: a refused value costs no round trip.
         do {
@@ -65,7 +38,7 @@ struct FleetSetCommand: AsyncParsableCommand {
             try await fleet.synchronize()
             try await fleet.set(parsed, forKey: key)
         } catch {
-            throw FleetCLIError(error)
+            throw CLIError(error)
         }
     }
 }

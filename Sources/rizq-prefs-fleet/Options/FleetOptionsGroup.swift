@@ -1,3 +1,4 @@
+import RizqCommandLine
 import ArgumentParser
 import Foundation
 import RizqFleet
@@ -21,20 +22,20 @@ struct FleetOptionsGroup: ParsableArguments {
     }
 
     /// The engine and the suite over this host's cache for the command line.
-    func open() throws(FleetCLIError) -> FleetSuite {
+    func open() throws(CLIError) -> FleetSuite {
         guard let suite, !suite.isEmpty else {
-            throw FleetCLIError(.usage, "no fleet suite given: pass --suite NAME")
+            throw CLIError(.usage, "no fleet suite given: pass --suite NAME")
         }
         let url: String
         if let engine {
             guard !PostgresFleetConfiguration.urlHasPassword(engine) else {
-                throw FleetCLIError(.usage, "the --engine URL holds a password, which every user of this machine can read (ps); put the password in PGPASSWORD, or the whole URL in RIZQ_FLEET_ENGINE")
+                throw CLIError(.usage, "the --engine URL holds a password, which every user of this machine can read (ps); put the password in PGPASSWORD, or the whole URL in RIZQ_FLEET_ENGINE")
             }
             url = engine
         } else if let fromEnvironment = ProcessInfo.processInfo.environment["RIZQ_FLEET_ENGINE"], !fromEnvironment.isEmpty {
             url = fromEnvironment
         } else {
-            throw FleetCLIError(.usage, "no engine given: pass --engine postgres://USER@HOST:PORT/DATABASE or set RIZQ_FLEET_ENGINE")
+            throw CLIError(.usage, "no engine given: pass --engine postgres://USER@HOST:PORT/DATABASE or set RIZQ_FLEET_ENGINE")
         }
         do {
             var configuration = try PostgresFleetConfiguration(url: url)
@@ -43,7 +44,7 @@ struct FleetOptionsGroup: ParsableArguments {
             let engine = try PostgresFleetEngine(configuration: configuration)
             return try FleetSession.open(suite: suite, engine: engine)
         } catch {
-            throw FleetCLIError(error)
+            throw CLIError(error)
         }
     }
 }

@@ -1,3 +1,4 @@
+import RizqCommandLine
 import ArgumentParser
 import Foundation
 import RizqImport
@@ -90,7 +91,7 @@ struct DoctorCommand: ParsableCommand {
                 severity: .problem, path: journal.path,
                 message: "an \(journal.title) of app \(journal.appID) was killed before it finished and recorded nothing; "
                     + (secrets.isEmpty ? "it had written no secret" : "it may have left \(secrets.count) secret(s) in the secret store: \(secrets.joined(separator: ", "))"),
-                fix: "rizq-prefs migrate --app '\(journal.appID)' --recover (removes the secrets it created and the journal)")
+                fix: "rizq-prefs import-app --app '\(journal.appID)' --recover (removes the secrets it created and the journal)")
         }
     }
 

@@ -1,3 +1,4 @@
+import RizqCommandLine
 import ArgumentParser
 import Foundation
 import RizqPrefs
@@ -22,9 +23,6 @@ struct ImportCommand: ParsableCommand {
               jq '.theme_mode = "dark"' backup.json | rizq-prefs import --app com.rizq.app -
             """)
 
-    /// The largest input accepted.
-    static let maximumSize = 64 * 1024 * 1024
-
     @OptionGroup var store: StoreOptions
 
     @Argument(help: ArgumentHelp("The JSON file, or - for stdin.", valueName: "file"))
@@ -37,7 +35,7 @@ struct ImportCommand: ParsableCommand {
     var salvage = false
 
     func run() throws {
-        let bytes = try readInput()
+        let bytes = try InputFile(file).read()
         let suite = try store.openStore()
         let result: SuiteImportResult
         do {
@@ -59,31 +57,5 @@ struct ImportCommand: ParsableCommand {
         Output.line("imported \(count) key\(count == 1 ? "" : "s") into suite \(suite.suiteName) (\(suite.location.path))\(replace ? ", replacing it" : "")")
     }
 
-    private var displayName: String { file == "-" ? "stdin" : file }
-
-    private func readInput() throws(CLIError) -> Data {
-        let handle: FileHandle
-        if file == "-" {
-            handle = FileHandle.standardInput
-        } else {
-            var isFolder: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: file, isDirectory: &isFolder) else {
-                throw CLIError(.usage, "no file '\(file)'; give the path of a JSON file, or - to read stdin")
-            }
-            guard !isFolder.boolValue, let opened = FileHandle(forReadingAtPath: file) else {
-                throw CLIError(.usage, "cannot read '\(file)': \(isFolder.boolValue ? "it is a folder" : "permission denied"); give a readable JSON file")
-            }
-            handle = opened
-        }
-        let data: Data
-        do {
-            data = try handle.read(upToCount: Self.maximumSize + 1) ?? Data()
-        } catch {
-            throw CLIError(.usage, "cannot read \(displayName): \(error.localizedDescription)")
-        }
-        guard data.count <= Self.maximumSize else {
-            throw CLIError(.usage, "\(displayName) is larger than 64 MiB; a suite is not that big: split the file")
-        }
-        return data
-    }
+    private var displayName: String { InputFile(file).displayName }
 }

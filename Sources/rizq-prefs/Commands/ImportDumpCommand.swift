@@ -1,3 +1,4 @@
+import RizqCommandLine
 import ArgumentParser
 import Foundation
 import RizqImport
@@ -5,7 +6,8 @@ import RizqPrefs
 import RizqProfiles
 import RizqSecrets
 
-/// `rizq-prefs migrate FILE` and `rizq-prefs migrate --from SOURCE`: a thin command over
+/// `rizq-prefs import-app FILE` and `rizq-prefs import-app --from SOURCE` (first named
+/// `rizq-prefs import-app`, which still works and says so): a thin command over
 /// `Importer`, fed by a dump file, a browser profile or a property list (see ``ImportInput``).
 ///
 /// The command keeps the name `migrate`, which users' scripts call; in the code it is an import
@@ -13,7 +15,7 @@ import RizqSecrets
 /// command: a JSON object in the suite file's format into one suite (`ImportCommand`).
 struct ImportDumpCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "migrate",
+        commandName: "import-app",
         abstract: "Import a web app's localStorage or an Apple app's defaults once: settings into suites, tokens into the secret store (rizq-prefs secret backends).",
         discussion: """
             --from SOURCE reads a browser's own storage, from a private copy (the profile is never \
@@ -49,8 +51,8 @@ struct ImportDumpCommand: ParsableCommand {
             stops it at once. Before each secret write the import notes the secret's service and \
             account (never its value) in a journal beside the record \
             (<root>/apps/<app id>/.rizq-import-*.journal): if the import is killed outright \
-            (kill -9, a crash, a power cut), the next 'rizq-prefs migrate' for the app — or \
-            'rizq-prefs migrate --recover' alone — removes the secrets that import created, names \
+            (kill -9, a crash, a power cut), the next 'rizq-prefs import-app' for the app — or \
+            'rizq-prefs import-app --recover' alone — removes the secrets that import created, names \
             those it may have replaced (their earlier value cannot be brought back), and says so \
             on stderr; 'rizq-prefs doctor' reports such a journal. An import runs once: a second \
             run with the same plan id (without a plan: the same input) says "already imported" and \
@@ -65,13 +67,19 @@ struct ImportDumpCommand: ParsableCommand {
             (the import itself is done); killed by the signal (128 + N) when interrupted.
 
             Examples:
-              rizq-prefs migrate --from chromium --list
-              rizq-prefs migrate --from electron:Obsidian --app md.obsidian --dry-run
-              rizq-prefs migrate --from com.rizq.app.plist --app com.rizq.app --dry-run
-              rizq-prefs migrate localstorage.json --app com.rizq.app --plan rizq-web.plan.json --dry-run
-              rizq-prefs migrate state.json --app com.rizq.app --origin https://app.rizq.io --json
-              rizq-prefs migrate --app com.rizq.app --recover
-            """)
+              rizq-prefs import-app --from chromium --list
+              rizq-prefs import-app --from electron:Obsidian --app md.obsidian --dry-run
+              rizq-prefs import-app --from com.rizq.app.plist --app com.rizq.app --dry-run
+              rizq-prefs import-app localstorage.json --app com.rizq.app --plan rizq-web.plan.json --dry-run
+              rizq-prefs import-app state.json --app com.rizq.app --origin https://app.rizq.io --json
+              rizq-prefs import-app --app com.rizq.app --recover
+
+            'rizq-prefs import-app' is the name the first releases gave this command (in this \
+            project "migration" means a suite's schema versions: 'rizq-prefs schema'); it still \
+            works and says so. The report keeps its words ("Migration 'ID'", the JSON member \
+            "migration") and the record suite its name, so that scripts written for it keep working.
+            """,
+        aliases: ["migrate"])
 
     @Argument(help: ArgumentHelp("The localStorage dump, or - for stdin (or use --from).", valueName: "file"))
     var file: String?
@@ -134,6 +142,9 @@ struct ImportDumpCommand: ParsableCommand {
     }
 
     func run() throws {
+        if CommandNames.typedAlias("migrate") {
+            Output.note("rizq-prefs: 'rizq-prefs migrate' is now 'rizq-prefs import-app' (\"migrate\" means schema versions only); the old name keeps working")
+        }
         if recover {
             try requireApp()
             guard let appID = store.appID else { throw Self.noApp }
@@ -196,7 +207,7 @@ struct ImportDumpCommand: ParsableCommand {
         importer.interruption = interruption
         if !dryRun {
             interruption.watchSignals { signal in
-                Output.error("interrupted by \(ImportInterruption.name(of: signal)): stopping after the step under way and undoing what this import wrote; a second Ctrl-C stops at once (the next 'rizq-prefs migrate' then removes what is left)")
+                Output.error("interrupted by \(ImportInterruption.name(of: signal)): stopping after the step under way and undoing what this import wrote; a second Ctrl-C stops at once (the next 'rizq-prefs import-app' then removes what is left)")
             }
         }
         let report: ImportReport
@@ -226,7 +237,7 @@ struct ImportDumpCommand: ParsableCommand {
         let recoveries = ImportJournal.recover(appID: appID, root: SuiteLocation.defaultRoot())
         for recovery in recoveries { Output.error(recovery.summary) }
         if let unsettled = recoveries.first(where: { !$0.isSettled }) {
-            throw CLIError(.secretService, "the secrets an earlier import left could not all be removed (\(unsettled.failed.map { $0.reason }.first ?? "")); nothing was imported: once the secret store answers, run 'rizq-prefs migrate --app \(appID) --recover'")
+            throw CLIError(.secretService, "the secrets an earlier import left could not all be removed (\(unsettled.failed.map { $0.reason }.first ?? "")); nothing was imported: once the secret store answers, run 'rizq-prefs import-app --app \(appID) --recover'")
         }
         return recoveries
     }

@@ -1,7 +1,8 @@
+import RizqCommandLine
 import Foundation
 import RizqProfiles
 
-/// What `rizq-prefs migrate` reads, from its FILE argument or `--from SOURCE`. Each kind of
+/// What `rizq-prefs import-app` reads, from its FILE argument or `--from SOURCE`. Each kind of
 /// input has one reader; a new one plugs in here and in `ImportDumpCommand.run`:
 ///
 /// - ``dump(file:)``: a JSON dump (`ImportDump`, RizqImport), or `-` for stdin.

@@ -1,3 +1,4 @@
+import RizqCommandLine
 import ArgumentParser
 import RizqPrefs
 
@@ -19,17 +20,6 @@ struct ListCommand: ParsableCommand {
 
     func run() throws {
         let suite = try store.openStore()
-        let entries = suite.entries
-        if json {
-            Output.line(PrefValue.dictionary(entries).json)
-            return
-        }
-        let keys = suite.keys
-        guard !keys.isEmpty else {
-            Output.note("suite \(store.suiteDescription) is empty: it has no keys (\(suite.location.path))")
-            return
-        }
-        let rows = keys.map { key in [key, entries[key]?.kindName ?? "", entries[key]?.json ?? ""] }
-        Output.raw(Table(header: ["KEY", "TYPE", "VALUE"], rows: rows).text)
+        SuiteListing.print(suite.entries, keys: suite.keys, json: json, empty: "suite \(store.suiteDescription) is empty: it has no keys (\(suite.location.path))")
     }
 }

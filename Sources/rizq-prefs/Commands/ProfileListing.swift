@@ -1,3 +1,4 @@
+import RizqCommandLine
 import RizqPrefs
 import RizqJSON
 import RizqProfiles

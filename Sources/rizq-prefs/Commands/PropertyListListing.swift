@@ -1,3 +1,4 @@
+import RizqCommandLine
 import Foundation
 import RizqImport
 import RizqJSON

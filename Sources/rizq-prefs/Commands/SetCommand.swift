@@ -1,3 +1,4 @@
+import RizqCommandLine
 import ArgumentParser
 import RizqPrefs
 
@@ -30,38 +31,10 @@ struct SetCommand: ParsableCommand {
     @Argument(help: "The key (any text).", transform: NegativeNumbers.unmarked)
     var key: String
 
-    @Argument(help: ArgumentHelp("The value, as text; see the types above.", valueName: "value"), transform: NegativeNumbers.unmarked)
-    var value: String
-
-    @Option(name: .customLong("type"), help: ArgumentHelp("The value's type: bool, int, double, string, date, data or json.", valueName: "type"),
-            completion: .list(PrefValueType.allCases.map(\.rawValue)), transform: SetCommand.parseType)
-    var typeOption: PrefValueType?
-
-    /// A type's name; an unknown one is refused with the list and the nearest name.
-    static func parseType(_ text: String) throws -> PrefValueType {
-        if let type = PrefValueType(rawValue: text) { return type }
-        let names = PrefValueType.allCases.map(\.rawValue)
-        let guess = Suggestion.nearest(text, among: names).map { " (did you mean '\($0)'?)" } ?? ""
-        throw ValidationError("the types are \(names.joined(separator: ", "))\(guess)")
-    }
-
-    @Flag(exclusivity: .exclusive)
-    var typeFlag: ValueTypeFlag?
-
-    func validate() throws {
-        if let typeOption, let typeFlag, typeOption != typeFlag.type {
-            throw ValidationError("--type \(typeOption.rawValue) and --\(typeFlag.rawValue) disagree; give one type")
-        }
-    }
+    @OptionGroup var typed: TypedValueOptions
 
     func run() throws {
-        let type = typeOption ?? typeFlag?.type ?? .string
-        let parsed: PrefValue
-        do {
-            parsed = try type.parse(value)
-        } catch {
-            throw CLIError(error)
-        }
+        let parsed = try typed.parsed()
         let suite = try store.openStore()
         do {
             try suite.put(parsed, forKey: key)

@@ -1,3 +1,4 @@
+import RizqCommandLine
 import Foundation
 
 /// Suite names that can pass for others on screen: a name holding hidden characters (see

@@ -1,3 +1,4 @@
+import RizqCommandLine
 import ArgumentParser
 
 /// Checks the command words of a command line before argument-parser sees them: it takes an
@@ -42,6 +43,12 @@ enum CommandNames {
         let prefix = (["rizq-prefs"] + path).joined(separator: " ")
         let guess = Suggestion.nearest(word, among: names).map { " (did you mean '\(prefix) \($0)'?)" } ?? ""
         return CLIError(.usage, "unknown command '\(word)'\(guess); the commands of '\(prefix)' are \(names.joined(separator: ", ")); see '\(prefix) --help'")
+    }
+
+    /// Whether this process's command was typed under its old name `alias` (`migrate`), so that
+    /// the command can point to its new one.
+    static func typedAlias(_ alias: String) -> Bool {
+        command(for: Array(CommandLine.arguments.dropFirst())).words.last == alias
     }
 
     /// The command the command words name (the root when there are none), and those words.

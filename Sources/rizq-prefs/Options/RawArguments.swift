@@ -1,4 +1,5 @@
 #if canImport(Glibc)
+import RizqCommandLine
 import Glibc
 #endif
 

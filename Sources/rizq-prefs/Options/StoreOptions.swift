@@ -1,3 +1,4 @@
+import RizqCommandLine
 import ArgumentParser
 import Foundation
 import RizqPrefs
@@ -30,7 +31,7 @@ struct StoreOptions: ParsableArguments {
             throw CLIError(.usage, "no suite given: pass --suite NAME or --app ID, or set RIZQ_PREFS_APP_ID")
         }
         if name == SuiteCatalog.importRecordName {
-            throw CLIError(.usage, "'\(name)' is where 'rizq-prefs migrate' records the imports it ran, not a suite: it cannot be read or changed as one; to run an import again, use 'rizq-prefs migrate … --force'")
+            throw CLIError(.usage, "'\(name)' is where 'rizq-prefs import-app' records the imports it ran, not a suite: it cannot be read or changed as one; to run an import again, use 'rizq-prefs import-app … --force'")
         }
         let isGroup = name.hasPrefix("group.")
         guard isGroup || appID != nil else {

@@ -18,7 +18,7 @@ final class ImportRecordTests: XCTestCase {
     func testTheRecordIsNeitherListedNorOpenedAsASuite() throws {
         let cli = try CLIHarness()
         let dump = try writeDump(cli)
-        let imported = try cli.run("migrate", dump)
+        let imported = try cli.run("import-app", dump)
         XCTAssertEqual(imported.status, 0, imported.stderr)
         let record = cli.root + "/apps/\(cli.appID)/rizq-migrations.json"
         let before = try XCTUnwrap(cli.bytes(record), "the import is recorded where it always was")
@@ -49,14 +49,14 @@ final class ImportRecordTests: XCTestCase {
     func testAnImportRecordedBeforeStillCounts() throws {
         let cli = try CLIHarness()
         let dump = try writeDump(cli)
-        XCTAssertEqual(try cli.run("migrate", dump).status, 0)
+        XCTAssertEqual(try cli.run("import-app", dump).status, 0)
         // The record as an earlier release wrote it (its bytes kept), into a fresh root.
         let record = try XCTUnwrap(cli.bytes(cli.root + "/apps/\(cli.appID)/rizq-migrations.json"))
         let later = try CLIHarness()
         let folder = later.root + "/apps/\(later.appID)"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         try record.write(to: URL(fileURLWithPath: folder + "/rizq-migrations.json"))
-        let again = try later.run("migrate", dump)
+        let again = try later.run("import-app", dump)
         XCTAssertEqual(again.status, 0, again.stderr)
         XCTAssertTrue(again.stdout.contains("already imported"), again.stdout)
         XCTAssertNil(later.bytes(later.standardPath), "nothing was imported again")

@@ -119,7 +119,7 @@ final class SuiteCommandFaultTests: XCTestCase {
             XCTAssertEqual(result.status, 2, "\(arguments): \(result.stdout) \(result.stderr)")
             XCTAssertTrue(result.stderr.contains("--service is empty"), result.stderr)
         }
-        let migrate = try cli.run(["migrate", "--service", "", "-"], stdin: Data(#"{"a_token":"x"}"#.utf8))
+        let migrate = try cli.run(["import-app", "--service", "", "-"], stdin: Data(#"{"a_token":"x"}"#.utf8))
         XCTAssertEqual(migrate.status, 2, migrate.stderr)
         XCTAssertTrue(migrate.stderr.contains("empty"), migrate.stderr)
     }

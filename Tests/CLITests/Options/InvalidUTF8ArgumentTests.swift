@@ -47,7 +47,7 @@ final class InvalidUTF8ArgumentTests: XCTestCase {
             let imported = try cli.run(["import", "-"], stdin: input)
             XCTAssertEqual(imported.status, 2, imported.stderr)
             XCTAssertTrue(imported.stderr.contains("not valid UTF-8"), imported.stderr)
-            let migrated = try cli.run(["migrate", "-", "--dry-run"], stdin: input)
+            let migrated = try cli.run(["import-app", "-", "--dry-run"], stdin: input)
             XCTAssertEqual(migrated.status, 2, migrated.stderr)
             XCTAssertTrue(migrated.stderr.contains("not UTF-8"), migrated.stderr)
         }

@@ -45,7 +45,7 @@ final class FullStdoutTests: XCTestCase {
             ["get", "theme_mode"], ["get", "theme_mode", "--json"], ["list"], ["list", "--json"], ["export"],
             ["suites"], ["suites", "--json"], ["doctor", "--skip-secrets"], ["doctor", "--skip-secrets", "--json"],
             ["schema"], ["schema", "--json"], ["--help"], ["--version"], ["help", "get"], ["get", "--help"],
-            ["migrate", dump, "--dry-run"], ["migrate", dump, "--dry-run", "--json"],
+            ["import-app", dump, "--dry-run"], ["import-app", dump, "--dry-run", "--json"],
         ]
         for arguments in commands {
             assertFullStdoutFailure(try run(cli, arguments, stdoutPath: "/dev/full"), arguments.joined(separator: " "))

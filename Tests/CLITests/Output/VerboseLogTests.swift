@@ -71,7 +71,7 @@ final class VerboseLogTests: XCTestCase {
         let dump = cli.root + "/dump.json"
         try Data(#"{"auth_token": "\#(token)", "theme_mode": "dark"}"#.utf8).write(to: URL(fileURLWithPath: dump))
         let service = "org.rizq.clitests.\(UUID().uuidString.prefix(8))"
-        let result = try cli.run(["migrate", dump, "--service", service, "-v"])
+        let result = try cli.run(["import-app", dump, "--service", service, "-v"])
         XCTAssertEqual(result.status, 0, result.stderr)
         defer { _ = try? cli.run("secret", "delete", "--service", service, "auth_token") }
         XCTAssertTrue(result.stderr.contains("debug [RizqMigration] import planned"), result.stderr)

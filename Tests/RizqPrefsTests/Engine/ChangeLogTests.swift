@@ -103,7 +103,7 @@ final class ChangeLogTests: XCTestCase {
         let root = TemporaryRoot()
         let store = try root.store()
         for index in 0..<40 { store.set(index, forKey: String(repeating: "n", count: 133) + "\(index)") }
-        let before = PendingChange.now()
+        let before = WallClock.now()
         store.set("v", forKey: "k")
         try store.flush()
         let location = try SuiteLocation(suiteName: "group.com.rizq.test", appID: "tests", root: root.path)
@@ -136,7 +136,7 @@ final class ChangeLogTests: XCTestCase {
         let weighedAt = file.compaction.skipBelow.load(ordering: .relaxed)
         XCTAssertEqual(weighedAt, firstSize * 2, "the second write weighed a compaction, found it not worth it, and waits for the log to double")
 
-        let before = PendingChange.now()
+        let before = WallClock.now()
         store.set(-2, forKey: "two")
         try store.flush()
         XCTAssertEqual(file.compaction.skipBelow.load(ordering: .relaxed), weighedAt, "the third write did not weigh it again")

@@ -147,6 +147,6 @@ func waitUntilStopped(_ child: LiveChild) {
 /// Waits until the coarse clock that stamps changes and files has moved on, so that what
 /// happens next is stamped strictly later than what happened before.
 func waitForTheClockToTick() {
-    let start = PendingChange.now()
-    while PendingChange.now() <= start { sched_yield() }
+    let start = WallClock.now()
+    while WallClock.now() <= start { sched_yield() }
 }

@@ -227,7 +227,7 @@ final class FirefoxStorageTests: XCTestCase {
         let root = TemporaryFolder("rizq-root")
         var environment = ProcessInfo.processInfo.environment
         environment["RIZQ_PREFS_HOME"] = root.path
-        let result = try runCommand(builtProduct("rizq-prefs"), ["migrate", "--from", cookies, "--app", "com.rizq.tests"], environment: environment)
+        let result = try runCommand(builtProduct("rizq-prefs"), ["import-app", "--from", cookies, "--app", "com.rizq.tests"], environment: environment)
         XCTAssertEqual(result.status, 2)
         XCTAssertTrue(result.stderr.contains("\(cookies) is an SQLite database, but not browser localStorage (it holds the tables moz_cookies)"), result.stderr)
         XCTAssertEqual(fileSnapshot(under: root.path), [:])
@@ -250,7 +250,7 @@ final class FirefoxStorageTests: XCTestCase {
         let root = TemporaryFolder("rizq-root")
         var environment = ProcessInfo.processInfo.environment
         environment["RIZQ_PREFS_HOME"] = root.path
-        let result = try runCommand(builtProduct("rizq-prefs"), ["migrate", "--from", profile.path, "--app", "com.rizq.tests"], environment: environment)
+        let result = try runCommand(builtProduct("rizq-prefs"), ["import-app", "--from", profile.path, "--app", "com.rizq.tests"], environment: environment)
         XCTAssertEqual(result.status, 2)
         XCTAssertTrue(result.stderr.contains("\(path) is damaged"), result.stderr)
         XCTAssertEqual(fileSnapshot(under: root.path), [:])

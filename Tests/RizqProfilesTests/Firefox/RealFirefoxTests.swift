@@ -117,7 +117,7 @@ final class RealFirefoxTests: XCTestCase {
         var environment = browserEnvironment(home: home.path)
         environment["RIZQ_PREFS_HOME"] = home.path + "/rizq"
         let before = fingerprint(folder)
-        let listed = try runCommand(builtProduct("rizq-prefs"), ["migrate", "--from", "firefox", "--list"], environment: environment)
+        let listed = try runCommand(builtProduct("rizq-prefs"), ["import-app", "--from", "firefox", "--list"], environment: environment)
         XCTAssertEqual(listed.status, 0, listed.stderr)
         XCTAssertTrue(listed.stdout.hasPrefix("Firefox profile 'default-esr' (\(own.folderName)): \(own.path) (firefox-lsng)\n"), listed.stdout)
         let rows = listed.stdout.split(separator: "\n").map { $0.split(separator: " ", omittingEmptySubsequences: true).map(String.init) }
@@ -129,9 +129,9 @@ final class RealFirefoxTests: XCTestCase {
             let other = try XCTUnwrap(list.profiles.first { $0.name == "default" })
             let ini = try String(contentsOfFile: folder + "/profiles.ini", encoding: .utf8)
             try (ini + "\n[Install0123456789ABCDEF]\nDefault=\(other.folderName)\nLocked=1\n").write(toFile: folder + "/profiles.ini", atomically: true, encoding: .utf8)
-            let again = try runCommand(builtProduct("rizq-prefs"), ["migrate", "--from", "firefox", "--list"], environment: environment)
+            let again = try runCommand(builtProduct("rizq-prefs"), ["import-app", "--from", "firefox", "--list"], environment: environment)
             XCTAssertTrue(again.stdout.hasPrefix("Firefox profile 'default-esr'"), again.stdout + again.stderr)
-            let chosen = try runCommand(builtProduct("rizq-prefs"), ["migrate", "--from", "firefox", "--profile", "default", "--list"], environment: environment)
+            let chosen = try runCommand(builtProduct("rizq-prefs"), ["import-app", "--from", "firefox", "--profile", "default", "--list"], environment: environment)
             XCTAssertEqual(chosen.status, 0, chosen.stderr)
             XCTAssertTrue(chosen.stdout.contains("It holds no localStorage."), chosen.stdout)
             try ini.write(toFile: folder + "/profiles.ini", atomically: true, encoding: .utf8)

@@ -2,7 +2,7 @@ import Foundation
 import XCTest
 @testable import RizqProfiles
 
-/// `rizq-prefs migrate --from`, run as the built binary with a temporary home and root.
+/// `rizq-prefs import-app --from`, run as the built binary with a temporary home and root.
 final class MigrateFromCommandTests: XCTestCase {
 
     /// A Chromium user-data folder in `home` with two origins in its Default profile.

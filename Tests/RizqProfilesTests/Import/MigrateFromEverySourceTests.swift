@@ -2,7 +2,7 @@ import Foundation
 import XCTest
 @testable import RizqProfiles
 
-/// Every form of `rizq-prefs migrate --from SOURCE` that issue 14 names, through the built tool
+/// Every form of `rizq-prefs import-app --from SOURCE` that issue 14 names, through the built tool
 /// in a fake home: each is listed, imported for real (its token to the real Secret Service,
 /// nowhere else), and the home is unchanged afterwards. Bad input of every kind exits 2, names
 /// the file, and writes nothing.
@@ -226,6 +226,6 @@ extension XCTestCase {
         environment["XDG_CONFIG_HOME"] = home + "/.config"
         environment["RIZQ_PREFS_HOME"] = root
         for name in ["RIZQ_PREFS_APP_ID", "CHROME_CONFIG_HOME", "CHROME_USER_DATA_DIR", "MOZ_LEGACY_HOME"] { environment[name] = nil }
-        return try runCommand(builtProduct("rizq-prefs"), ["migrate"] + arguments, environment: environment)
+        return try runCommand(builtProduct("rizq-prefs"), ["import-app"] + arguments, environment: environment)
     }
 }

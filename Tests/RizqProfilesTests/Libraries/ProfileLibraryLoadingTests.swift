@@ -51,7 +51,7 @@ final class ProfileLibraryLoadingTests: XCTestCase {
         let home = TemporaryFolder("rizq-home")
         let root = TemporaryFolder("rizq-root")
         try makeChromiumProfile(home)
-        let run = try librariesLoaded(["migrate", "--from", "chromium", "--list"], home: home.path, root: root.path)
+        let run = try librariesLoaded(["import-app", "--from", "chromium", "--list"], home: home.path, root: root.path)
         XCTAssertEqual(run.status, 0, run.stderr)
         XCTAssertTrue(profileLibraries(in: run.libraries).contains { $0.hasPrefix("libleveldb") }, "the check can see a profile library: \(run.libraries.sorted())")
     }
@@ -65,7 +65,7 @@ final class ProfileLibraryLoadingTests: XCTestCase {
         environment["XDG_CONFIG_HOME"] = home.path + "/.config"
         environment["RIZQ_PREFS_HOME"] = root.path
         environment["RIZQ_PREFS_APP_ID"] = "com.rizq.loading"
-        let read = try runWithoutLibrary("libleveldb", builtProduct("rizq-prefs"), ["migrate", "--from", "chromium", "--list"], environment: environment)
+        let read = try runWithoutLibrary("libleveldb", builtProduct("rizq-prefs"), ["import-app", "--from", "chromium", "--list"], environment: environment)
         XCTAssertNotEqual(read.status, 0)
         XCTAssertTrue(read.stderr.contains("apt-get install libleveldb1d"), read.stderr)
         let set = try runWithoutLibrary("libleveldb", builtProduct("rizq-prefs"), ["set", "streak", "3", "--int"], environment: environment)

@@ -74,7 +74,7 @@ final class BadProfileInputTests: XCTestCase {
         let tool = folder.path + "/rizq-prefs"
         try FileManager.default.copyItem(atPath: builtProduct("rizq-prefs"), toPath: tool)
         chmod(tool, 0o755)
-        let result = try runCommand("/usr/sbin/runuser", ["-u", "nobody", "--", tool, "migrate", "--from", path, "--list"], environment: ["HOME": "/tmp", "TMPDIR": "/tmp", "PATH": "/usr/bin:/bin"])
+        let result = try runCommand("/usr/sbin/runuser", ["-u", "nobody", "--", tool, "import-app", "--from", path, "--list"], environment: ["HOME": "/tmp", "TMPDIR": "/tmp", "PATH": "/usr/bin:/bin"])
         XCTAssertEqual(result.status, 2, result.stderr)
         XCTAssertTrue(result.stderr.contains("cannot read \(path)/\(log): permission denied"), result.stderr)
     }

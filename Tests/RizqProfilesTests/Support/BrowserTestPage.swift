@@ -88,7 +88,7 @@ extension XCTestCase {
         defer { _ = try? secrets.deleteSecret(forAccount: BrowserTestPage.sessionKey) }
         var environment = ProcessInfo.processInfo.environment
         environment["RIZQ_PREFS_HOME"] = root.path
-        let arguments = ["migrate", "--from", source, "--origin", origin, "--app", appID, "--service", service, "--json"]
+        let arguments = ["import-app", "--from", source, "--origin", origin, "--app", appID, "--service", service, "--json"]
         let dry = try runCommand(builtProduct("rizq-prefs"), arguments + ["--dry-run"], environment: environment)
         XCTAssertEqual(dry.status, 0, dry.stderr, file: file, line: line)
         XCTAssertEqual(fileSnapshot(under: root.path), [:], "a dry run writes nothing", file: file, line: line)

@@ -1,3 +1,4 @@
+import RizqCommandLine
 import ArgumentParser
 import Foundation
 import RizqSecrets
@@ -43,7 +44,7 @@ struct SecretMoveCommand: ParsableCommand {
     var overwrite = false
 
     func run() throws {
-        if CommandLine.arguments.dropFirst().contains("migrate") {
+        if CommandNames.typedAlias("migrate") {
             Output.note("rizq-prefs: 'secret migrate' is now 'secret move' (\"migrate\" means schema versions only); the old name keeps working")
         }
         let names = try [from, to].map { name throws(CLIError) -> SecretBackendName in try SecretBackendOption.name(name) }

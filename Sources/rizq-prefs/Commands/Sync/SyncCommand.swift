@@ -1,3 +1,4 @@
+import RizqCommandLine
 import ArgumentParser
 
 /// `rizq-prefs sync …`: a suite synced between the user's devices through a folder a sync

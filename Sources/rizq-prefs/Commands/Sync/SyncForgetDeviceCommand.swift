@@ -1,3 +1,4 @@
+import RizqCommandLine
 import ArgumentParser
 import RizqPrefs
 import RizqSync

@@ -1,1 +1,0 @@
-../../rizq-prefs/Options/NegativeNumbers.swift

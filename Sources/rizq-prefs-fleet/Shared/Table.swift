@@ -1,1 +1,0 @@
-../../rizq-prefs/Output/Table.swift

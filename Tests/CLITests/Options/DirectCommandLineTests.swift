@@ -1,0 +1,168 @@
+import ArgumentParser
+import Foundation
+import RizqCommandLine
+@testable import rizq_prefs
+import XCTest
+
+/// Lines read by the direct reader (DirectCommandLine: one command parsed as its own root) behave exactly as when
+/// argument-parser reads them: the same lines, run in the same order against two roots — one of
+/// them with the quick reader off — give the same exit statuses, stdout, stderr and suite files.
+final class DirectCommandLineTests: XCTestCase {
+    func testTheQuickReaderAndArgumentParserAgreeLineForLine() throws {
+        let quick = try CLIHarness()
+        let full = try CLIHarness()
+        full.environment["RIZQ_PREFS_FULL_PARSER"] = "1"
+        let lines: [[String]] = [
+            ["set", "streak", "12", "--int"],
+            ["set", "--type", "int", "goal", "3"],
+            ["set", "--type=double", "ratio", "0.5"],
+            ["set", "flag", "yes", "--bool"],
+            ["set", "name", "Zeynep Ümit"],
+            ["set", "empty", ""],
+            ["set", "--json", "prefs", #"{"dailyGoal": 3, "tags": ["a", "b"]}"#],
+            ["set", "--suite", "group.com.rizq.clitest.shared", "theme", "dark"],
+            ["set", "--suite=group.com.rizq.clitest.shared", "--app", "com.rizq.other", "theme", "light"],
+            ["set", "offset", "-7", "--int"],
+            ["set", "bad", "twelve", "--int"],
+            ["set", "clash", "1", "--type", "int", "--bool"],
+            ["set", "two", "1", "--int", "--bool"],
+            ["set", "unknown", "1", "--type", "integer"],
+            ["set", "only-key"],
+            ["set", "k", "v", "extra"],
+            ["set", "k", "v", "--bogus"],
+            ["set", "--app", "com.rizq.other", "k", "v"],
+            ["set", "--app", "--int", "k", "v"],
+            ["get", "streak"],
+            ["get", "--json", "name"],
+            ["get", "name", "--json"],
+            ["get", "prefs"],
+            ["get", "empty"],
+            ["get", "offset"],
+            ["get", "missing"],
+            ["get", "--app=com.rizq.other", "k"],
+            ["get", "--suite", "group.com.rizq.clitest.shared", "theme"],
+            ["get", "--suite", "rizq-migrations", "k"],
+            ["get", "--app", "bad/app", "k"],
+            ["get"],
+            ["get", "a", "b"],
+            ["get", "--int", "streak"],
+            ["get", "--app", "com.rizq.other", "--app", "com.rizq.clitest", "k"],
+            ["get", "--", "--odd"],
+            ["get", "--help"],
+            ["list"],
+            ["list", "--json"],
+            ["list", "--app", "com.rizq.empty"],
+            ["list", "--suite", "group.com.rizq.clitest.shared", "--json"],
+            ["list", "extra"],
+        ]
+        for line in lines {
+            let a = try quick.run(line)
+            let b = try full.run(line)
+            XCTAssertEqual(a.status, b.status, "exit status of \(line)")
+            XCTAssertEqual(a.stdout, b.stdout, "stdout of \(line)")
+            XCTAssertEqual(a.stderr.replacingOccurrences(of: quick.root, with: "ROOT"), b.stderr.replacingOccurrences(of: full.root, with: "ROOT"), "stderr of \(line)")
+        }
+        XCTAssertEqual(try suiteFiles(quick.root), try suiteFiles(full.root), "the suite files")
+        XCTAssertEqual(try quick.run(["get", "streak"]).stdout, "12\n", "the quick reader stored the value")
+    }
+
+    /// Every suite file under `root` (not the change logs, which hold times), by relative path.
+    private func suiteFiles(_ root: String) throws -> [String: String] {
+        var files: [String: String] = [:]
+        let enumerator = FileManager.default.enumerator(atPath: root)
+        while let path = enumerator?.nextObject() as? String {
+            guard path.hasSuffix(".json"), !(path as NSString).lastPathComponent.hasPrefix(".") else { continue }
+            files[path] = try String(contentsOfFile: root + "/" + path, encoding: .utf8)
+        }
+        XCTAssertFalse(files.isEmpty)
+        return files
+    }
+}
+
+/// Every option, flag and argument of every command, as argument-parser itself lists them
+/// (`--experimental-dump-help`): each line the direct reader takes gives the very command the
+/// full parse from the root gives, and the plain lines are taken by it (so the fast path is not
+/// silently lost when an option is added). In-process, through the CLI's own types.
+final class DirectCommandLineCoverageTests: XCTestCase {
+    struct Argument {
+        var kind: String
+        var name: String
+        var isRepeating: Bool
+    }
+
+    /// The leaf commands (their words) and their arguments, from the binary's own help dump.
+    private func commands() throws -> [(words: [String], arguments: [Argument])] {
+        let dump = try CLIHarness().run(["--experimental-dump-help"])
+        XCTAssertEqual(dump.status, 0, dump.stderr)
+        let root = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(dump.stdout.utf8)) as? [String: Any])
+        var found: [(words: [String], arguments: [Argument])] = []
+        func walk(_ command: [String: Any], _ words: [String]) {
+            let subcommands = command["subcommands"] as? [[String: Any]] ?? []
+            if subcommands.isEmpty, !words.isEmpty {
+                let arguments = (command["arguments"] as? [[String: Any]] ?? []).compactMap { argument -> Argument? in
+                    let names = argument["names"] as? [[String: Any]] ?? []
+                    let long = names.first { $0["kind"] as? String == "long" }?["name"] as? String
+                    let name = long ?? argument["valueName"] as? String ?? ""
+                    return Argument(kind: argument["kind"] as? String ?? "", name: name, isRepeating: argument["isRepeating"] as? Bool ?? false)
+                }
+                found.append((words, arguments))
+            }
+            for subcommand in subcommands {
+                walk(subcommand, words + [subcommand["commandName"] as? String ?? ""])
+            }
+        }
+        walk(try XCTUnwrap(root["command"] as? [String: Any]), [])
+        return found
+    }
+
+    /// A value an option of this name accepts.
+    private func sample(for option: String) -> String {
+        switch option {
+        case "type": return "int"
+        case "timeout": return "5"
+        case "backend", "from": return "vault"
+        case "to": return "secret-service"
+        case "format": return "flat"
+        default: return "sample-\(option)"
+        }
+    }
+
+    private func described(_ command: any ParsableCommand) -> String {
+        var text = ""
+        dump(command, to: &text)
+        return text
+    }
+
+    func testEveryOptionOfEveryCommandParsesTheSameBothWays() throws {
+        var lines = 0
+        var direct = 0
+        for (words, arguments) in try commands() where words != ["help"] && words != ["fleet"] {
+            let positionals = arguments.filter { $0.kind == "positional" && $0.name != "unexpected" }.map { "value-\($0.name)" }
+            var candidates: [[String]] = [words + positionals]
+            for argument in arguments where !["version", "help", "h"].contains(argument.name) {
+                switch argument.kind {
+                case "option": candidates.append(words + positionals + ["--\(argument.name)", sample(for: argument.name)])
+                case "flag": candidates.append(words + ["--\(argument.name)"] + positionals)
+                default: continue
+                }
+            }
+            candidates.append(words + positionals + ["--verbose"])
+            for line in candidates {
+                let marked = NegativeNumbers.mark(line)
+                lines += 1
+                let full = try? RizqPrefsCommand.parseAsRoot(marked)
+                guard let fast = DirectCommandLine.command(marked) else { continue }
+                direct += 1
+                let expected = try XCTUnwrap(full, "the direct reader took \(line), which the full parse refuses")
+                XCTAssertEqual(described(fast), described(expected), "\(line) parses the same both ways")
+            }
+            // The plain line (the command's words and its arguments), when it is a valid line, is read directly.
+            let plain = NegativeNumbers.mark(words + positionals)
+            if (try? RizqPrefsCommand.parseAsRoot(plain)) != nil {
+                XCTAssertNotNil(DirectCommandLine.command(plain), "\(words) with its arguments takes the direct path")
+            }
+        }
+        XCTAssertGreaterThan(lines, 100, "every command's options were tried")
+        XCTAssertGreaterThan(direct, lines / 2, "most lines take the direct path (\(direct) of \(lines))")
+    }
+}
