@@ -13,7 +13,7 @@ struct FleetCLIError: Error {
     /// The exit status a library error means, with its message.
     init(_ error: FleetError) {
         switch error {
-        case .engineUnavailable, .engineRefused: status = .engine
+        case .engineUnavailable, .writeUnconfirmed, .engineRefused: status = .engine
         case .superseded: status = .superseded
         case .secretRefused, .invalidValue, .invalidSuiteName, .invalidEngine: status = .usage
         case .cache, .cacheInUse, .noReplicaIdentity: status = .storage
