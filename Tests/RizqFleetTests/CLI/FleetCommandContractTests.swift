@@ -74,12 +74,15 @@ import Testing
         let observer = try PsqlSession(server: server)
         let lockerPID = try #require(await locker.value("SELECT pg_backend_pid()"))
         #expect(await locker.ask("BEGIN") != nil)
-        let revision = try #require(await locker.value("UPDATE rizq_fleet_suites SET revision = revision + 1 WHERE suite = '\(suite)' RETURNING revision"))
+        // A row lock only (a new version of the row would make the command's registration of
+        // the suite wait too, before it has read anything).
+        #expect(await locker.value("SELECT revision FROM rizq_fleet_suites WHERE suite = '\(suite)' FOR UPDATE") != nil)
         let cli = cli
         let running = Task { try await cli(command + ["--timeout", "60"], suite: suite) }
         // The command's write waits for the row: only then is the winner stored and committed.
         let waiting = await waitUntil(observer, "SELECT count(*) FROM pg_stat_activity WHERE \(lockerPID) = ANY(pg_blocking_pids(pid))", is: "1")
         #expect(waiting, "the command's write waited for the locked row")
+        let revision = try #require(await locker.value("UPDATE rizq_fleet_suites SET revision = revision + 1 WHERE suite = '\(suite)' RETURNING revision"))
         let future = Int64(Date().timeIntervalSince1970 * 1000) + 3_600_000
         await locker.ask("""
             INSERT INTO rizq_fleet_settings (suite, key, value, stamp_ms, stamp_counter, stamp_origin, revision)
@@ -165,5 +168,6 @@ import Testing
         try await writer.set(3, forKey: "after")
         #expect(await watch.lines.waitUntil(printed: "after = 3"), "\(watch.lines.all)")
         #expect(watch.lines.all == [#"evil\u{A}forged = 1 = 2"#, #"name\u{202E} = "\u202etxt.exe""#, "after = 3"], "\(watch.lines.all)")
+        writer.settle()
     }
 }

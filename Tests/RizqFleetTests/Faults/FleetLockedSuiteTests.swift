@@ -23,7 +23,7 @@ import Testing
         #expect(try await cli(["set", "first", "1", "--int"], suite: suite).status == 0)
 
         let locker = try PsqlSession(server: server)
-        let lockerPID = try #require(await locker.value("SELECT pg_backend_pid()"))
+        let lockerPID = try #require(await locker.value("SELECT pg_backend_pid()"), "psql: \(locker.errors.all)")
         #expect(await locker.ask("BEGIN") != nil)
         let locked = await locker.value("SELECT revision FROM rizq_fleet_suites WHERE suite = '\(suite)' FOR UPDATE")
         #expect(locked != nil, "the suite's row is locked: \(locker.errors.all)")

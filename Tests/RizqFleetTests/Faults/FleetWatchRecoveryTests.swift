@@ -2,6 +2,7 @@ import Foundation
 import RizqFleet
 import RizqPrefs
 import RizqTestSupport
+import Synchronization
 import Testing
 
 /// Issue 37, item 15: a watch (`rizq-prefs fleet watch`, `FleetSuite.run`) in another process
@@ -88,4 +89,59 @@ import Testing
         _ = await running.result
         #expect(!fleet.status.isLive, "nothing listens any more: \(fleet.status)")
     }
+}
+
+/// The listening connection ended by the server, again and again (`pg_terminate_backend`, as
+/// an administrator or a connection pooler does): each time the suite turns stale, comes back
+/// live by itself, and hears the next change. Before, the end of the notifications raced the
+/// end of the task that read them: when the reader's normal end was seen first, the error was
+/// dropped, `listen` returned as if cancelled, and `run()` ended — no socket, no reconnect, the
+/// status still live.
+@Suite(.serialized) struct FleetListenerTerminatedTests {
+    @Test func aListenerWhoseConnectionTheServerEndsFortyTimesReconnectsEachTime() async throws {
+        let owned = try await PrivatePostgres.start()
+        let server = owned.server
+        let suite = uniqueSuite("terminated")
+        let root = temporaryRoot("terminated")
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let listener = try openFleet(suite, engine: try server.engine(callTimeout: .seconds(2)), root: root + "/listener", origin: "listener")
+        let writer = try openFleet(suite, engine: try server.engine(callTimeout: .seconds(2)), root: root + "/writer", origin: "writer")
+        let seen = StatusLog()
+        let statuses = listener.statusUpdates()
+        let watching = Task { for await status in statuses { seen.append(status.isLive) } }
+        defer { watching.cancel() }
+        let running = Task { try await listener.run() }
+        defer { running.cancel() }
+        try #require(await waitUntil(timeout: 120) { listener.status.isLive }, "live at first")
+        var reconnected = 0
+        for round in 1...40 {
+            let before = seen.count
+            let ended = try await server.psql("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE usename = '\(server.value("USER"))'")
+            #expect(ended != "0", "round \(round): the server ended the suite's connections")
+            // Stale, then live again.
+            let back = await waitUntil(timeout: 30) { seen.since(before).contains(false) && seen.since(before).last == true }
+            guard back else {
+                Issue.record("round \(round): the listener never came back (statuses since: \(seen.since(before)), now \(listener.status))")
+                break
+            }
+            var written = false
+            for _ in 0..<3 where !written {
+                written = (try? await writer.set(.int(round), forKey: "k")) != nil
+            }
+            #expect(written, "round \(round): the writer wrote")
+            let heard = await waitUntil(timeout: 30) { listener.value(forKey: "k") == .int(round) }
+            #expect(heard, "round \(round): the listener heard the next change")
+            if heard { reconnected += 1 }
+        }
+        report("the listening connection ended by the server 40 times: reconnected and heard the next change \(reconnected) times")
+        #expect(reconnected == 40)
+    }
+}
+
+/// The statuses a suite reported, for a test to look at (true: live).
+final class StatusLog: Sendable {
+    private let entries = Mutex<[Bool]>([])
+    func append(_ live: Bool) { entries.withLock { $0.append(live) } }
+    var count: Int { entries.withLock { $0.count } }
+    func since(_ index: Int) -> [Bool] { entries.withLock { Array($0.dropFirst(index)) } }
 }

@@ -102,7 +102,11 @@ final class PsqlSession: @unchecked Sendable {
     func ask(_ sql: String, timeout: Double = 60) async -> [String]? {
         let number = asked.wrappingAdd(1, ordering: .relaxed).newValue
         let marker = "@@rizq-done-\(number)"
-        input.fileHandleForWriting.write(Data((sql + "\n\\echo " + marker + "\n").utf8))
+        // psql runs a statement at its semicolon (a psql command at once): without one, the
+        // marker would come first.
+        let trimmed = sql.trimmingCharacters(in: .whitespacesAndNewlines)
+        let statement = trimmed.hasPrefix("\\") || trimmed.hasSuffix(";") ? trimmed : trimmed + ";"
+        input.fileHandleForWriting.write(Data((statement + "\n\\echo " + marker + "\n").utf8))
         var answer: [String] = []
         while let line = await lines.next(timeout: timeout) {
             if line == marker { return answer }
