@@ -97,7 +97,7 @@ public final class PostgresFleetEngine: FleetEngine {
         throw .engineUnavailable(endpoint: endpointDescription, reason: "the suite '\(suite)' could not be registered; try again")
     }
 
-    /// A call on the shared connection (``PostgresConnector/run(_:)``) that notices the fleet
+    /// A call on the shared connection (`PostgresConnector.run`) that notices the fleet
     /// tables are gone (dropped by hand, a restore that failed half-way): the tables and every
     /// suite's channel are then forgotten, so that the next ``prepare(suite:)`` makes them again.
     private func run<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws(FleetError) -> T {
