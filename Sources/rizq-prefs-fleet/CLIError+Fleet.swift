@@ -6,7 +6,7 @@ extension CLIError {
     init(_ error: FleetError) {
         let status: ExitStatus
         switch error {
-        case .engineUnavailable, .engineRefused: status = .engine
+        case .engineUnavailable, .writeUnconfirmed, .engineRefused: status = .engine
         case .superseded: status = .superseded
         case .secretRefused, .invalidValue, .invalidSuiteName, .invalidEngine: status = .usage
         case .cache, .cacheInUse, .noReplicaIdentity: status = .storage

@@ -22,7 +22,9 @@ struct FleetCommand: AsyncParsableCommand {
 
             READING WHILE THE ENGINE IS DOWN
               get, list and export answer from this host's cache, with a warning on stderr that \
-            says since when it is stale; set, delete and import fail (exit 6) and write nothing.
+            says since when it is stale; set, delete and import fail (exit 6) and write nothing \
+            (when a write was sent and its answer never came, the message says that it may still \
+            take effect).
 
             ENVIRONMENT
               RIZQ_FLEET_ENGINE       the engine URL when --engine is not given
@@ -38,9 +40,11 @@ struct FleetCommand: AsyncParsableCommand {
               2  usage error, a value that does not parse as its type, or a value that looks \
             like a credential (secrets never go to a fleet suite)
               3  the local cache cannot be read or written
-              5  the engine is unreachable, did not answer in time, or refused (password, TLS, \
-            permissions); nothing was written
-              6  superseded: a later change of the key, made elsewhere, won
+              5  stdout could not be written (a full disk): what was printed is incomplete
+              6  the engine is unreachable, did not answer in time, or refused (password, TLS, \
+            permissions); nothing was written, unless the message says the write may still take \
+            effect
+              7  superseded: a later change of the key, made elsewhere, won
 
             EXAMPLES
               export RIZQ_FLEET_ENGINE=postgres://app@db.internal/settings?sslmode=verify-full

@@ -32,7 +32,10 @@ public protocol FleetEngine: Sendable {
     /// newer than the key's, superseded otherwise.
     func write(_ change: FleetChange, suite: String) async throws(FleetError) -> FleetWriteDecision
 
-    /// The keys changed after `revision`, in revision order, at most `limit` of them.
+    /// The keys changed after `revision`, in revision order, at most `limit` rows of them. A row
+    /// the engine holds but cannot read (a value that is not JSON, written by hand) is reported
+    /// in ``FleetChangeBatch/unreadable``, never dropped without a word, so that a reader
+    /// advances past it.
     func changes(suite: String, after revision: Int64, limit: Int) async throws(FleetError) -> FleetChangeBatch
 
     /// Listens for the suite's notifications until the task is cancelled (then it returns) or
@@ -117,14 +120,48 @@ public struct FleetChangeBatch: Sendable, Equatable {
     public var entries: [FleetEntry]
     /// The suite's head when the page was read.
     public var head: FleetSuiteHead
-    /// Whether more changes follow the last entry (the page was full).
+    /// Whether more changes follow the last row of the page (the page was full).
     public var hasMore: Bool
+    /// The rows of the page the engine could not read, lowest revision first: skipped, and
+    /// reported, never guessed at.
+    public var unreadable: [FleetUnreadableRow]
 
     /// A page with these parts.
-    public init(entries: [FleetEntry], head: FleetSuiteHead, hasMore: Bool) {
+    public init(entries: [FleetEntry], head: FleetSuiteHead, hasMore: Bool, unreadable: [FleetUnreadableRow] = []) {
         self.entries = entries
         self.head = head
         self.hasMore = hasMore
+        self.unreadable = unreadable
+    }
+
+    /// The highest revision the page read, readable or not; `nil` for an empty page. A reader
+    /// continues above it (never above ``FleetChangeBatch/entries`` only: a page of rows that
+    /// cannot be read would be read again for ever).
+    public var lastRevision: Int64? {
+        switch (entries.last?.revision, unreadable.last?.revision) {
+        case (let entry?, let row?): return max(entry, row)
+        case (let entry?, nil): return entry
+        case (nil, let row?): return row
+        case (nil, nil): return nil
+        }
+    }
+}
+
+/// A row of a fleet suite that the engine holds but cannot read: its value is not JSON (a row
+/// written by hand, a tool that wrote another format). Its key and revision, never its value.
+public struct FleetUnreadableRow: Sendable, Equatable {
+    /// The row's key.
+    public var key: String
+    /// The revision of the row's write.
+    public var revision: Int64
+    /// Why it cannot be read.
+    public var reason: String
+
+    /// A row with these parts.
+    public init(key: String, revision: Int64, reason: String) {
+        self.key = key
+        self.revision = revision
+        self.reason = reason
     }
 }
 

@@ -10,6 +10,7 @@ import PostgresNIO
 /// message, which never holds a value: fleet values travel as bound parameters.
 enum PostgresFailure {
     static func fleetError(_ error: any Error, endpoint: String) -> FleetError {
+        if let failure = error as? FleetError { return failure }
         if let exceeded = error as? DeadlineExceeded {
             return .engineUnavailable(endpoint: endpoint, reason: "no answer within \(seconds(exceeded.limit))")
         }
@@ -35,11 +36,25 @@ enum PostgresFailure {
             let state = error.serverInfo?[.sqlState] ?? "?????"
             let message = error.serverInfo?[.message] ?? "no message"
             let reason = "SQLSTATE \(state): \(message)"
+            switch state {
+            case "55P03":
+                // lock_timeout, which every write sets below its deadline: the server cancelled
+                // the statement and rolled it back.
+                return .engineUnavailable(endpoint: endpoint, reason: "the server stopped waiting for a lock another transaction holds on the suite (\(reason)); nothing of this call took effect: find the session holding it (pg_stat_activity, pg_blocking_pids) or try again later")
+            case "57014":
+                return .engineUnavailable(endpoint: endpoint, reason: "the server cancelled the statement (\(reason)); nothing of this call took effect")
+            case "42P01":
+                // The fleet tables were dropped: the next call makes them again.
+                return .engineUnavailable(endpoint: endpoint, reason: "the fleet tables are missing (\(reason)); they are made again at the next call")
+            default:
+                break
+            }
             // Class 08 (connection exception), 57P (operator intervention: shutdown, crash,
             // cannot connect now), 53 (insufficient resources: too many connections), 40001 /
             // 40P01 (serialization failure, deadlock): the engine is there but cannot serve
-            // now; anything else (28 authentication, 42 permission or syntax, 3D000 no such
-            // database) needs a person.
+            // now (as are 55P03 and 57014, a time-out the server applied, and 42P01, tables
+            // dropped, above); anything else (28 authentication, 42 permission or syntax, 3D000
+            // no such database) needs a person.
             if state.hasPrefix("08") || state.hasPrefix("57P") || state.hasPrefix("53") || state == "40001" || state == "40P01" {
                 return .engineUnavailable(endpoint: endpoint, reason: reason)
             }
@@ -69,5 +84,20 @@ enum PostgresFailure {
         let components = duration.components
         let value = Double(components.seconds) + Double(components.attoseconds) / 1e18
         return value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
+    }
+}
+
+extension PostgresFailure {
+    /// Whether the server answered `error` itself (an error response to the statement): the
+    /// statement then did not take effect. Anything else — a connection lost, a deadline — leaves
+    /// a statement already sent in doubt.
+    static func isServerAnswer(_ error: any Error) -> Bool {
+        (error as? PSQLError)?.code == .server
+    }
+
+    /// Whether `error` is the server's "undefined table" (SQLSTATE 42P01): the fleet tables are gone.
+    static func isMissingTable(_ error: any Error) -> Bool {
+        guard let psql = error as? PSQLError, psql.code == .server else { return false }
+        return psql.serverInfo?[.sqlState] == "42P01"
     }
 }

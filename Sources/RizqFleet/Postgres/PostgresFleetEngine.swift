@@ -47,16 +47,31 @@ public final class PostgresFleetEngine: FleetEngine {
     /// `host:port/database`.
     public var endpointDescription: String { configuration.endpointDescription }
 
-    /// Creates the tables if they are missing (once per process), and registers the suite.
+    /// Creates the tables if they are missing (checked once per process, and again after a
+    /// call found them gone), and registers the suite.
     public func prepare(suite: String) async throws(FleetError) -> FleetSuiteHead {
+        for attempt in 1...2 {
+            let wasReady = tablesReady.load(ordering: .acquiring)
+            do {
+                return try await prepareOnce(suite: suite)
+            } catch {
+                // The tables were dropped since this process made sure of them (the call
+                // forgot them): once more, making them again.
+                guard attempt == 1, wasReady, !tablesReady.load(ordering: .acquiring) else { throw error }
+            }
+        }
+        throw .engineUnavailable(endpoint: endpointDescription, reason: "the suite '\(suite)' could not be registered; try again")
+    }
+
+    private func prepareOnce(suite: String) async throws(FleetError) -> FleetSuiteHead {
         if !tablesReady.load(ordering: .acquiring) {
-            let exists = try await connector.run { connection in
+            let exists = try await run { connection in
                 let rows = try await connection.query(PostgresFleetSQL.tablesExist, logger: self.logger)
                 for try await row in rows { return try row.makeRandomAccess()[0].decode(Bool.self) }
                 return false
             }
             if !exists {
-                _ = try await connector.run { connection in
+                _ = try await run { connection in
                     try await connection.query(PostgresFleetSQL.createTables, logger: self.logger)
                 }
                 logger.info("created the fleet tables", metadata: ["endpoint": "\(endpointDescription)"])
@@ -64,7 +79,7 @@ public final class PostgresFleetEngine: FleetEngine {
             tablesReady.store(true, ordering: .releasing)
         }
         for _ in 0..<3 {
-            let registered: (Int64, FleetSuiteHead)? = try await connector.run { connection in
+            let registered: (Int64, FleetSuiteHead)? = try await run { connection in
                 let rows = try await connection.query(PostgresFleetSQL.registerSuite(suite), logger: self.logger)
                 for try await row in rows {
                     let cells = row.makeRandomAccess()
@@ -82,9 +97,41 @@ public final class PostgresFleetEngine: FleetEngine {
         throw .engineUnavailable(endpoint: endpointDescription, reason: "the suite '\(suite)' could not be registered; try again")
     }
 
+    /// A call on the shared connection (`PostgresConnector.run`) that notices the fleet
+    /// tables are gone (dropped by hand, a restore that failed half-way): the tables and every
+    /// suite's channel are then forgotten, so that the next ``prepare(suite:)`` makes them again.
+    private func run<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws(FleetError) -> T {
+        try await connector.run { [self] connection in
+            do {
+                return try await body(connection)
+            } catch {
+                if PostgresFailure.isMissingTable(error) { forgetTables() }
+                throw error
+            }
+        }
+    }
+
+    private func forgetTables() {
+        tablesReady.store(false, ordering: .releasing)
+        channels.withLock { $0 = [:] }
+    }
+
+    /// The lock time-out a write gives the server: three quarters of the call's deadline, so
+    /// that the server cancels a write stuck behind a lock (and says so) before the caller
+    /// stops waiting for its answer.
+    var lockTimeoutMilliseconds: Int64 {
+        Int64(PostgresConnector.nanoseconds(configuration.callTimeout) / 1_000_000) * 3 / 4
+    }
+
     /// The conditional upsert (``PostgresFleetSQL``), then, when it wrote nothing, who holds
     /// the key. A write whose own stamp is already there (a retry after a lost answer) is
     /// reported as applied.
+    ///
+    /// What a failure means: the server's own answer (an error, a lock it stopped waiting for)
+    /// and a connection that could not be opened are ``FleetError/engineUnavailable(endpoint:reason:)``
+    /// — nothing was written; a write that was sent and whose answer never came (a connection
+    /// lost, the deadline) is ``FleetError/writeUnconfirmed(key:endpoint:reason:)``. When the
+    /// suite's row or the tables are gone, they are made again and the write is sent once more.
     public func write(_ change: FleetChange, suite: String) async throws(FleetError) -> FleetWriteDecision {
         let text: String?
         do {
@@ -92,27 +139,63 @@ public final class PostgresFleetEngine: FleetEngine {
         } catch {
             throw .invalidValue(key: change.key, reason: "\(error)")
         }
-        if channels.withLock({ $0[suite] }) == nil { _ = try await prepare(suite: suite) }
+        if let problem = FleetSuite.problem(withKey: change.key) { throw .invalidValue(key: change.key, reason: problem) }
+        for attempt in 1...2 {
+            if channels.withLock({ $0[suite] }) == nil { _ = try await prepare(suite: suite) }
+            do {
+                return try await writeOnce(change, text: text, suite: suite)
+            } catch .engineUnavailable(let endpoint, let reason) where attempt == 1 && channels.withLock({ $0[suite] }) == nil {
+                // The suite's row or the tables were gone (forgotten above): register again.
+                logger.info("the fleet suite was not registered in the engine; registering it again", metadata: ["suite": "\(suite)", "reason": "\(reason)", "endpoint": "\(endpoint)"])
+            }
+        }
+        throw .engineUnavailable(endpoint: endpointDescription, reason: "the suite '\(suite)' could not be registered; try again")
+    }
+
+    private func writeOnce(_ change: FleetChange, text: String?, suite: String) async throws(FleetError) -> FleetWriteDecision {
         let stamp = change.stamp
-        let query = PostgresFleetSQL.write(suite, key: change.key, value: text, stamp: (stamp.milliseconds, Int64(stamp.counter), stamp.origin))
+        let query = PostgresFleetSQL.write(
+            suite, key: change.key, value: text, stamp: (stamp.milliseconds, Int64(stamp.counter), stamp.origin),
+            lockTimeoutMilliseconds: lockTimeoutMilliseconds)
         let current = PostgresFleetSQL.currentStamp(suite, key: change.key)
         enum Outcome: Sendable {
             case applied(Int64)
             case holder(ChangeStamp, Int64)
             case noRow
         }
-        let outcome: Outcome = try await connector.run { connection in
-            let rows = try await connection.query(query, logger: self.logger)
-            for try await row in rows { return .applied(try row.makeRandomAccess()[0].decode(Int64.self)) }
-            let holders = try await connection.query(current, logger: self.logger)
-            for try await row in holders {
-                let cells = row.makeRandomAccess()
-                let counter = try cells[1].decode(Int64.self)
-                return .holder(
-                    ChangeStamp(milliseconds: try cells[0].decode(Int64.self), counter: UInt32(clamping: counter), origin: try cells[2].decode(String.self)),
-                    try cells[3].decode(Int64.self))
+        // Attempts sent whose outcome is unknown: each attempt counts until the server answers
+        // it with an error (then it did not take effect). The connector tries once more on a new
+        // connection when a reused one turns out dead, so there can be two.
+        let inDoubt = DoubtCount()
+        let outcome: Outcome
+        do {
+            outcome = try await run { connection in
+                inDoubt.add(1)
+                do {
+                    var applied: Int64?
+                    for try await row in try await connection.query(query, logger: self.logger) {
+                        applied = try row.makeRandomAccess()[0].decode(Int64.self)
+                    }
+                    if let applied { return .applied(applied) }
+                    var holder: Outcome = .noRow
+                    for try await row in try await connection.query(current, logger: self.logger) {
+                        let cells = row.makeRandomAccess()
+                        let counter = try cells[1].decode(Int64.self)
+                        holder = .holder(
+                            ChangeStamp(milliseconds: try cells[0].decode(Int64.self), counter: UInt32(clamping: counter), origin: try cells[2].decode(String.self)),
+                            try cells[3].decode(Int64.self))
+                    }
+                    return holder
+                } catch {
+                    if PostgresFailure.isServerAnswer(error) { inDoubt.add(-1) }
+                    throw error
+                }
             }
-            return .noRow
+        } catch {
+            if case .engineUnavailable(let endpoint, let reason) = error, inDoubt.count > 0 {
+                throw .writeUnconfirmed(key: change.key, endpoint: endpoint, reason: reason)
+            }
+            throw error
         }
         switch outcome {
         case .applied(let revision):
@@ -120,17 +203,31 @@ public final class PostgresFleetEngine: FleetEngine {
         case .holder(let holder, let revision):
             return holder == stamp ? .applied(revision: revision) : .superseded(by: holder)
         case .noRow:
-            // The suite's row is gone (dropped by hand): register it again, once.
+            // The suite's row is gone (removed by hand): nothing was written; register it again.
             channels.withLock { _ = $0.removeValue(forKey: suite) }
-            throw .engineUnavailable(endpoint: endpointDescription, reason: "the suite '\(suite)' was not registered in the engine; it is now: write again")
+            throw .engineUnavailable(endpoint: endpointDescription, reason: "the suite '\(suite)' was not registered in the engine; nothing was written")
         }
     }
 
-    /// One read: the head and up to `limit` rows above `revision`.
+    /// One read: the head and up to `limit` rows above `revision` (the suite is registered
+    /// first when this process has not yet, and again when its row or the tables are gone).
+    /// A row whose value is not JSON is returned in ``FleetChangeBatch/unreadable``.
     public func changes(suite: String, after revision: Int64, limit: Int) async throws(FleetError) -> FleetChangeBatch {
+        for attempt in 1...2 {
+            if channels.withLock({ $0[suite] }) == nil { _ = try await prepare(suite: suite) }
+            do {
+                return try await changesOnce(suite: suite, after: revision, limit: limit)
+            } catch .engineUnavailable(let endpoint, let reason) where attempt == 1 && channels.withLock({ $0[suite] }) == nil {
+                logger.info("the fleet suite was not registered in the engine; registering it again", metadata: ["suite": "\(suite)", "reason": "\(reason)", "endpoint": "\(endpoint)"])
+            }
+        }
+        throw .engineUnavailable(endpoint: endpointDescription, reason: "the suite '\(suite)' is not registered in the engine")
+    }
+
+    private func changesOnce(suite: String, after revision: Int64, limit: Int) async throws(FleetError) -> FleetChangeBatch {
         let query = PostgresFleetSQL.changes(suite, after: revision, limit: limit)
         typealias Row = (head: FleetSuiteHead, entry: (key: String, value: String?, stamp: ChangeStamp, revision: Int64)?)
-        let rows: [Row] = try await connector.run { connection in
+        let rows: [Row] = try await run { connection in
             var collected: [Row] = []
             for try await row in try await connection.query(query, logger: self.logger) {
                 let cells = row.makeRandomAccess()
@@ -147,9 +244,13 @@ public final class PostgresFleetEngine: FleetEngine {
             return collected
         }
         guard let head = rows.first?.head else {
+            // The suite's row is gone (removed by hand): forgotten, so that the next call
+            // registers it again.
+            channels.withLock { _ = $0.removeValue(forKey: suite) }
             throw .engineUnavailable(endpoint: endpointDescription, reason: "the suite '\(suite)' is not registered in the engine")
         }
         var entries: [FleetEntry] = []
+        var unreadable: [FleetUnreadableRow] = []
         entries.reserveCapacity(rows.count)
         for row in rows {
             guard let entry = row.entry else { continue }
@@ -158,17 +259,32 @@ public final class PostgresFleetEngine: FleetEngine {
                 do {
                     value = try JSONReader.parse(text)
                 } catch {
-                    // A row written by hand that is not JSON: skipped, never guessed at.
-                    logger.error("a fleet row is not JSON; it is skipped", metadata: ["suite": "\(suite)", "key": "\(entry.key)", "revision": "\(entry.revision)"])
+                    // A row written by hand that is not JSON: skipped, never guessed at, and
+                    // reported to the reader (which says so once, and reads on past it).
+                    unreadable.append(FleetUnreadableRow(key: entry.key, revision: entry.revision, reason: "its value is not JSON (\(error.reason))"))
                     continue
                 }
             }
             entries.append(FleetEntry(change: FleetChange(key: entry.key, value: value, stamp: entry.stamp), revision: entry.revision))
         }
-        return FleetChangeBatch(entries: entries, head: head, hasMore: rows.count >= limit && rows.last?.entry != nil)
+        return FleetChangeBatch(entries: entries, head: head, hasMore: rows.count >= limit && rows.last?.entry != nil, unreadable: unreadable)
     }
 
-    /// `LISTEN` on the suite's channel over a connection of its own, until cancelled or lost.
+    /// `LISTEN` on the suite's channel over a connection of its own, until cancelled (then it
+    /// returns) or lost (then it throws, within about two call deadlines of the loss).
+    ///
+    /// Nothing here waits on postgres-nio's `listen` itself: a listener whose connection the
+    /// server closed (a restart) could wait for ever, deaf to cancellation, and a task group
+    /// waiting for it would never end — the watcher then sat with no socket, its status still
+    /// live. So the `LISTEN`, and a heartbeat, each run in a task of their own and report to one
+    /// stream of events, which this call reads; it ends at the first loss, closes the
+    /// connection, and leaves whatever postgres-nio still holds to end when it can.
+    ///
+    /// The heartbeat: the `LISTEN` must be confirmed within the call deadline; then, every
+    /// call deadline, the suite's channel number is read on the same connection, within a call
+    /// deadline. It fails when the server is gone without a word (a cut network), and when the
+    /// suite was registered again under another number (its tables dropped and made again, its
+    /// row removed), where this channel would never hear of a change again.
     public func listen(
         suite: String,
         onReady: @escaping @Sendable () async -> Void,
@@ -181,55 +297,68 @@ public final class PostgresFleetEngine: FleetEngine {
         }
         guard let channel else { throw .engineUnavailable(endpoint: endpointDescription, reason: "the suite '\(suite)' has no channel") }
         let connection = try await connector.openDedicated()
-        defer { PostgresConnector.close(connection) }
         let callTimeout = configuration.callTimeout
         let logger = logger
         let listening = Flag()
-        do {
-            let (stream, continuation) = AsyncStream<FleetNotice?>.makeStream(bufferingPolicy: .unbounded)
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask {
-                    defer { continuation.finish() }
-                    try await connection.listen(on: "rizq_fleet_\(channel)") { notifications in
-                        listening.set()
-                        continuation.yield(nil)
-                        for try await notification in notifications {
-                            continuation.yield(Self.notice(notification.payload))
-                        }
-                    }
-                    throw ListenEnded()
-                }
-                group.addTask {
-                    for await notice in stream {
-                        if let notice {
-                            await onNotify(notice)
-                        } else {
-                            await onReady()
-                        }
+        let (events, continuation) = AsyncStream<ListenEvent>.makeStream(bufferingPolicy: .unbounded)
+        let listener = Task.detached {
+            do {
+                try await connection.listen(on: "rizq_fleet_\(channel)") { notifications in
+                    listening.set()
+                    continuation.yield(.ready)
+                    for try await notification in notifications {
+                        continuation.yield(.notice(Self.notice(notification.payload)))
                     }
                 }
-                // The LISTEN within the call deadline, then a heartbeat on the same connection:
-                // a server that vanished without closing the connection (a cut network) is
-                // noticed within two deadlines, not never.
-                group.addTask {
-                    try await Task.sleep(for: callTimeout)
-                    guard listening.isSet else { throw DeadlineExceeded(limit: callTimeout) }
-                    while true {
-                        try await Task.sleep(for: callTimeout * 2)
-                        _ = try await Deadline.run(callTimeout, onTimeout: { PostgresConnector.close(connection) }) {
-                            try await connection.query("SELECT 1", logger: logger)
-                        }
-                    }
-                }
-                try await group.next()
-                group.cancelAll()
+                continuation.yield(.lost(ListenLost.ended))
+            } catch {
+                continuation.yield(.lost(error))
             }
-        } catch is CancellationError {
-            return
-        } catch {
-            if Task.isCancelled { return }
-            if error is ListenEnded { throw .engineUnavailable(endpoint: endpointDescription, reason: "the server ended the notifications") }
-            throw PostgresFailure.fleetError(error, endpoint: endpointDescription)
+        }
+        let heartbeat = Task.detached {
+            do {
+                try await Task.sleep(for: callTimeout)
+                guard listening.isSet else { throw DeadlineExceeded(limit: callTimeout) }
+                while true {
+                    try await Task.sleep(for: callTimeout)
+                    if connection.isClosed { throw ListenLost.closed }
+                    let current = try await Deadline.run(callTimeout, onTimeout: { PostgresConnector.close(connection) }) { () async throws -> Int64? in
+                        var id: Int64?
+                        for try await row in try await connection.query(PostgresFleetSQL.channel(suite), logger: logger) {
+                            id = try row.makeRandomAccess()[0].decode(Int64.self)
+                        }
+                        return id
+                    }
+                    guard current == channel else { throw ListenLost.channelMoved }
+                }
+            } catch is CancellationError {
+                return
+            } catch {
+                continuation.yield(.lost(error))
+            }
+        }
+        defer {
+            listener.cancel()
+            heartbeat.cancel()
+            continuation.finish()
+            PostgresConnector.close(connection)
+        }
+        // Ends (nil) when this task is cancelled.
+        for await event in events {
+            switch event {
+            case .ready:
+                await onReady()
+            case .notice(let notice):
+                await onNotify(notice)
+            case .lost(let error):
+                if Task.isCancelled { return }
+                if PostgresFailure.isMissingTable(error) { forgetTables() }
+                if let lost = error as? ListenLost {
+                    if lost == .channelMoved { channels.withLock { _ = $0.removeValue(forKey: suite) } }
+                    throw .engineUnavailable(endpoint: endpointDescription, reason: lost.reason)
+                }
+                throw PostgresFailure.fleetError(error, endpoint: endpointDescription)
+            }
         }
     }
 
@@ -274,5 +403,42 @@ public final class PostgresFleetEngine: FleetEngine {
     }
 }
 
-/// The notifications ended without an error: the server closed the stream.
-private struct ListenEnded: Error {}
+/// How many attempts of one write were sent and never answered (shared with the closure that
+/// sends them).
+private final class DoubtCount: Sendable {
+    private let value = Atomic<Int>(0)
+
+    var count: Int { value.load(ordering: .acquiring) }
+
+    func add(_ delta: Int) {
+        value.wrappingAdd(delta, ordering: .acquiringAndReleasing)
+    }
+}
+
+/// What the listening connection reports to ``PostgresFleetEngine/listen(suite:onReady:onNotify:)``.
+private enum ListenEvent: Sendable {
+    /// The `LISTEN` is in force.
+    case ready
+    /// A notification.
+    case notice(FleetNotice)
+    /// The connection, the `LISTEN` or the heartbeat failed: listening is over.
+    case lost(any Error)
+}
+
+/// Why listening ended, when postgres-nio gave no error of its own.
+private enum ListenLost: Error, Equatable {
+    /// The notifications ended without an error: the server closed the stream.
+    case ended
+    /// postgres-nio reports the connection closed.
+    case closed
+    /// The suite is registered under another channel number, or not at all.
+    case channelMoved
+
+    var reason: String {
+        switch self {
+        case .ended: return "the server ended the notifications"
+        case .closed: return "the listening connection was closed"
+        case .channelMoved: return "the suite was registered again (its tables dropped and made again, or its row removed); listening again on its new channel"
+        }
+    }
+}

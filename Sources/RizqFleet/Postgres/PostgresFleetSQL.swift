@@ -80,10 +80,22 @@ enum PostgresFleetSQL {
     /// (`{"r": revision, "k": key, "v": value, "m", "c", "o": the stamp}`) when it is small,
     /// else the bare revision. No row back: superseded (the revision taken is then a gap, which
     /// readers skip).
-    static func write(_ suite: String, key: String, value: String?, stamp: (Int64, Int64, String)) -> PostgresQuery {
-        """
+    ///
+    /// The wait for a lock is bounded on the server: before the suite's row is locked, the
+    /// statement sets `lock_timeout` for its own transaction (`set_config(…, true)`, an
+    /// uncorrelated sub-select, which PostgreSQL evaluates once before the scan that locks the
+    /// row). A write that waits longer for a row another transaction holds (a person's open
+    /// `SELECT … FOR UPDATE`, a stuck writer) is cancelled by the server itself, with SQLSTATE
+    /// 55P03, and rolled back: it can never commit after the caller was told it failed, as a
+    /// statement the client merely stopped waiting for could (the server finishes it once the
+    /// lock goes). `lockTimeoutMilliseconds` is below the call's deadline, so that the server's
+    /// answer arrives first.
+    static func write(_ suite: String, key: String, value: String?, stamp: (Int64, Int64, String), lockTimeoutMilliseconds: Int64) -> PostgresQuery {
+        let lockTimeout = String(max(1, lockTimeoutMilliseconds))
+        return """
         WITH bump AS (
-            UPDATE rizq_fleet_suites SET revision = revision + 1 WHERE suite = \(suite)
+            UPDATE rizq_fleet_suites SET revision = revision + 1
+            WHERE suite = \(suite) AND (SELECT set_config('lock_timeout', \(lockTimeout), true)) IS NOT NULL
             RETURNING id, revision
         ), upsert AS (
             INSERT INTO rizq_fleet_settings AS s (suite, key, value, stamp_ms, stamp_counter, stamp_origin, revision, changed_at)
@@ -101,6 +113,14 @@ enum PostgresFleetSQL {
                  ELSE upsert.revision::text END)::text AS notified
         FROM upsert CROSS JOIN bump
         """
+    }
+
+    /// The suite's channel number as the engine holds it now (no row: the suite is not
+    /// registered). The listener's heartbeat: a suite registered again — its tables dropped and
+    /// made again, its row removed — has a new number, and a listener still on the old channel
+    /// would hear nothing.
+    static func channel(_ suite: String) -> PostgresQuery {
+        "SELECT id FROM rizq_fleet_suites WHERE suite = \(suite)"
     }
 
     /// The key's row after a write that came back empty: who holds it.

@@ -4,10 +4,16 @@ import RizqCore
 /// Why a fleet suite call did not do what was asked. Every case says what happened and what to
 /// do; none ever holds a stored value or a password.
 public enum FleetError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// The engine could not be reached, or did not answer within the call's deadline: nothing
-    /// is known to be written (a write may have been committed just before the engine went
-    /// away; the next catch-up shows it). Reads still answer from the cache.
+    /// The engine could not be reached, did not answer within the call's deadline, or cancelled
+    /// the call itself (a lock held longer than the server-side time-out): nothing was written.
+    /// Reads still answer from the cache. A write sent whose answer never came is
+    /// ``writeUnconfirmed(key:endpoint:reason:)`` instead.
     case engineUnavailable(endpoint: String, reason: String)
+    /// A write was sent, and its answer never came (the connection was lost, or the call's
+    /// deadline passed before the engine answered): it may have been committed, or may still
+    /// be. Its stamp makes sending it again safe (a write whose own stamp already holds the key
+    /// is reported as applied); the next catch-up shows whether it took effect.
+    case writeUnconfirmed(key: String, endpoint: String, reason: String)
     /// The engine answered, and refused: wrong password, TLS required or not trusted, no
     /// permission, a server error. Retrying the same call will not help.
     case engineRefused(endpoint: String, reason: String)
@@ -35,6 +41,8 @@ public enum FleetError: Error, Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .engineUnavailable(let endpoint, let reason):
             return "the fleet engine at \(endpoint) is unavailable (\(reason)); nothing was written: check that the server is running and reachable, then try again"
+        case .writeUnconfirmed(let key, let endpoint, let reason):
+            return "the fleet engine at \(endpoint) did not confirm the write of '\(key)' (\(reason)); it may still take effect: read the key again once the engine answers, and write it again only if it is not there"
         case .engineRefused(let endpoint, let reason):
             return "the fleet engine at \(endpoint) refused the call (\(reason)); fix the user, password, TLS settings or permissions"
         case .superseded(let key, let winner):
@@ -56,10 +64,13 @@ public enum FleetError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    /// Whether the engine could not be reached (a write may be queued instead, when asked).
+    /// Whether the engine could not be reached, or did not confirm a write (a write may be
+    /// queued instead, when asked: sending it again is safe either way).
     public var isEngineUnavailable: Bool {
-        if case .engineUnavailable = self { return true }
-        return false
+        switch self {
+        case .engineUnavailable, .writeUnconfirmed: return true
+        default: return false
+        }
     }
 }
 

@@ -33,22 +33,30 @@ actor FleetReplica {
     nonisolated var revision: Int64 { cache.state.withLock { $0.revision } }
 
     /// Reads everything above the cache's revision — or the whole suite, when the cache was
-    /// built against another incarnation of it, or has not caught up since tombstones it never
-    /// saw were removed — and applies it.
+    /// built against another incarnation of it, has not caught up since tombstones it never
+    /// saw were removed, or has read further than the engine's head (a backup restored: the
+    /// revisions it read above the head are gone, and new writes will take those numbers
+    /// again) — and applies it. Rows the engine cannot read are skipped and reported once,
+    /// in one line for the whole catch-up.
     func catchUp() async throws(FleetError) {
         var (epoch, after) = cache.state.withLock { ($0.epoch, $0.revision) }
         var wholeRead: Set<String>?
+        var unreadable: [FleetUnreadableRow] = []
         while true {
             let batch = try await engine.changes(suite: suite, after: after, limit: Self.pageSize)
-            if wholeRead == nil, epoch != batch.head.epoch || after < batch.head.purgedThrough {
+            if wholeRead == nil, let reason = Self.wholeReadReason(epoch: epoch, after: after, head: batch.head) {
                 // Read the suite whole, from revision 0: keys the read does not meet were
                 // deleted while this cache was not looking (their tombstones are gone), or
-                // belong to another incarnation of the suite.
-                logger.info(
-                    "reading the fleet suite whole",
-                    metadata: ["suite": "\(suite)", "reason": "\(epoch != batch.head.epoch ? "a new cache, or another incarnation of the suite" : "tombstones removed since revision \(after)")"])
-                if epoch != batch.head.epoch {
-                    // Another incarnation: this cache's stamps and revision say nothing about it.
+                // belong to another incarnation or an undone history of the suite.
+                if epoch != batch.head.epoch || after > batch.head.revision {
+                    // A new cache is nothing to report; a suite that changed under this cache is.
+                    if epoch == nil {
+                        logger.info("reading the fleet suite whole", metadata: ["suite": "\(suite)", "reason": "\(reason)"])
+                    } else {
+                        logger.warning("reading fleet suite \(suite) whole: \(reason)", metadata: ["suite": "\(suite)"])
+                    }
+                    // This cache's stamps and revision say nothing about what the engine
+                    // holds now: the engine's values are taken as they are, older stamps too.
                     cache.state.withLock { state in
                         for key in state.stamps.keys { state.dirtyStamps.insert(key) }
                         state.stamps = [:]
@@ -56,6 +64,8 @@ actor FleetReplica {
                         state.epoch = batch.head.epoch
                         state.dirtyHead = true
                     }
+                } else {
+                    logger.info("reading the fleet suite whole", metadata: ["suite": "\(suite)", "reason": "\(reason)"])
                 }
                 epoch = batch.head.epoch
                 wholeRead = []
@@ -65,9 +75,13 @@ actor FleetReplica {
                 }
             }
             wholeRead?.formUnion(batch.entries.map(\.change.key))
-            apply(batch.entries, epoch: batch.head.epoch, through: batch.hasMore ? batch.entries.last?.revision : batch.head.revision)
+            // An unreadable row's key keeps what the cache holds for it (a whole read does not
+            // remove it): its value in the engine is unknown, not absent.
+            wholeRead?.formUnion(batch.unreadable.map(\.key))
+            unreadable += batch.unreadable
+            apply(batch.entries, epoch: batch.head.epoch, through: batch.hasMore ? batch.lastRevision : batch.head.revision)
             epoch = batch.head.epoch
-            after = batch.entries.last?.revision ?? after
+            after = batch.lastRevision ?? after
             if !batch.hasMore { break }
         }
         if let seen = wholeRead { removeUnseen(seen) }
@@ -76,15 +90,53 @@ actor FleetReplica {
             state.dirtyHead = true
         }
         cache.schedulePersist()
+        if !unreadable.isEmpty { report(unreadable) }
+    }
+
+    /// Why a catch-up from `after` must read the suite whole instead, or `nil`.
+    static func wholeReadReason(epoch: String?, after: Int64, head: FleetSuiteHead) -> String? {
+        if epoch != head.epoch { return "a new cache, or another incarnation of the suite" }
+        if after > head.revision {
+            return "the engine's revision \(head.revision) is below the \(after) this cache had read: the suite went back (a backup restored); its values are taken as the engine now holds them"
+        }
+        if after < head.purgedThrough { return "tombstones removed since revision \(after)" }
+        return nil
+    }
+
+    /// Says once, for a whole catch-up, which rows could not be read (a few keys named, never
+    /// a value).
+    private func report(_ rows: [FleetUnreadableRow]) {
+        let shown = 5
+        let keys = rows.prefix(shown).map { "'\($0.key.count > 80 ? String($0.key.prefix(80)) + "…" : $0.key)'" }.joined(separator: ", ")
+        let more = rows.count > shown ? " and \(rows.count - shown) more" : ""
+        let revisions = rows.count == 1 ? "revision \(rows[0].revision)" : "revisions \(rows[0].revision)–\(rows[rows.count - 1].revision)"
+        logger.warning(
+            "\(rows.count) row\(rows.count == 1 ? "" : "s") of fleet suite \(suite) could not be read and \(rows.count == 1 ? "was" : "were") skipped (\(revisions); keys \(keys)\(more)): \(rows[0].reason); the cache keeps what it held for \(rows.count == 1 ? "that key" : "those keys"): write them again to repair them",
+            metadata: ["suite": "\(suite)", "count": "\(rows.count)"])
     }
 
     /// A notification: the write it carries is applied at once when it directly follows the
     /// revision read up to (revisions are numbered in commit order, so nothing was missed);
-    /// a bare revision or a gap (a superseded write takes a revision too) is a catch-up; an
-    /// announced revision already read is nothing to do.
+    /// a bare revision or a gap (a superseded write takes a revision too) is a catch-up.
+    ///
+    /// An announced revision already read is nothing to do — unless it is news: a write at or
+    /// below the revision read up to, with a stamp newer than the one the cache holds for its
+    /// key (or for a key the cache does not know), or a bare revision there, means the engine's
+    /// counter went back (a backup restored). A catch-up then notices, and reads the suite
+    /// whole.
     func receive(_ notice: FleetNotice) async throws(FleetError) {
-        let (revision, epoch) = cache.state.withLock { ($0.revision, $0.epoch) }
-        if let announced = notice.revision, announced <= revision { return }
+        let (revision, epoch, held) = cache.state.withLock { state in
+            (state.revision, state.epoch, notice.entry.flatMap { state.stamps[$0.change.key] })
+        }
+        if let announced = notice.revision, announced <= revision {
+            guard let entry = notice.entry else {
+                try await catchUp()
+                return
+            }
+            if let held, entry.change.stamp <= held { return }
+            try await catchUp()
+            return
+        }
         if let entry = notice.entry, entry.revision == revision + 1, epoch != nil {
             apply([entry], epoch: nil, through: entry.revision)
             return

@@ -99,6 +99,14 @@ public final class FleetSuite: Sendable {
         return nil
     }
 
+    /// Why `key` cannot be a fleet suite's key, or `nil`: a key holding the character U+0000
+    /// (NUL), which PostgreSQL's `text` cannot hold — the server would refuse it with an
+    /// encoding error that names neither the key nor the cause. A local suite may hold such a
+    /// key; a fleet suite refuses it before anything is sent.
+    public static func problem(withKey key: String) -> String? {
+        key.utf8.contains(0) ? "the key contains a NUL character (U+0000), which the fleet engine (PostgreSQL text) cannot hold; rename the key" : nil
+    }
+
     // MARK: Reading (from the cache, never waiting)
 
     /// The cache: a suite on this host holding the fleet suite's values as last seen. Read it
@@ -261,9 +269,11 @@ public final class FleetSuite: Sendable {
     /// suite refuses (``/RizqPrefs/SuiteStore/validate(_:forKey:)``, the same check: the cache
     /// is a suite, and every host must be able to hold what one host wrote — a value nested
     /// deeper than ``/RizqPrefs/PrefValue/maximumNesting``, a date out of range, a reserved key
-    /// name), then a value that looks like a credential.
+    /// name), a key the engine cannot hold (``problem(withKey:)``), then a value that looks
+    /// like a credential.
     /// - Throws: ``FleetError/invalidValue(key:reason:)`` or ``FleetError/secretRefused(key:reason:)``.
     public func validate(_ value: PrefValue?, forKey key: String) throws(FleetError) {
+        if let problem = Self.problem(withKey: key) { throw .invalidValue(key: key, reason: problem) }
         if let value {
             do {
                 try SuiteStore.validate(value, forKey: key)
@@ -309,14 +319,19 @@ public final class FleetSuite: Sendable {
     /// notification, reads what the cache has not seen and applies it; sends queued writes when
     /// the engine is back. When the engine is lost the status turns stale, and the connection is
     /// tried again after 50 ms, the wait doubling up to ``FleetOptions/maximumReconnectDelay``
-    /// (and back to 50 ms once it was live again). Never throws: it returns when its task is
-    /// cancelled.
+    /// (and back to 50 ms once it was live again). A loss is noticed within about two call
+    /// deadlines however it happens — a restart, a cut network, the suite's tables dropped and
+    /// made again (the engine's heartbeat, ``PostgresFleetEngine/listen(suite:onReady:onNotify:)``).
+    /// Never throws: it returns when its task is cancelled, and the status is then stale (nothing
+    /// listens any more).
     ///
     /// It runs on the global executor whatever actor calls it (`@concurrent`): a listener
     /// started from the main actor must not wait for it (a main thread blocked reading stdin
     /// kept a host's suite from ever going live).
     @concurrent
     public func run() async throws {
+        // Live means listening: once this returns, nothing keeps the cache current.
+        defer { setStatus(false) }
         var delay = Duration.milliseconds(50)
         var firstAttempt = true
         while !Task.isCancelled {

@@ -9,8 +9,9 @@ struct FleetDeleteCommand: AsyncParsableCommand {
         abstract: "Remove a key from a fleet suite, for every host.",
         discussion: """
             Exit 1 when the key is not there; otherwise the removal (a tombstone, kept 90 days) \
-            is committed when the command returns. Exit 6 when a later change of the key won, 5 \
-            when the engine cannot be reached.
+            is committed when the command returns. Exit 7 when a later change of the key won; \
+            exit 6 when the engine cannot be reached or did not answer in time (nothing removed, \
+            unless the message says the removal may still take effect).
 
             Example:
               rizq-prefs fleet delete --suite checkout feature.oldBanner

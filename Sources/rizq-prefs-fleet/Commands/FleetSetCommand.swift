@@ -11,9 +11,11 @@ struct FleetSetCommand: AsyncParsableCommand {
         discussion: """
             The value's type as for 'rizq-prefs set': --type T, or --bool, --int, --double, \
             --string (the default), --date, --data, --json. When the command returns 0, the \
-            engine has committed the change and every host listening sees it. Exit 6 when a \
-            later change of the key (made elsewhere) won, 5 when the engine cannot be reached \
-            (nothing written), 2 when the value does not parse or looks like a credential.
+            engine has committed the change and every host listening sees it. Exit 7 when a \
+            later change of the key (made elsewhere) won; exit 6 when the engine cannot be \
+            reached or did not answer in time (nothing written, unless the message says the \
+            write may still take effect); exit 2 when the value does not parse or looks like a \
+            credential.
 
             Examples:
               rizq-prefs fleet set --suite checkout feature.newCheckout true --bool

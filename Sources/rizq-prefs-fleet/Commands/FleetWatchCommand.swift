@@ -20,7 +20,9 @@ struct FleetWatchCommand: AsyncParsableCommand {
               feature.oldBanner removed
             --json prints one JSON object per line instead:
               {"key":"feature.newCheckout","origin":"host-a","removed":false,"value":true}
-            where "origin" is the id of the host that made the change. First, the changes made \
+            where "origin" is the id of the host that made the change. Keys and values are shown \
+            with control and invisible characters escaped (\\u{A} in text, \\u000a in JSON), so \
+            that each change is one line. First, the changes made \
             since this host's cache last saw the suite. A line on stderr says when watching has \
             begun ("watching …"), and another each time the engine is lost or back (the \
             connection comes back by itself). Stops on Ctrl-C or SIGTERM, with exit 0.
@@ -61,9 +63,13 @@ struct FleetWatchCommand: AsyncParsableCommand {
         reporting.cancel()
     }
 
+    /// One line, whatever the key holds: control, bidirectional and invisible characters are
+    /// shown escaped (``DisplayText``), so that a key holding a newline cannot forge a line of
+    /// its own, nor a U+202E rewrite the one it is on.
     static func textLine(_ change: SuiteChange) -> String {
-        guard let value = change.newValue else { return "\(change.key) removed" }
-        return "\(change.key) = \(value.json)"
+        let key = DisplayText.escaped(change.key)
+        guard let value = change.newValue else { return "\(key) removed" }
+        return "\(key) = \(DisplayText.escapedJSON(value.json))"
     }
 
     static func jsonLine(_ change: SuiteChange, origin: String?) -> String {
@@ -73,7 +79,7 @@ struct FleetWatchCommand: AsyncParsableCommand {
             "removed": .bool(change.newValue == nil),
             "origin": origin.map(PrefValue.string) ?? .null,
         ]
-        return object.json
+        return DisplayText.escapedJSON(object.json)
     }
 
     /// Ctrl-C and SIGTERM end the command with status 0, the cache written first.

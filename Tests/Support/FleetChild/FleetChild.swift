@@ -144,6 +144,7 @@ enum FleetChild {
     static func kind(_ error: FleetError) -> String {
         switch error {
         case .engineUnavailable: return "unavailable"
+        case .writeUnconfirmed: return "unconfirmed"
         case .engineRefused: return "refused"
         case .superseded: return "superseded"
         case .secretRefused: return "secret"
