@@ -1,24 +1,15 @@
 // swift-tools-version:6.2
 import PackageDescription
 
-// Module layout, import direction and the paths data takes: docs/ARCHITECTURE.md.
-// RizqCore is the bottom: the app identity, SecretStore, SecretError, InMemorySecretStore, the
-// undo log, errno plumbing; it links no system library. RizqPrefs and RizqSecrets re-export it.
-// RizqPrefs ← RizqImport → RizqSecrets → CSecretShim (which loads libsecret at run time, with
-// dlopen: nothing links it); rizq-prefs uses all.
-// RizqProfiles → RizqImport, and → CProfileLibraries (LevelDB, SQLite, snappy, loaded at run time): the
-// browser-profile readers, in a product of their own so that an app that imports no profile
-// links neither LevelDB nor SQLite.
-// RizqConfiguration → RizqPrefs, RizqCore, swift-configuration (no libsecret either).
-// RizqFleet → RizqConfiguration, RizqImport (the credential classifier), RizqPrefs, postgres-nio,
-// swift-nio, swift-nio-ssl, swift-service-lifecycle: suites shared by a fleet of servers through
-// PostgreSQL, in a product of its own, so that only an app that imports it builds NIO; the
-// `rizq-prefs fleet` commands are a separate executable (rizq-prefs-fleet), so that the
-// rizq-prefs binary links no NIO either.
-// RizqSync → RizqPrefs, RizqJSON, RizqImport (the credential classifier, the gate of every synced
-// value), swift-log: device sync through a folder a sync engine (Syncthing) shares.
-// RizqPrefs → CLinuxFileCalls: declarations of glibc calls that Swift's Glibc module leaves out
-// (renameat2, extended attributes); a header and a module map, no code.
+// The modules, their arrows (checked against this file by scripts/check-architecture) and the
+// paths data takes: docs/ARCHITECTURE.md. Settings that several targets need are stated once, here.
+
+/// swift-configuration's provider requirements take nonisolated(nonsending) handlers (it builds
+/// with this feature): the modules that implement its providers must match them.
+let matchesSwiftConfiguration: [SwiftSetting] = [.enableUpcomingFeature("NonisolatedNonsendingByDefault")]
+/// dlopen: in glibc itself since 2.34, in libdl before (the C shims that load libraries at run time).
+let loadsLibrariesAtRunTime: [LinkerSetting] = [.linkedLibrary("dl")]
+
 let package = Package(
     name: "RizqPrefs",
     platforms: [.macOS(.v15)],
@@ -80,8 +71,7 @@ let package = Package(
         // neither libsecret nor GLib, and builds without their headers (CSecretShim.h says why).
         .target(
             name: "CSecretShim",
-            // dlopen: in glibc itself since 2.34, in libdl before.
-            linkerSettings: [.linkedLibrary("dl")]
+            linkerSettings: loadsLibrariesAtRunTime
         ),
         // The kernel key-retention calls (add_key, keyctl) that Swift cannot call itself: glibc's
         // keyctl() and syscall() are variadic. One C file, no library.
@@ -105,18 +95,18 @@ let package = Package(
         ),
         .target(
             name: "RizqImport",
-            dependencies: ["RizqPrefs", "RizqJSON", "RizqCredentials", "RizqSecrets", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["RizqCore", "RizqPrefs", "RizqJSON", "RizqCredentials", "RizqSecrets", .product(name: "Logging", package: "swift-log")]
         ),
         // LevelDB, SQLite and snappy for RizqProfiles, loaded with dlopen at their first use: the
         // C APIs come from Debian's -dev headers, nothing links the libraries (rizq-prefs starts
         // without them). The module maps below link them, for the tests that use them directly.
-        .target(name: "CProfileLibraries", linkerSettings: [.linkedLibrary("dl")]),
+        .target(name: "CProfileLibraries", linkerSettings: loadsLibrariesAtRunTime),
         .systemLibrary(name: "CLevelDB", providers: [.apt(["libleveldb-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CSnappy", pkgConfig: "snappy", providers: [.apt(["libsnappy-dev"])]),
         .target(
             name: "RizqProfiles",
-            dependencies: ["RizqImport", "CProfileLibraries"]
+            dependencies: ["RizqCore", "RizqImport", "CProfileLibraries"]
         ),
         .target(
             name: "RizqConfiguration",
@@ -124,15 +114,13 @@ let package = Package(
                 "RizqPrefs", "RizqCore",
                 .product(name: "Configuration", package: "swift-configuration"),
             ],
-            // swift-configuration's provider requirements take nonisolated(nonsending) handlers
-            // (it builds with this feature): ours must match them.
-            swiftSettings: [.enableUpcomingFeature("NonisolatedNonsendingByDefault")]
+            swiftSettings: matchesSwiftConfiguration
         ),
         // Suites shared by a fleet of servers through PostgreSQL: docs/ARCHITECTURE.md, "RizqFleet".
         .target(
             name: "RizqFleet",
             dependencies: [
-                "RizqCore", "RizqJSON", "RizqPrefs", "RizqConfiguration",
+                "RizqCore", "RizqJSON", "RizqCredentials", "RizqPrefs", "RizqConfiguration",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -141,7 +129,7 @@ let package = Package(
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "Logging", package: "swift-log"),
             ],
-            swiftSettings: [.enableUpcomingFeature("NonisolatedNonsendingByDefault")]
+            swiftSettings: matchesSwiftConfiguration
         ),
         // What both command-line tools share: output and its errors (one CLIError, the exit
         // statuses), the options they both take, value parsing and listing. Internal.
@@ -166,7 +154,7 @@ let package = Package(
         // stamp; UbiquitousKeyValueStore. RizqImport for its credential classifier only.
         .target(
             name: "RizqSync",
-            dependencies: ["RizqPrefs", "RizqJSON", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["RizqCore", "RizqCredentials", "RizqPrefs", "RizqJSON", .product(name: "Logging", package: "swift-log")]
         ),
         .executableTarget(
             name: "rizq-prefs",

@@ -61,9 +61,10 @@ package enum Output {
     package static func syncIfFile() {
         var info = stat()
         guard fstat(STDOUT_FILENO, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return }
-        if fdatasync(STDOUT_FILENO) != 0 {
-            let code = Errno.current
-            if code != .interrupted { failedStdout(code) }
+        do {
+            try DescriptorIO.syncData(STDOUT_FILENO)
+        } catch {
+            if error != .interrupted { failedStdout(error) }
         }
     }
 

@@ -73,6 +73,12 @@ package enum DescriptorIO {
         return bytes
     }
 
+    /// `fdatasync` of `descriptor`: what was written to it is on the device (a write-back error
+    /// the kernel reports only now comes back here).
+    package static func syncData(_ descriptor: Int32) throws(Errno) {
+        guard fdatasync(descriptor) == 0 else { throw .current }
+    }
+
     /// `fsync` of the folder `path`, so that a rename, a new name or a removal in it survives a
     /// crash.
     package static func syncFolder(_ path: String) throws(Errno) {

@@ -1,6 +1,6 @@
 /// The record of when each key of a suite was last changed, kept beside the suite file in
 /// `.<suite>.changes`: what decides a same-key conflict between processes (the later *change*
-/// wins, whichever process writes last: the pending changes' rebase, in Engine/).
+/// wins, whichever process writes last: the pending changes' rebase, in Open/).
 ///
 /// Each write appends one segment, under the suite's lock and before the suite file's atomic
 /// swap: the times of the changes it carries, the version of the suite file it writes (its

@@ -27,7 +27,7 @@ import CLinuxFileCalls
 ///
 /// A polled suite is *degraded* (``Subscription/degraded``): its file is checked every
 /// ``pollInterval``, feeding the change streams, and every read checks the file's stamp first
-/// (``SuiteEngine/refreshIfStale()``), so that a read never returns a value older than the
+/// (``OpenSuite/refreshIfStale()``), so that a read never returns a value older than the
 /// file. Each cause is logged once per process, as a warning that names the limit to raise.
 final class FileWatcher: Sendable {
     static let shared = FileWatcher()

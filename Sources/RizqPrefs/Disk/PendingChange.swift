@@ -2,7 +2,7 @@
 /// so that a later change by another process can win over it (the last change wins, key by key,
 /// whichever process writes first: ``ChangeTimes``).
 ///
-/// The new value is not kept here: it is what the replica's table shows for the key (absent for
+/// The new value is not kept here: it is what the memory's table shows for the key (absent for
 /// a removal), which every local change updates with its pending change. Kept here too, it made
 /// each pending change 56 bytes instead of 32, and a burst of sets into a new suite spent a
 /// quarter of its time moving them while the pending changes grew (docs/performance.md).

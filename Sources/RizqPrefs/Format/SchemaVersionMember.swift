@@ -14,7 +14,7 @@ import RizqJSON
 /// It is not one of the suite's keys. Reading a file takes it out of the table
 /// (``take(from:)``), so that nothing that shows keys — `keys`, `entries`, change streams, the
 /// command-line tool — ever sees it; writing puts it back (``EncodedSuite``) with the version
-/// the replica holds for the file. A write never changes it; only a schema migration does.
+/// the memory holds for the file. A write never changes it; only a schema migration does.
 ///
 /// The name cannot collide with a key written from now on: storing a key of that name is
 /// refused (``isReserved(_:)``). A file written before this member existed that holds a key of

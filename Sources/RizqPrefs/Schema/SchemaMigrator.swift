@@ -5,7 +5,7 @@ import Synchronization
 /// Runs a ``SuiteSchema`` on one suite: the stages in memory, then what they moved out (the
 /// keyring first, then other suites, each one commit), then the suite itself — its migrated
 /// table and the new version in one atomic replace — all under the suite's file lock
-/// (``SuiteEngine/migrate(_:)``). A failure anywhere undoes what was written.
+/// (``OpenSuite/migrate(_:)``). A failure anywhere undoes what was written.
 struct SchemaMigrator {
     let schema: SuiteSchema
     /// The suite being migrated.
@@ -80,7 +80,7 @@ struct SchemaMigrator {
 
     private func migrate(_ store: SuiteStore) throws(SchemaMigrationError) {
         // Already there (the usual case, once migrated): no lock, no second read.
-        if let known = store.engine.replica.schemaVersion, known.version >= schema.version, store.engine.openError == nil {
+        if let known = store.openSuite.memory.schemaVersion, known.version >= schema.version, store.openSuite.openError == nil {
             if known.version > schema.version {
                 reportNewer(known, store)
             } else {
@@ -90,7 +90,7 @@ struct SchemaMigrator {
         }
         let outcome: Result<Void, SchemaMigrationError>
         do {
-            outcome = try store.engine.migrate { input, write in
+            outcome = try store.openSuite.migrate { input, write in
                 Result { () throws(SchemaMigrationError) in try migrate(store, input, write) }
             }
         } catch {
@@ -100,7 +100,7 @@ struct SchemaMigrator {
     }
 
     /// Under the file lock: decides, runs the stages, writes.
-    private func migrate(_ store: SuiteStore, _ input: SuiteEngine.MigrationInput, _ write: SuiteEngine.MigrationWriter) throws(SchemaMigrationError) {
+    private func migrate(_ store: SuiteStore, _ input: OpenSuite.MigrationInput, _ write: OpenSuite.MigrationWriter) throws(SchemaMigrationError) {
         guard input.exists else {
             // A fresh suite starts at the schema's version: no stage runs, and the file records
             // the version at once, so that a write by an older app cannot make it version 0.

@@ -48,7 +48,7 @@ extension SuiteStore {
     /// - Throws: ``SchemaMigrationError``; ``standard`` itself still works, unmigrated.
     public static func standard(schema: SuiteSchema) throws(SchemaMigrationError) -> SuiteStore {
         let store = standard
-        if let error = store.engine.openError { throw .cannotOpen(error) }
+        if let error = store.openSuite.openError { throw .cannotOpen(error) }
         try SchemaMigrator.migrate(store, to: schema)
         return store
     }
@@ -57,7 +57,7 @@ extension SuiteStore {
     /// or wrote it, 0 when it records none. After ``init(suite:appID:root:schema:)`` it is the
     /// schema's version — or higher, when a newer app has migrated the file further.
     public var schemaVersion: Int {
-        engine.replica.schemaVersion?.version ?? 0
+        openSuite.memory.schemaVersion?.version ?? 0
     }
 
     /// The dry run of a migration: what opening `suite` with `schema` would change, stage by

@@ -62,7 +62,7 @@ extension SuiteStore {
         var batch = SuiteBatch(store: self)
         let result = try body(&batch)
         guard !batch.changes.isEmpty || batch.replacingAll else { return result }
-        engine.apply(batch.changes, replacingAll: batch.replacingAll)
+        openSuite.apply(batch.changes, replacingAll: batch.replacingAll)
         postDidChange()
         return result
     }

@@ -33,15 +33,15 @@ public struct SuiteCommit: Sendable {
     /// the value they already had are not listed (and caused no write).
     public let changes: [Change]
 
-    let engine: SuiteEngine
+    let openSuite: OpenSuite
     /// What the write path recorded of the commit, for ``revert()``.
     let written: CommittedWrite
 
-    init(suiteName: String, engine: SuiteEngine, written: CommittedWrite) {
+    init(suiteName: String, openSuite: OpenSuite, written: CommittedWrite) {
         self.suiteName = suiteName
-        path = engine.location.path
+        path = openSuite.location.path
         changes = written.changes.map { Change(key: $0.key, before: $0.before, after: $0.after) }
-        self.engine = engine
+        self.openSuite = openSuite
         self.written = written
     }
 
@@ -55,8 +55,8 @@ public struct SuiteCommit: Sendable {
     /// - Throws: ``SuiteStoreError/writeFailed(path:reason:)`` when the file cannot be written;
     ///   the revert then stays pending in memory and the next flush retries it.
     public func revert() throws(SuiteStoreError) {
-        try engine.revert(written)
-        DidChangeRelay.primaryStore(of: engine)?.postDidChange()
+        try openSuite.revert(written)
+        DidChangeRelay.primaryStore(of: openSuite)?.postDidChange()
     }
 }
 
@@ -82,9 +82,9 @@ extension SuiteStore {
     public func commit(_ body: (inout SuiteBatch) throws -> Void) throws -> SuiteCommit {
         var batch = SuiteBatch(store: self)
         try body(&batch)
-        let written = try engine.commit(batch.changes, replacingAll: batch.replacingAll)
+        let written = try openSuite.commit(batch.changes, replacingAll: batch.replacingAll)
         postDidChange()
-        return SuiteCommit(suiteName: suiteName, engine: engine, written: written)
+        return SuiteCommit(suiteName: suiteName, openSuite: openSuite, written: written)
     }
 }
 

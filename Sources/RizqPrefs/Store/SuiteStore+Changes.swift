@@ -29,11 +29,11 @@ extension SuiteStore {
         key: String?, _ transform: @escaping @Sendable (SuiteChange) -> Element
     ) -> AsyncStream<Element> {
         let (stream, continuation) = AsyncStream<Element>.makeStream(bufferingPolicy: .unbounded)
-        let engine = self.engine
-        let id = engine.replica.addObserver(key: key) { change in continuation.yield(transform(change)) }
+        let openSuite = self.openSuite
+        let id = openSuite.memory.addObserver(key: key) { change in continuation.yield(transform(change)) }
         continuation.onTermination = { _ in
             // Not inline: termination may be triggered while the suite's state is locked.
-            DispatchQueue.global().async { engine.replica.removeObserver(id) }
+            DispatchQueue.global().async { openSuite.memory.removeObserver(id) }
         }
         return stream
     }

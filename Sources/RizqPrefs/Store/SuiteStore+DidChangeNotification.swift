@@ -49,7 +49,7 @@ extension SuiteStore {
     @usableFromInline
     func postDidChangeSoon() {
         // Sequentially consistent: the load is not moved before the write's unlock of the
-        // replica, so a post it relies on starts after the write.
+        // memory, so a post it relies on starts after the write.
         var state = didChangePostState.load(ordering: .sequentiallyConsistent)
         while true {
             switch DidChangePostState(rawValue: state) {
@@ -120,11 +120,11 @@ final class DidChangeRelay: Sendable {
     /// Records `store` as a store of its suite; the first one of a suite starts listening for
     /// other processes' changes.
     static func attach(_ store: SuiteStore) {
-        let engine = store.engine
+        let openSuite = store.openSuite
         let (relay, isNew) = relays.withLock { table -> (DidChangeRelay, Bool) in
-            if let existing = table[ObjectIdentifier(engine)] { return (existing, false) }
+            if let existing = table[ObjectIdentifier(openSuite)] { return (existing, false) }
             let relay = DidChangeRelay()
-            table[ObjectIdentifier(engine)] = relay
+            table[ObjectIdentifier(openSuite)] = relay
             return (relay, true)
         }
         relay.state.withLock { state in
@@ -133,15 +133,15 @@ final class DidChangeRelay: Sendable {
         }
         if isNew {
             // Backends live as long as the process (the registry keeps them), and so does this.
-            _ = engine.replica.addObserver(key: nil, externalOnly: true, once: true) { [relay] _ in
+            _ = openSuite.memory.addObserver(key: nil, externalOnly: true, once: true) { [relay] _ in
                 relay.schedulePost()
             }
         }
     }
 
-    /// The longest-lived store of `engine`'s suite in this process, if any is alive.
-    static func primaryStore(of engine: SuiteEngine) -> SuiteStore? {
-        relays.withLock { $0[ObjectIdentifier(engine)] }?.primaryStore
+    /// The longest-lived store of `openSuite`'s suite in this process, if any is alive.
+    static func primaryStore(of openSuite: OpenSuite) -> SuiteStore? {
+        relays.withLock { $0[ObjectIdentifier(openSuite)] }?.primaryStore
     }
 
     private var primaryStore: SuiteStore? {

@@ -38,7 +38,7 @@ extension SuiteStore {
             changes.append((key, try Self.storable(value, forKey: key)))
         }
         let target = domainName == suiteName ? self : try sibling(named: domainName)
-        target.engine.apply(changes, replacingAll: true)
+        target.openSuite.apply(changes, replacingAll: true)
         postDidChange()
     }
 
@@ -47,7 +47,7 @@ extension SuiteStore {
     /// The names of the volatile domains: ``argumentDomain``, ``registrationDomain``, and those
     /// set with ``setVolatileDomain(_:forName:)``.
     public var volatileDomainNames: [String] {
-        let named = VolatileDomains.names(of: engine)
+        let named = VolatileDomains.names(of: openSuite)
         return [Self.argumentDomain, Self.registrationDomain] + named.filter { $0 != Self.argumentDomain && $0 != Self.registrationDomain }
     }
 
@@ -55,9 +55,9 @@ extension SuiteStore {
     /// the registered defaults.
     public func volatileDomain(forName domainName: String) -> [String: Any] {
         if domainName == Self.registrationDomain {
-            return engine.replica.valuesAndDefaults.defaults.mapValues(\.anyValue)
+            return openSuite.memory.valuesAndDefaults.defaults.mapValues(\.anyValue)
         }
-        return VolatileDomains.domain(domainName, of: engine).mapValues(\.anyValue)
+        return VolatileDomains.domain(domainName, of: openSuite).mapValues(\.anyValue)
     }
 
     /// Sets the volatile domain named `domainName`, replacing what it held: kept in memory for
@@ -78,9 +78,9 @@ extension SuiteStore {
             }
         }
         if domainName == Self.registrationDomain {
-            engine.replica.replaceDefaults(with: converted)
+            openSuite.memory.replaceDefaults(with: converted)
         } else {
-            VolatileDomains.set(converted, named: domainName, of: engine)
+            VolatileDomains.set(converted, named: domainName, of: openSuite)
         }
     }
 
@@ -88,9 +88,9 @@ extension SuiteStore {
     /// registered default).
     public func removeVolatileDomain(forName domainName: String) {
         if domainName == Self.registrationDomain {
-            engine.replica.replaceDefaults(with: [:])
+            openSuite.memory.replaceDefaults(with: [:])
         } else {
-            VolatileDomains.set(nil, named: domainName, of: engine)
+            VolatileDomains.set(nil, named: domainName, of: openSuite)
         }
     }
 }
@@ -100,15 +100,15 @@ extension SuiteStore {
 enum VolatileDomains {
     private static let domains = Mutex<[ObjectIdentifier: [String: [String: PrefValue]]]>([:])
 
-    static func names(of engine: SuiteEngine) -> [String] {
-        domains.withLock { $0[ObjectIdentifier(engine)].map { Array($0.keys) } ?? [] }.sorted()
+    static func names(of openSuite: OpenSuite) -> [String] {
+        domains.withLock { $0[ObjectIdentifier(openSuite)].map { Array($0.keys) } ?? [] }.sorted()
     }
 
-    static func domain(_ name: String, of engine: SuiteEngine) -> [String: PrefValue] {
-        domains.withLock { $0[ObjectIdentifier(engine)]?[name] } ?? [:]
+    static func domain(_ name: String, of openSuite: OpenSuite) -> [String: PrefValue] {
+        domains.withLock { $0[ObjectIdentifier(openSuite)]?[name] } ?? [:]
     }
 
-    static func set(_ domain: [String: PrefValue]?, named name: String, of engine: SuiteEngine) {
-        domains.withLock { $0[ObjectIdentifier(engine), default: [:]][name] = domain }
+    static func set(_ domain: [String: PrefValue]?, named name: String, of openSuite: OpenSuite) {
+        domains.withLock { $0[ObjectIdentifier(openSuite), default: [:]][name] = domain }
     }
 }

@@ -5,6 +5,6 @@ extension SuiteStore {
     /// than the file. Nothing is delivered to change streams or observers for other processes'
     /// writes: a command that follows changes (`watch`) must not call it.
     package static func openWithoutWatching() {
-        SuiteEngine.watchesFiles.store(false, ordering: .relaxed)
+        OpenSuite.watchesFiles.store(false, ordering: .relaxed)
     }
 }

@@ -33,7 +33,7 @@ public final class SuiteStore: Sendable {
     public let appID: String
     /// Where the suite file lives.
     public let location: SuiteLocation
-    let engine: SuiteEngine
+    let openSuite: OpenSuite
     /// Where the posts of ``didChangeNotification`` for this store's one-key writes stand
     /// (``postDidChangeSoon()``): a ``DidChangePostState`` raw value.
     let didChangePostState = Atomic<UInt8>(DidChangePostState.idle.rawValue)
@@ -102,7 +102,7 @@ public final class SuiteStore: Sendable {
         self.suiteName = suite
         self.appID = appID
         self.location = location
-        self.engine = try SuiteRegistry.engine(for: location)
+        self.openSuite = try SuiteRegistry.openSuite(for: location)
         DidChangeRelay.attach(self)
     }
 
@@ -111,7 +111,7 @@ public final class SuiteStore: Sendable {
         self.appID = appID
         self.location = (try? SuiteLocation(suiteName: suite, appID: appID, root: root))
             ?? SuiteLocation(unvalidated: suite, root: root)
-        self.engine = SuiteEngine(unopenable: self.location, error: error)
+        self.openSuite = OpenSuite(unopenable: self.location, error: error)
         DidChangeRelay.attach(self)
     }
 
@@ -161,7 +161,7 @@ public final class SuiteStore: Sendable {
     @usableFromInline
     func store(_ value: PrefValue?, forKey key: String) throws(SuiteStoreError) {
         if let value { try Self.validate(value, forKey: key) }
-        engine.set(value, forKey: key)
+        openSuite.set(value, forKey: key)
         postDidChangeSoon()
     }
 
@@ -214,7 +214,7 @@ public final class SuiteStore: Sendable {
 
     /// Removes the key from the suite (registered defaults still answer for it).
     public func removeObject(forKey key: String) {
-        engine.set(nil, forKey: key)
+        openSuite.set(nil, forKey: key)
         postDidChangeSoon()
     }
 
@@ -230,7 +230,7 @@ public final class SuiteStore: Sendable {
                 Logger.rizqPrefs.error("cannot register a default for key '\(key)': \(error)", metadata: ["suite": "\(suiteName)"])
             }
         }
-        engine.replica.register(converted)
+        openSuite.memory.register(converted)
     }
 
     /// Empties the suite named `domainName` (this suite, or another suite of the same app):
@@ -238,7 +238,7 @@ public final class SuiteStore: Sendable {
     public func removePersistentDomain(forName domainName: String) {
         do {
             let target = domainName == suiteName ? self : try sibling(named: domainName)
-            target.engine.apply([], replacingAll: true)
+            target.openSuite.apply([], replacingAll: true)
             postDidChange()
         } catch {
             Logger.rizqPrefs.error("cannot remove persistent domain: \(error)")
@@ -248,7 +248,7 @@ public final class SuiteStore: Sendable {
     /// The stored contents of the suite named `domainName`, or `nil` when it cannot be opened.
     public func persistentDomain(forName domainName: String) -> [String: Any]? {
         let target = domainName == suiteName ? self : try? sibling(named: domainName)
-        return target?.engine.replica.values.dictionary.mapValues(\.anyValue)
+        return target?.openSuite.memory.values.dictionary.mapValues(\.anyValue)
     }
 
     /// Writes pending changes now and picks up other processes' changes; `false` (and a logged
@@ -257,7 +257,7 @@ public final class SuiteStore: Sendable {
     public func synchronize() -> Bool {
         do {
             try flush()
-            engine.refresh()
+            openSuite.refresh()
             return true
         } catch {
             Logger.rizqPrefs.error("\(error)", metadata: ["suite": "\(suiteName)"])
@@ -269,7 +269,7 @@ public final class SuiteStore: Sendable {
     /// crash or power loss.
     /// - Throws: ``SuiteStoreError/writeFailed(path:reason:)``; the changes stay pending in memory.
     public func flush() throws(SuiteStoreError) {
-        try engine.flush()
+        try openSuite.flush()
     }
 
     // MARK: Reading
@@ -278,8 +278,8 @@ public final class SuiteStore: Sendable {
     public func prefValue(forKey key: String) -> PrefValue? {
         // Where inotify cannot follow the file (a limit reached, its folder gone, a network
         // file system), the file's stamp is checked first: a read is never older than the file.
-        if engine.degraded.load(ordering: .relaxed) { engine.refreshIfStale() }
-        return engine.replica.value(forKey: key)
+        if openSuite.degraded.load(ordering: .relaxed) { openSuite.refreshIfStale() }
+        return openSuite.memory.value(forKey: key)
     }
 
     /// The stored value (or registered default) as `Value`; `nil` when missing or of another type.
@@ -299,25 +299,25 @@ public final class SuiteStore: Sendable {
     /// started empty), and why the file was judged damaged; `nil` when the file was sound.
     /// Tools use it to tell the user; the quarantined file is kept byte for byte.
     public var damagedFileMovedAside: (path: String, reason: String)? {
-        engine.movedAsideAtOpen
+        openSuite.movedAsideAtOpen
     }
 
     /// The stored keys, sorted (registered defaults not included).
     public var keys: [String] {
-        if engine.degraded.load(ordering: .relaxed) { engine.refreshIfStale() }
-        return JSONWriter.sortedKeys(engine.replica.values.keys)
+        if openSuite.degraded.load(ordering: .relaxed) { openSuite.refreshIfStale() }
+        return JSONWriter.sortedKeys(openSuite.memory.values.keys)
     }
 
     /// The stored entries as ``PrefValue``s (registered defaults not included).
     public var entries: [String: PrefValue] {
-        if engine.degraded.load(ordering: .relaxed) { engine.refreshIfStale() }
-        return engine.replica.values.dictionary
+        if openSuite.degraded.load(ordering: .relaxed) { openSuite.refreshIfStale() }
+        return openSuite.memory.values.dictionary
     }
 
     /// Stored values and registered defaults, as Foundation-style values.
     public func dictionaryRepresentation() -> [String: Any] {
-        if engine.degraded.load(ordering: .relaxed) { engine.refreshIfStale() }
-        let (values, defaults) = engine.replica.valuesAndDefaults
+        if openSuite.degraded.load(ordering: .relaxed) { openSuite.refreshIfStale() }
+        let (values, defaults) = openSuite.memory.valuesAndDefaults
         return defaults.merging(values.dictionary) { _, stored in stored }.mapValues(\.anyValue)
     }
 }

@@ -1,5 +1,5 @@
 /// A key of ``PendingChanges``: the key with its ``SuiteTable/hash(_:)``, which a local change
-/// has computed already to update the replica's table, so that recording the change pending
+/// has computed already to update the memory's table, so that recording the change pending
 /// does not hash the key a second time with `Hasher` (about a quarter of a `set`).
 ///
 /// Equal when the keys are equal as `String`s are (canonically equivalent spellings are one

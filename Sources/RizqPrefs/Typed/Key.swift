@@ -75,7 +75,7 @@ public struct Key<Value: Sendable>: Sendable, Hashable, AnyPrefKey {
     /// that cannot be stored (`nil`, NaN) is not registered: those readers see nothing, as before.
     private func registerDefault() {
         guard let stored = try? codec.encode(defaultValue), stored.isRepresentableInJSON else { return }
-        store.engine.replica.register([name: stored])
+        store.openSuite.memory.register([name: stored])
     }
 
     /// The value in the key's suite; setting it stores it (an `Optional` `nil` removes the key).

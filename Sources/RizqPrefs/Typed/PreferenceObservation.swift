@@ -22,7 +22,7 @@ final class PreferenceObservation: Sendable {
         /// The first read is subscribing.
         case subscribing
         /// `subscription` follows the key's changes in the suite.
-        case subscribed(subscription: UInt64, engine: SuiteEngine)
+        case subscribed(subscription: UInt64, openSuite: OpenSuite)
     }
 
     private let registrar = ObservationRegistrar()
@@ -31,8 +31,8 @@ final class PreferenceObservation: Sendable {
     private static let queue = DispatchQueue(label: "RizqPrefs.observation")
 
     deinit {
-        if case .subscribed(let subscription, let engine) = mode.withLock({ $0 }) {
-            engine.replica.removeObserver(subscription)
+        if case .subscribed(let subscription, let openSuite) = mode.withLock({ $0 }) {
+            openSuite.memory.removeObserver(subscription)
         }
     }
 
@@ -79,13 +79,13 @@ final class PreferenceObservation: Sendable {
             return true
         }
         guard needed else { return }
-        let engine = key.store.engine
+        let openSuite = key.store.openSuite
         let reporter: any ChangeReporter = SubjectReporter(subject, keyPath, registrar)
-        let subscription = engine.replica.addObserver(key: key.name) { _ in
+        let subscription = openSuite.memory.addObserver(key: key.name) { _ in
             // Called under the suite's lock: report after it, on a thread of our own.
             Self.queue.async { reporter.report() }
         }
-        mode.withLock { $0 = .subscribed(subscription: subscription, engine: engine) }
+        mode.withLock { $0 = .subscribed(subscription: subscription, openSuite: openSuite) }
     }
 }
 

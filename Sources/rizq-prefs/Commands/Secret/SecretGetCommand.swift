@@ -14,20 +14,12 @@ struct SecretGetCommand: ParsableCommand {
             Exits 1 when there is no such secret.
             """)
 
-    @OptionGroup var options: SecretOptions
+    @OptionGroup var item: SecretItemOptions
 
-    @OptionGroup var backend: SecretBackendOption
-
-    /// Accepted as before, with nothing to do: a read, a delete and a list find items in every
-    /// keyring, the session keyring included.
-    @Flag(help: .private)
-    var session = false
-
-    @Argument(help: "The account: the secret's name.", transform: NegativeNumbers.unmarked)
-    var key: String
+    private var key: String { item.key }
 
     func run() throws {
-        let store = try options.openStore(backend: backend.kind())
+        let store = try item.read.openStore()
         let secret = try CLIError.secrets { () throws(SecretError) in try store.secretData(forAccount: key) }
         guard var secret else {
             throw CLIError(.notFound, "no secret '\(key)' for service \(store.service); list them with 'rizq-prefs secret list'")

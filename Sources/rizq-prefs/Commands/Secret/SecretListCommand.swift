@@ -10,20 +10,13 @@ struct SecretListCommand: ParsableCommand {
         abstract: "List the secrets' names (never their values).",
         discussion: "One account per line, sorted; --json prints a JSON array of names.")
 
-    @OptionGroup var options: SecretOptions
-
-    @OptionGroup var backend: SecretBackendOption
-
-    /// Accepted as before, with nothing to do: a read, a delete and a list find items in every
-    /// keyring, the session keyring included.
-    @Flag(help: .private)
-    var session = false
+    @OptionGroup var read: SecretReadOptions
 
     @Flag(help: "Print a JSON array.")
     var json = false
 
     func run() throws {
-        let store = try options.openStore(backend: backend.kind())
+        let store = try read.openStore()
         let accounts = try CLIError.secrets { () throws(SecretError) in try store.accounts() }
         if json {
             Output.line(PrefValue.array(accounts.map(PrefValue.string)).json)

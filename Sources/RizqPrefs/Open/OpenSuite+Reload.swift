@@ -1,18 +1,18 @@
 import Dispatch
-extension SuiteEngine {
+extension OpenSuite {
     /// Picks up what other processes wrote, now, without waiting for inotify.
     func refresh() {
         queue.sync { reloadIfChanged() }
     }
 
     /// A read's check while the suite is degraded (inotify cannot follow its file): when the
-    /// file is not the version the replica holds, it is read now, before the read goes on — on
+    /// file is not the version the memory holds, it is read now, before the read goes on — on
     /// the suite's queue, or in place when the read is made on it.
     func refreshIfStale() {
         guard openError == nil else { return }
         // `nil` for no file: one removed since reads as an empty suite.
         let current = try? file.stamp()
-        guard current != replica.stamp else { return }
+        guard current != memory.stamp else { return }
         reloadNow()
     }
 
@@ -35,16 +35,16 @@ extension SuiteEngine {
     }
 
     /// The reload path, on `queue` (so never at the same time as this process's own write), in
-    /// one direction: the file's stamp; if it is not the version the replica holds, the file
-    /// read (a damaged one moved aside); the replica absorbs it (``SuiteReplica/absorb(_:)``).
+    /// one direction: the file's stamp; if it is not the version the memory holds, the file
+    /// read (a damaged one moved aside); the memory absorbs it (``SuiteMemory/absorb(_:)``).
     func reloadIfChanged() {
         guard openError == nil else { return }
         do {
-            guard try file.stamp() != replica.stamp else { return }
+            guard try file.stamp() != memory.stamp else { return }
             var other = try file.loadRepairing()
-            if !replica.absorb(other) {
+            if !memory.absorb(other) {
                 other = try loadWithChangeLog()
-                replica.absorb(other)
+                memory.absorb(other)
             }
             Self.logger.debug("read another process's write", metadata: [
                 "suite": "\(location.suiteName)", "path": "\(location.path)", "keys": "\(other.entries.count)",

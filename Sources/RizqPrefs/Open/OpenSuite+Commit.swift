@@ -18,7 +18,7 @@ struct CommittedWrite: Sendable {
     var writtenStamp: FileStamp?
 }
 
-extension SuiteEngine {
+extension OpenSuite {
     /// ``SuiteStore/commit(_:)``: this process's earlier changes are written first (they are not
     /// part of the commit); then, under the file lock, the file is read as it is now (its exact
     /// bytes kept for a revert), the commit is staged over it and written by the write path.
@@ -30,17 +30,17 @@ extension SuiteEngine {
                 removeStaleTemporariesOnce(lock)
                 let disk = try file.load(lock)
                 let original = disk.bytes.map { (bytes: $0, entries: disk.entries, schemaVersion: disk.schemaVersion, times: disk.times) }
-                let commit = replica.stageCommit(staged, replacingAll: replacingAll, over: disk)
+                let commit = memory.stageCommit(staged, replacingAll: replacingAll, over: disk)
                 guard !commit.changes.isEmpty else {
                     return CommittedWrite(changes: [], originalFile: original, writtenStamp: nil)
                 }
                 do throws(SuiteStoreError) {
                     try write(&lock)
                 } catch {
-                    replica.withdraw(commit)
+                    memory.withdraw(commit)
                     throw error
                 }
-                return CommittedWrite(changes: commit.changes, originalFile: original, writtenStamp: replica.stamp)
+                return CommittedWrite(changes: commit.changes, originalFile: original, writtenStamp: memory.stamp)
             }
         }
     }
@@ -64,7 +64,7 @@ extension SuiteEngine {
                         let times = original.times.map { ChangeLog.Changes(restoring: $0, now: WallClock.now()) }
                         switch try file.replace(bytes: original.bytes, changes: times, over: written, lock) {
                         case .replaced(let stamp):
-                            replica.fileRewritten(to: original.entries, encoded: nil, stamp: stamp, schemaVersion: original.schemaVersion)
+                            memory.fileRewritten(to: original.entries, encoded: nil, stamp: stamp, schemaVersion: original.schemaVersion)
                             return
                         case .lockLost:
                             // Another writer may be inside its write: undo key by key after it.
@@ -74,11 +74,11 @@ extension SuiteEngine {
                         }
                     } else {
                         try file.remove()
-                        replica.fileRewritten(to: SuiteTable(), encoded: nil, stamp: nil, schemaVersion: nil)
+                        memory.fileRewritten(to: SuiteTable(), encoded: nil, stamp: nil, schemaVersion: nil)
                         return
                     }
                 }
-                replica.stageRevert(commit.changes, over: try file.load(lock))
+                memory.stageRevert(commit.changes, over: try file.load(lock))
                 try write(&lock)
             }
         }

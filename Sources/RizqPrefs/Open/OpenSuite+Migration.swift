@@ -1,4 +1,4 @@
-extension SuiteEngine {
+extension OpenSuite {
     /// The suite file as a schema migration finds it, read under the file lock.
     struct MigrationInput {
         /// The file's keys and values (the schema version member taken out).
@@ -22,7 +22,7 @@ extension SuiteEngine {
     /// The writer is the one write of the migrated file: the new table and its schema version
     /// together, encoded whole and put in place by ``SuiteFile/replace(bytes:changes:over:_:)`` (temporary
     /// file, fsync, rename), so that a crash leaves the old file or the migrated one. Readers of
-    /// this process then see the migrated values (``SuiteReplica/fileRewritten(to:encoded:stamp:schemaVersion:)``).
+    /// this process then see the migrated values (``SuiteMemory/fileRewritten(to:encoded:stamp:schemaVersion:)``).
     /// When `body` writes nothing, readers see the file as it was read.
     ///
     /// What `body` does besides calling the writer (other suites, a keyring) is its own to undo;
@@ -41,7 +41,7 @@ extension SuiteEngine {
                 // a large suite is not parsed a second time.
                 let disk: SuiteFile.Loaded
                 let current = try file.stamp()
-                if let known = replica.unchangedFile, known.stamp == current {
+                if let known = memory.unchangedFile, known.stamp == current {
                     disk = SuiteFile.Loaded(entries: known.entries, stamp: known.stamp, schemaVersion: known.schemaVersion)
                 } else {
                     disk = try file.load(lock)
@@ -59,9 +59,9 @@ extension SuiteEngine {
                             reason: "the file or its lock file was replaced by another program during the migration, so the migrated version was not written; open the suite again")
                     }
                     written = true
-                    replica.fileRewritten(to: entries, encoded: encoded, stamp: stamp, schemaVersion: version)
+                    memory.fileRewritten(to: entries, encoded: encoded, stamp: stamp, schemaVersion: version)
                 }
-                if !written, disk.stamp != replica.stamp { replica.absorb(disk) }
+                if !written, disk.stamp != memory.stamp { memory.absorb(disk) }
                 return outcome
             }
         }

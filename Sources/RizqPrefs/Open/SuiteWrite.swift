@@ -1,12 +1,12 @@
-/// One write of a suite file, as the replica hands it over (``SuiteReplica/beginWrite(over:)``):
+/// One write of a suite file, as the memory hands it over (``SuiteMemory/beginWrite(over:)``):
 /// the pending changes it carries, and what their bytes are made from.
 ///
-/// ``SuiteEngine`` carries it out under the file lock — ``encode()``, then
-/// ``SuiteFile/replace(bytes:changes:over:_:)`` — and gives it back to the replica whatever
-/// happened (``SuiteReplica/finishWrite(_:encoded:outcome:)``): its changes are then either in
+/// ``OpenSuite`` carries it out under the file lock — ``encode()``, then
+/// ``SuiteFile/replace(bytes:changes:over:_:)`` — and gives it back to the memory whatever
+/// happened (``SuiteMemory/finishWrite(_:encoded:outcome:)``): its changes are then either in
 /// the file or pending again.
 struct SuiteWrite: ~Copyable {
-    /// The changes taken out of the replica; pending again if the write fails.
+    /// The changes taken out of the memory; pending again if the write fails.
     let changes: PendingChanges
     /// What readers saw when the write was taken: the table the bytes hold. (A copy that costs
     /// nothing unless a set comes during the write.)

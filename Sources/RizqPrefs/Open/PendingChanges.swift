@@ -11,10 +11,10 @@ struct PendingClear: Sendable {
 /// This process's changes that the file does not hold yet, and the one rule that decides, key
 /// by key, between them and what another process wrote meanwhile (``rebase(onto:changedAt:)``).
 ///
-/// ``SuiteReplica`` keeps the changes pending; a ``SuiteWrite`` carries the ones it took to the
+/// ``SuiteMemory`` keeps the changes pending; a ``SuiteWrite`` carries the ones it took to the
 /// file, and gives them back if the write fails (``restore(_:)``).
 struct PendingChanges: Sendable {
-    /// Key by key, the last change of each (keyed with the hash the replica's table uses:
+    /// Key by key, the last change of each (keyed with the hash the memory's table uses:
     /// ``PendingKey``).
     var changes: [PendingKey: PendingChange] = [:]
     /// A pending `removePersistentDomain`: the changes above were made after it.
@@ -30,7 +30,7 @@ struct PendingChanges: Sendable {
     }
 
     /// `file` with these changes on top (on an empty suite when a clear is pending): each
-    /// pending key with the value `shown` has for it (the replica's table, which holds every
+    /// pending key with the value `shown` has for it (the memory's table, which holds every
     /// pending change's value), or removed where `shown` has none.
     func applied(to file: SuiteTable, showing shown: SuiteTable) -> SuiteTable {
         var result = clear == nil ? file : SuiteTable()
@@ -60,7 +60,7 @@ struct PendingChanges: Sendable {
         if let cleared = clear {
             for (key, value) in file where kept[PendingKey(key)] == nil {
                 let writtenAfterClear = cleared.before[key] != value && times.time(of: key) > cleared.time
-                // A removal: the replica's table holds no value for a key the clear removed and
+                // A removal: the memory's table holds no value for a key the clear removed and
                 // nothing changed since (a later change would be pending).
                 if !writtenAfterClear { kept[PendingKey(key)] = PendingChange(time: cleared.time, base: value) }
             }

@@ -125,7 +125,7 @@ final class ChangeLogTests: XCTestCase {
             for index in 0..<40_000 { try? batch.set(index, forKey: name + "\(index)") }
         }
         try store.flush()
-        let file = store.engine.file
+        let file = store.openSuite.file
         let logPath = file.changeLogPath
         let firstSize = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: logPath)[.size] as? Int)
         XCTAssertGreaterThan(firstSize, ChangeLog.compactionSize, "the first write's log is over the compaction size")

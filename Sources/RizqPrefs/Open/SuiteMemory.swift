@@ -22,13 +22,13 @@ import Synchronization
 ///
 /// A write hands over twice — ``beginWrite(over:)`` and ``finishWrite(_:encoded:outcome:)`` —
 /// and a reload once. Nothing outside reaches its lock: the façade reads through
-/// ``value(forKey:)`` and ``values``; ``SuiteEngine`` does the file I/O around the transitions
+/// ``value(forKey:)`` and ``values``; ``OpenSuite`` does the file I/O around the transitions
 /// and never edits the state itself. Observers are called inside the lock, in the order of the
 /// changes.
 ///
-/// A non-copyable value, stored inline in its ``SuiteEngine``: a read costs no more than the
+/// A non-copyable value, stored inline in its ``OpenSuite``: a read costs no more than the
 /// lock and the table's look-up.
-struct SuiteReplica: ~Copyable, Sendable {
+struct SuiteMemory: ~Copyable, Sendable {
     /// A callback of ``SuiteStore/changes(forKey:)``; `key` `nil` for every key.
     struct Observer {
         let key: String?
@@ -131,7 +131,7 @@ struct SuiteReplica: ~Copyable, Sendable {
     ///
     /// With `once` (for an observer of every key, `key` nil), it is told once per transition (of
     /// the first key that differs), so that a
-    /// file of many changed keys costs it one call and the replica no comparison past the first
+    /// file of many changed keys costs it one call and the memory no comparison past the first
     /// difference when no other observer needs each key.
     func addObserver(key: String?, externalOnly: Bool = false, once: Bool = false, _ callback: @escaping @Sendable (SuiteChange) -> Void) -> UInt64 {
         state.withLock { state in
@@ -291,9 +291,9 @@ struct SuiteReplica: ~Copyable, Sendable {
     }
 }
 
-extension SuiteReplica {
-    /// The replica's fields; only the replica's transitions touch them, under its lock (internal,
-    /// not private, only because the replica is stored inline in other types).
+extension SuiteMemory {
+    /// The memory's fields; only the memory's transitions touch them, under its lock (internal,
+    /// not private, only because the memory is stored inline in other types).
     struct State {
         var values = SuiteTable()
         var pending = PendingChanges()

@@ -3,29 +3,29 @@ import Foundation
 import Logging
 import Synchronization
 
-/// One open suite: its ``SuiteReplica`` (what this process knows of it) joined to its
+/// One open suite: its ``SuiteMemory`` (what this process knows of it) joined to its
 /// ``SuiteFile``. Every ``SuiteStore`` of this process that names the file shares it
 /// (``SuiteRegistry``).
 ///
 /// It owns the order of file work: writes, reloads, commits and reverts run one at a time on
 /// its serial `queue`, and whatever touches the file's contents does so under the file lock.
-/// It also owns the scheduling (which write or reload is due). The replica decides what to
-/// write; this type reads and writes the file around the replica's transitions:
+/// It also owns the scheduling (which write or reload is due). The memory decides what to
+/// write; this type reads and writes the file around the memory's transitions:
 ///
-/// - a `set` changes the replica and schedules a coalesced write (``set(_:forKey:)``);
-/// - the write path (``write(_:)``, `SuiteEngine+Write.swift`): under the file lock, the file's
-///   stamp, the file read if another process changed it, the replica's hand-over, the bytes,
-///   the replace, the replica's finish;
-/// - another process's write (`SuiteEngine+Reload.swift`): ``FileWatcher`` calls
-///   ``fileChanged()``, and ``reloadIfChanged()`` reads the new file into the replica.
-final class SuiteEngine: Sendable {
+/// - a `set` changes the memory and schedules a coalesced write (``set(_:forKey:)``);
+/// - the write path (``write(_:)``, `OpenSuite+Write.swift`): under the file lock, the file's
+///   stamp, the file read if another process changed it, the memory's hand-over, the bytes,
+///   the replace, the memory's finish;
+/// - another process's write (`OpenSuite+Reload.swift`): ``FileWatcher`` calls
+///   ``fileChanged()``, and ``reloadIfChanged()`` reads the new file into the memory.
+final class OpenSuite: Sendable {
     static let coalescingDelay: DispatchTimeInterval = .milliseconds(50)
     static let logger = Logger.rizqPrefs
 
     let location: SuiteLocation
     let file: SuiteFile
     /// What this process knows of the suite: the façade reads it directly.
-    let replica = SuiteReplica()
+    let memory = SuiteMemory()
     /// Where writes, reloads, commits and reverts take turns.
     let queue: DispatchQueue
     /// Set when the file could not be opened: the suite then lives in memory only, and every
@@ -77,7 +77,7 @@ final class SuiteEngine: Sendable {
     }
 
     /// Reads (or repairs) the file and starts watching it, once: later calls return at once, or
-    /// wait while another thread opens this suite; a failure is final for this engine (the
+    /// wait while another thread opens this suite; a failure is final for this openSuite (the
     /// registry then forgets it, so that the next open tries afresh).
     func open() throws(SuiteStoreError) {
         var fileWasRead = false
@@ -91,7 +91,7 @@ final class SuiteEngine: Sendable {
                 // Stale temporaries are removed by the first write (``writePending()``), which
                 // holds the lock anyway: an open pays only for reading the file.
                 let loaded = try file.loadRepairing(withTimes: false)
-                replica.start(with: loaded.entries, stamp: loaded.stamp, schemaVersion: loaded.schemaVersion)
+                memory.start(with: loaded.entries, stamp: loaded.stamp, schemaVersion: loaded.schemaVersion)
                 fileWasRead = loaded.stamp != nil
                 opening = .open(movedAside: loaded.movedAside)
                 Self.logger.debug("opened suite", metadata: [
@@ -131,20 +131,20 @@ final class SuiteEngine: Sendable {
     // MARK: Local changes: memory at once, the file later
 
     func set(_ value: PrefValue?, forKey key: String) {
-        replica.change(key, to: value)
+        memory.change(key, to: value)
         scheduleWrite()
     }
 
     /// Applies several changes at once: other threads, and other processes, see all or none.
     func apply(_ changes: [(key: String, value: PrefValue?)], replacingAll: Bool) {
-        replica.apply(changes, replacingAll: replacingAll)
+        memory.apply(changes, replacingAll: replacingAll)
         scheduleWrite()
     }
 
-    var hasPendingChanges: Bool { replica.hasPendingChanges }
+    var hasPendingChanges: Bool { memory.hasPendingChanges }
 
     /// Schedules one coalesced write, unless one is scheduled already. (A write clears the flag
-    /// before it takes the pending changes, under the replica's lock: a change made after it
+    /// before it takes the pending changes, under the memory's lock: a change made after it
     /// took them sees the flag cleared, so no change is left without a write to come.)
     private func scheduleWrite() {
         guard !writeScheduled.load(ordering: .relaxed), !writeScheduled.exchange(true, ordering: .acquiringAndReleasing) else { return }
