@@ -237,8 +237,16 @@ public final class FleetSuite: Sendable {
     /// seen — and sent to the engine, which applies it only over an older stamp.
     @discardableResult
     public func set(_ value: PrefValue?, forKey key: String) async throws(FleetError) -> FleetWrite {
+        try await set(value, forKey: key, whenStamped: { _ in })
+    }
+
+    /// ``set(_:forKey:)``, calling `whenStamped` with the change's stamp once it is taken and
+    /// before anything is sent (a test that spaces two hosts' changes in time starts counting there).
+    @discardableResult
+    package func set(_ value: PrefValue?, forKey key: String, whenStamped: (ChangeStamp) -> Void) async throws(FleetError) -> FleetWrite {
         try validate(value, forKey: key)
         let change = FleetChange(key: key, value: value, stamp: clock.now())
+        whenStamped(change.stamp)
         let decision: FleetWriteDecision
         do {
             decision = try await engine.write(change, suite: name)

@@ -88,9 +88,9 @@ import Glibc
         var laterWon = 0
         for round in 0..<20 {
             a.send(#"set k "a-\#(round)""#)
-            // The scenario: the second change is made 20 ms after the first was (the child says
-            // "setting" just before it stamps and sends a change).
-            try #require(await a.lines.waitFor { $0 == "setting k" } != nil)
+            // The scenario: the second change is made 20 ms after the first was stamped (the child
+            // says "stamped" once it has taken the change's stamp, before it sends it).
+            try #require(await a.lines.waitFor { $0 == "stamped k" } != nil)
             try await Task.sleep(for: .milliseconds(20))
             b.send(#"set k "b-\#(round)""#)
             let answerA = await a.lines.waitFor { $0.hasPrefix("ok k") || $0.hasPrefix("superseded k") || $0.hasPrefix("error k") }

@@ -82,8 +82,6 @@ enum FleetChild {
                     }
                     value = parsed
                 }
-                // Said just before the change is stamped and sent: a test that spaces two hosts'
-                // changes in time starts counting here.
                 say("setting \(words[1])")
                 say(await write(fleet, key: words[1], value: value))
             case "write-many":
@@ -131,7 +129,10 @@ enum FleetChild {
 
     static func write(_ fleet: FleetSuite, key: String, value: PrefValue?) async -> String {
         do {
-            switch try await fleet.set(value, forKey: key) {
+            // Said once the change is stamped, before it is sent: a test that spaces two hosts'
+            // changes in time starts counting here (a process descheduled before its stamp does
+            // not make its change later than the one meant to follow it).
+            switch try await fleet.set(value, forKey: key, whenStamped: { _ in say("stamped \(key)") }) {
             case .committed(let revision, _): return "ok \(key) \(revision)"
             case .queued: return "queued \(key)"
             }
