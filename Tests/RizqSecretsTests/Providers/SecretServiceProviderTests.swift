@@ -1,0 +1,367 @@
+import Foundation
+import XCTest
+@testable import RizqSecrets
+
+/// A Secret Service provider Debian 12 has, as a session names it: `RIZQ_SECRET_PROVIDER`, set by
+/// `scripts/with-keyring`, `scripts/with-keepassxc` and `scripts/with-kwallet` with the provider's
+/// process in `RIZQ_SECRET_PROVIDER_PID`. `scripts/test-secret-providers` runs these tests under
+/// each (`scripts/test` calls it).
+enum SecretProvider: String, CaseIterable {
+    case gnomeKeyring = "gnome-keyring"
+    case keepassxc
+    case kwallet
+
+    /// The session's provider, or `nil` outside a provider session.
+    static var current: SecretProvider? {
+        ProcessInfo.processInfo.environment["RIZQ_SECRET_PROVIDER"].flatMap(SecretProvider.init(rawValue:))
+    }
+
+    /// The name of its process (`/proc/PID/comm`, at most 15 characters).
+    var processName: String {
+        switch self {
+        case .gnomeKeyring: "gnome-keyring-d"
+        case .keepassxc: "keepassxc"
+        case .kwallet: "kwalletd5"
+        }
+    }
+
+    /// The Debian package whose version is the one tested.
+    var package: String {
+        switch self {
+        case .gnomeKeyring: "gnome-keyring"
+        case .keepassxc: "keepassxc"
+        case .kwallet: "libkf5wallet-bin"
+        }
+    }
+
+    /// What this provider is known to do differently: ``ProviderLimits/table``.
+    var limits: ProviderLimits { ProviderLimits.table[self] ?? ProviderLimits.table[.gnomeKeyring].unsafelyUnwrapped }
+}
+
+/// Each provider's known limits, stated once, each with its reason: measured here against
+/// Debian 12's gnome-keyring 42.1, KeePassXC 2.7.4 and KWallet (kwalletd5) 5.103, and read in their
+/// sources. The tests below assert every row, so a provider that changes fails a test instead of
+/// changing silently what the README and the secrets article claim.
+struct ProviderLimits {
+    /// What the provider keeps of a secret sent as `text/plain` (what `secret-tool store` always
+    /// sends, whatever it is given).
+    enum TextPlain: Equatable {
+        /// Byte for byte.
+        case exact
+        /// Decoded as UTF-8 into a string: invalid sequences become U+FFFD; a NUL is kept.
+        case invalidUTF8Replaced
+        /// Decoded as UTF-8 into a string up to the first NUL: invalid sequences become U+FFFD,
+        /// and a NUL ends the secret.
+        case cutAtNULAndInvalidUTF8Replaced
+    }
+
+    /// What a search sees while the collection is locked.
+    enum LockedSearch: Equatable {
+        /// The items, as locked: their attributes (our account names) stay readable.
+        case listsItemsAsLocked
+        /// Nothing at all: "locked" cannot be told from "missing" by the search.
+        case listsNothing
+    }
+
+    /// How a locked provider answers an unlock prompt performed with no display.
+    enum HeadlessUnlock: Equatable {
+        /// The prompt ends at once, dismissed.
+        case dismissed
+        /// The prompt waits for a dialog nobody sees: the caller's time-out ends it.
+        case waitsForADialog
+    }
+
+    /// What `secret-tool lookup` (which unlocks by prompting) does while the provider is locked.
+    enum SecretToolWhenLocked: Equatable {
+        /// Exits 1 and prints nothing, as for a missing item.
+        case exitsOneAsIfMissing
+        /// Waits for the unlock dialog (not run by the tests: it would only show a time-out).
+        case waitsForADialog
+    }
+
+    var textPlain: TextPlain
+    var lockedSearch: LockedSearch
+    var headlessUnlock: HeadlessUnlock
+    var secretToolWhenLocked: SecretToolWhenLocked
+    /// Why the provider behaves so, with where it was found.
+    var reasons: [String]
+
+    static let table: [SecretProvider: ProviderLimits] = [
+        .gnomeKeyring: ProviderLimits(
+            textPlain: .exact, lockedSearch: .listsItemsAsLocked, headlessUnlock: .dismissed, secretToolWhenLocked: .exitsOneAsIfMissing,
+            reasons: [
+                "secrets are bytes whatever their content type",
+                "unlocking asks gcr-prompter, which exits at once without a display: the prompt is dismissed",
+            ]),
+        .keepassxc: ProviderLimits(
+            textPlain: .invalidUTF8Replaced, lockedSearch: .listsNothing, headlessUnlock: .waitsForADialog,
+            secretToolWhenLocked: .exitsOneAsIfMissing,
+            reasons: [
+                "a text/* secret becomes the entry's password, a QString (other types an attachment, kept byte for byte)",
+                "a locked database exposes no items to the Secret Service, and its unlock dialog is offscreen",
+                "2.7.4 opens an access dialog when a client re-creates (CreateItem with replace) an item another client made "
+                    + "(keepassxreboot/keepassxc#9255, fixed in 2.7.6): our store replaces the secret in place (Item.SetSecret), which it allows",
+                "Service.Lock answers with a prompt, which completes with no dialog",
+            ]),
+        .kwallet: ProviderLimits(
+            textPlain: .cutAtNULAndInvalidUTF8Replaced, lockedSearch: .listsItemsAsLocked, headlessUnlock: .waitsForADialog,
+            secretToolWhenLocked: .waitsForADialog,
+            reasons: [
+                "a text/* secret (or any secret of an item whose xdg:schema is org.kde.KWallet.Password) is written as a KWallet "
+                    + "password: QString::fromUtf8, which in Qt 5 stops at the first NUL (kwalletfreedesktopitem.cpp SetSecret, "
+                    + "kwalletfreedesktopcollection.cpp CreateItem); other types are a Stream entry, kept byte for byte",
+                "Service.Lock closes the wallet; reopening a wallet with a password needs kwalletd's password dialog, offscreen here",
+                "a wallet opened at login by pam_kwallet5 shows Locked=true until a client unlocks it through the Secret Service "
+                    + "(its prompt then completes with no dialog): scripts/with-kwallet unlocks it at start",
+                "a SIGTERM within 5 s of a write loses the write's secret (kwalletd saves 5 s after a change)",
+            ]),
+    ]
+}
+
+/// The skip every provider test makes outside a provider session, and the session's facts.
+private func providerSession() throws -> (provider: SecretProvider, pid: pid_t) {
+    let environment = ProcessInfo.processInfo.environment
+    guard let provider = SecretProvider.current else {
+        throw XCTSkip("runs under scripts/with-keyring, with-keepassxc or with-kwallet (scripts/test-secret-providers runs it under each)")
+    }
+    guard let text = environment["RIZQ_SECRET_PROVIDER_PID"], let pid = pid_t(text), pid > 0 else {
+        XCTFail("RIZQ_SECRET_PROVIDER=\(provider.rawValue) but no RIZQ_SECRET_PROVIDER_PID")
+        throw XCTSkip("no provider pid")
+    }
+    return (provider, pid)
+}
+
+/// The tests that freeze or lock the provider: only where the test process is the provider's
+/// one client, run one at a time (`RIZQ_SECRET_PROVIDER_EXCLUSIVE=1`, which
+/// `scripts/test-secret-providers` sets for a run of its own).
+private func exclusiveProviderSession() throws -> (provider: SecretProvider, pid: pid_t) {
+    let session = try providerSession()
+    try XCTSkipIf(
+        ProcessInfo.processInfo.environment["RIZQ_SECRET_PROVIDER_EXCLUSIVE"] != "1",
+        "freezes or locks the provider: run by scripts/test-secret-providers in a session of its own")
+    return session
+}
+
+/// Every provider: what works through ``SecretServiceStore`` and the chain, and the interop
+/// with `secret-tool`, both ways; where a provider keeps less than it was given, the row of
+/// ``ProviderLimits/table`` that says so.
+final class SecretServiceProviderTests: XCTestCase {
+    private var provider = SecretProvider.gnomeKeyring
+    private var pid: pid_t = 0
+
+    override func setUpWithError() throws {
+        (provider, pid) = try providerSession()
+    }
+
+    /// The matrix is what it says: the process that owns `org.freedesktop.secrets` is the
+    /// provider named, and the one the script started.
+    func testTheSessionsSecretServiceIsTheProviderNamed() throws {
+        let reply = try checked("/usr/bin/dbus-send", [
+            "--session", "--print-reply", "--dest=org.freedesktop.DBus", "/org/freedesktop/DBus",
+            "org.freedesktop.DBus.GetConnectionUnixProcessID", "string:org.freedesktop.secrets",
+        ])
+        let owner = reply.split(whereSeparator: \.isWhitespace).last.flatMap { pid_t($0) }
+        XCTAssertEqual(owner, pid, reply)
+        let name = try String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        XCTAssertEqual(name, provider.processName)
+        let version = try checked("/usr/bin/dpkg-query", ["-W", "-f=${Version}", provider.package])
+        print("provider \(provider.rawValue): \(provider.package) \(version)")
+    }
+
+    func testOurItemsStoreReadListReplaceAndDeleteTextAndBinary() throws {
+        let store = SecretServiceStore(service: uniqueService(), timeout: 10)
+        let token = "token-\(UUID().uuidString) 🔑 مفتاح"
+        let binary = Data([0x61, 0, 0x62, 0xFF, 0xFE, 0x80, 0]) + Data((0...255).map(UInt8.init))
+        XCTAssertNil(try store.secret(forAccount: "auth_token"), "missing is nil, not an error")
+        try store.setSecret(token, forAccount: "auth_token", label: "RIZQ sign-in ✓")
+        try store.setSecret(binary, forAccount: "device_key")
+        XCTAssertEqual(try store.secret(forAccount: "auth_token"), token)
+        XCTAssertEqual(try store.secretData(forAccount: "device_key"), binary, "NUL and 0x80-0xFF bytes kept")
+        XCTAssertThrowsError(try store.secret(forAccount: "device_key")) { XCTAssertEqual($0 as? SecretError, .notText) }
+        XCTAssertEqual(try store.accounts(), ["auth_token", "device_key"])
+
+        // Replaced in place (one item per account), text by bytes and bytes by text.
+        try store.setSecret(binary, forAccount: "auth_token")
+        XCTAssertEqual(try store.secretData(forAccount: "auth_token"), binary)
+        try store.setSecret("text-again", forAccount: "device_key")
+        XCTAssertEqual(try store.secret(forAccount: "device_key"), "text-again")
+        XCTAssertEqual(try store.accounts(), ["auth_token", "device_key"])
+
+        XCTAssertTrue(try store.deleteSecret(forAccount: "auth_token"))
+        XCTAssertFalse(try store.deleteSecret(forAccount: "auth_token"))
+        XCTAssertNil(try store.secret(forAccount: "auth_token"))
+        XCTAssertEqual(try store.accounts(), ["device_key"])
+        XCTAssertTrue(try store.deleteSecret(forAccount: "device_key"))
+        XCTAssertEqual(try store.accounts(), [])
+    }
+
+    /// A text secret holding U+0000 is a valid Swift string, but not text to a provider that keeps
+    /// text/plain as a C or Qt string (KWallet cut it at the NUL): the store sends it as bytes,
+    /// so it comes back whole from every provider, as the text it was.
+    func testTextHoldingANULComesBackWhole() throws {
+        let store = SecretServiceStore(service: uniqueService(), timeout: 10)
+        let text = "nul\u{0}inside\u{0}and at the end\u{0}"
+        try store.setSecret(text, forAccount: "text_with_nul")
+        XCTAssertEqual(try store.secret(forAccount: "text_with_nul"), text)
+        XCTAssertEqual(try store.secretData(forAccount: "text_with_nul"), Data(text.utf8))
+        // Replacing an item keeps the rule too.
+        try store.setSecret("a\u{0}b", forAccount: "text_with_nul")
+        XCTAssertEqual(try store.secret(forAccount: "text_with_nul"), "a\u{0}b")
+        XCTAssertTrue(try store.deleteSecret(forAccount: "text_with_nul"))
+    }
+
+    func testSecretToolFindsWhatWeStoreAndWeReadAndDeleteWhatItStores() throws {
+        let service = uniqueService()
+        let store = SecretServiceStore(service: service, timeout: 10)
+        try store.setSecret("from-swift-Ω", forAccount: "ours")
+        XCTAssertEqual(try checked("/usr/bin/secret-tool", ["lookup", "service", service, "account", "ours"]), "from-swift-Ω")
+        let binary = Data([0, 0xFF, 0x61, 0, 0x80])
+        try store.setSecret(binary, forAccount: "ours_binary")
+        let lookup = try runProcess("/usr/bin/secret-tool", ["lookup", "service", service, "account", "ours_binary"])
+        XCTAssertEqual(lookup.status, 0)
+        XCTAssertEqual(lookup.stdout, binary, "secret-tool prints the bytes we stored")
+
+        // The secret goes in on stdin, never in the arguments.
+        try checked("/usr/bin/secret-tool", ["store", "--label=theirs", "service", service, "account", "theirs"], input: "from-secret-tool-λ")
+        XCTAssertEqual(try store.secret(forAccount: "theirs"), "from-secret-tool-λ")
+        XCTAssertEqual(try store.accounts(), ["ours", "ours_binary", "theirs"])
+        XCTAssertTrue(try store.deleteSecret(forAccount: "theirs"), "an item another process made can be deleted")
+        XCTAssertEqual(try runCommand("/usr/bin/secret-tool", ["lookup", "service", service, "account", "theirs"]).status, 1)
+        XCTAssertTrue(try store.deleteSecret(forAccount: "ours"))
+        XCTAssertTrue(try store.deleteSecret(forAccount: "ours_binary"))
+    }
+
+    /// Storing over an item `secret-tool` made replaces its secret in place (`Item.SetSecret`):
+    /// one item, the new value, text or bytes. (KeePassXC 2.7.4 would open an access dialog,
+    /// which nobody answers headless, if the item were re-created: ``ProviderLimits/table``.)
+    func testStoringOverAnItemSecretToolMadeReplacesItInPlace() throws {
+        let service = uniqueService()
+        try checked("/usr/bin/secret-tool", ["store", "--label=theirs", "service", service, "account", "shared"], input: "first")
+        let store = SecretServiceStore(service: service, timeout: 10)
+        try store.setSecret("second", forAccount: "shared")
+        XCTAssertEqual(try checked("/usr/bin/secret-tool", ["lookup", "service", service, "account", "shared"]), "second")
+        let binary = Data([0x00, 0xFF, 0x01])
+        try store.setSecret(binary, forAccount: "shared")
+        XCTAssertEqual(try store.secretData(forAccount: "shared"), binary)
+        XCTAssertEqual(try runProcess("/usr/bin/secret-tool", ["lookup", "service", service, "account", "shared"]).stdout, binary)
+        let search = try runCommand("/usr/bin/secret-tool", ["search", "--all", "service", service])
+        XCTAssertEqual(search.stdout.components(separatedBy: "\n").filter { $0.hasPrefix("[/") }.count, 1, "replaced, not duplicated: \(search.stdout)")
+        XCTAssertTrue(try store.deleteSecret(forAccount: "shared"))
+    }
+
+    /// What `secret-tool store` (always `text/plain`) hands over that is not text comes back as
+    /// the provider keeps text: ``ProviderLimits/TextPlain``. Nothing our store can see: the
+    /// answer is `text/plain` and valid UTF-8 either way.
+    func testBytesSecretToolStoresComeBackAsTheProviderKeepsText() throws {
+        let service = uniqueService()
+        let store = SecretServiceStore(service: service, timeout: 10)
+        let withNUL = Data([0x61, 0x00, 0x62])
+        let invalidUTF8 = Data([0x61, 0xFF, 0x62])
+        for (account, bytes) in [("nul", withNUL), ("invalid", invalidUTF8)] {
+            let stored = try runProcess("/usr/bin/secret-tool", ["store", "--label=bytes", "service", service, "account", account], input: bytes)
+            XCTAssertEqual(stored.status, 0, String(decoding: stored.stderr, as: UTF8.self))
+        }
+        let replaced = Data([0x61, 0xEF, 0xBF, 0xBD, 0x62])
+        switch provider.limits.textPlain {
+        case .exact:
+            XCTAssertEqual(try store.secretData(forAccount: "nul"), withNUL)
+            XCTAssertEqual(try store.secretData(forAccount: "invalid"), invalidUTF8)
+        case .invalidUTF8Replaced:
+            XCTAssertEqual(try store.secretData(forAccount: "nul"), withNUL)
+            XCTAssertEqual(try store.secretData(forAccount: "invalid"), replaced)
+        case .cutAtNULAndInvalidUTF8Replaced:
+            XCTAssertEqual(try store.secretData(forAccount: "nul"), Data([0x61]))
+            XCTAssertEqual(try store.secretData(forAccount: "invalid"), replaced)
+        }
+        try checked("/usr/bin/secret-tool", ["clear", "service", service])
+    }
+
+    /// The chain on a session whose Secret Service is this provider: its automatic write target,
+    /// remembered, and what it writes is where `secret-tool` looks.
+    func testTheChainChoosesTheSecretServiceAndRemembersIt() throws {
+        let service = uniqueService()
+        let root = NSTemporaryDirectory() + "rizq-provider-\(UUID().uuidString.prefix(8))"
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        var environment = ProcessInfo.processInfo.environment
+        environment["RIZQ_SECRETS_DIR"] = root
+        environment["RIZQ_SECRETS_CONFIG"] = root + "/secrets.json"
+        let chain = ChainedSecretStore(service: service, configuration: SecretStoreConfiguration(environment: environment))
+        XCTAssertEqual(try chain.writeTarget().backend, .secretService)
+        try chain.setSecret("via-the-chain", forAccount: "token")
+        XCTAssertEqual(try checked("/usr/bin/secret-tool", ["lookup", "service", service, "account", "token"]), "via-the-chain")
+        XCTAssertEqual(try chain.secret(forAccount: "token"), "via-the-chain")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: root + "/" + service + "/backend.json"), "remembered")
+        let again = ChainedSecretStore(service: service, configuration: SecretStoreConfiguration(environment: environment))
+        XCTAssertEqual(try again.writeTarget().backend, .secretService)
+        XCTAssertTrue(try again.deleteSecret(forAccount: "token"))
+    }
+}
+
+/// A frozen provider (SIGSTOP): the time-out error, never "not found", never a hang; and the
+/// provider answers again once resumed.
+final class SecretServiceProviderFrozenTests: XCTestCase {
+    func testAFrozenProviderGivesTheTimeOutErrorAndAnswersAgainWhenResumed() throws {
+        let (_, pid) = try exclusiveProviderSession()
+        let service = uniqueService()
+        let store = SecretServiceStore(service: service, timeout: 2)
+        try SecretServiceStore(service: service, timeout: 10).setSecret("before", forAccount: "token")
+        XCTAssertEqual(kill(pid, SIGSTOP), 0)
+        defer { kill(pid, SIGCONT) }
+        XCTAssertThrowsError(try store.secret(forAccount: "token")) { XCTAssertEqual($0 as? SecretError, .timedOut(seconds: 2)) }
+        XCTAssertThrowsError(try store.setSecret("during", forAccount: "other")) { XCTAssertEqual($0 as? SecretError, .timedOut(seconds: 2)) }
+        XCTAssertThrowsError(try store.accounts()) { XCTAssertEqual($0 as? SecretError, .timedOut(seconds: 2)) }
+        XCTAssertEqual(kill(pid, SIGCONT), 0)
+        let resumed = SecretServiceStore(service: service, timeout: 10)
+        XCTAssertEqual(try resumed.secret(forAccount: "token"), "before")
+        // The store that timed out was not left stuck either.
+        XCTAssertTrue(eventually { (try? store.secret(forAccount: "token")) == "before" })
+        _ = try resumed.deleteSecret(forAccount: "other")
+        XCTAssertTrue(try resumed.deleteSecret(forAccount: "token"))
+    }
+}
+
+/// A provider locked through the Secret Service (`Service.Lock`, what ``SecretServiceStore/lockKeyring()``
+/// sends): every operation is `locked` (never "not found", never a dialog waited for), account
+/// names stay listable where the provider lists locked items, and `secret-tool` does what the
+/// table says. Last in its session: neither KeePassXC nor a KWallet wallet with a password can be
+/// unlocked again headless.
+final class SecretServiceProviderLockedTests: XCTestCase {
+    func testALockedProviderIsLockedNotMissing() throws {
+        let (provider, _) = try exclusiveProviderSession()
+        let limits = provider.limits
+        let service = uniqueService()
+        let store = SecretServiceStore(service: service, timeout: 10)
+        try store.setSecret("kept", forAccount: "token")
+        XCTAssertEqual(try store.keyringStatus().locked, false)
+
+        try store.lockKeyring()
+        XCTAssertTrue(try store.keyringStatus().locked, "the provider locked its collection")
+        let isLocked = { (error: Error) in
+            guard case .locked = error as? SecretError else { return XCTFail("\(provider.rawValue): \(error)") }
+        }
+        XCTAssertThrowsError(try store.secret(forAccount: "token"), "read", isLocked)
+        XCTAssertThrowsError(try store.secret(forAccount: "missing"), "a miss is not a miss while locked", isLocked)
+        XCTAssertThrowsError(try store.setSecret("over", forAccount: "token"), "store over", isLocked)
+        XCTAssertThrowsError(try store.setSecret("new", forAccount: "other"), "store new", isLocked)
+        XCTAssertThrowsError(try store.deleteSecret(forAccount: "token"), "delete", isLocked)
+        switch limits.lockedSearch {
+        case .listsItemsAsLocked: XCTAssertEqual(try store.accounts(), ["token"], "names stay listable while locked")
+        case .listsNothing: XCTAssertThrowsError(try store.accounts(), "list", isLocked)
+        }
+        if limits.secretToolWhenLocked == .exitsOneAsIfMissing {
+            let lookup = try runCommand("/usr/bin/secret-tool", ["lookup", "service", service, "account", "token"])
+            XCTAssertEqual(lookup.status, 1, "secret-tool cannot tell locked from missing: \(lookup.stderr)")
+            XCTAssertEqual(lookup.stdout, "")
+        }
+
+        // Allowed to prompt, with no display. Last: a prompt that waits for a dialog may keep
+        // the provider busy.
+        let prompting = SecretServiceStore(service: service, timeout: 3, allowsPrompt: true)
+        XCTAssertThrowsError(try prompting.secret(forAccount: "token")) { error in
+            switch limits.headlessUnlock {
+            case .dismissed: XCTAssertEqual(error as? SecretError, .promptDismissed)
+            case .waitsForADialog: XCTAssertEqual(error as? SecretError, .timedOut(seconds: 3))
+            }
+        }
+    }
+}
