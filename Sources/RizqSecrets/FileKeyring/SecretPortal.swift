@@ -20,9 +20,9 @@ import Glibc
 /// 4. it waits for `Response(u code, a{sv} results)` until the deadline (then it closes the
 ///    Request): 0 — the secret is in the pipe; 1 — the user cancelled; 2 — the backend failed
 ///    (on GNOME: the login keyring is locked, or gnome-keyring is not running);
-/// 5. it reads the pipe without waiting for its end (another copy of the write end may stay
-///    open): at least 64 bytes, of which the first 64 are the secret, as libsecret takes them
-///    (gnome-keyring writes exactly 64).
+/// 5. it reads what the pipe holds, without waiting for its end (another copy of the write
+///    end may stay open): at least 64 bytes, of which the first 64 are the secret, as libsecret
+///    takes them (gnome-keyring writes exactly 64).
 ///
 /// The D-Bus steps are CSecretShim's (`RizqSecretPortal.h`: GIO loaded with dlopen, a private
 /// connection, a main context of its own); what they mean is decided here. The secret is kept
@@ -106,7 +106,7 @@ package enum SecretPortal {
             throw .noResponse(seconds: timeout)
         }
         switch response {
-        case 0: return try readSecret(readEnd, deadline: deadline, timeout: timeout)
+        case 0: return try readSecret(readEnd)
         case 1: throw .cancelled
         case 2: throw .backendFailed
         default: throw .unexpectedResponse(response)
@@ -119,9 +119,12 @@ package enum SecretPortal {
         return "/org/freedesktop/portal/desktop/request/\(sender)/\(token)"
     }
 
-    /// The first 64 bytes of the pipe: what is there now, or what arrives before the deadline
-    /// while the pipe stays open; fewer before its end is ``SecretPortalFailure/shortSecret(count:)``.
-    private static func readSecret(_ descriptor: Int32, deadline: DispatchTime, timeout: Double) throws(SecretPortalFailure) -> FileKeyringPassword {
+    /// The first 64 bytes of the pipe, read without waiting: the backend writes the secret
+    /// before it answers, and the portal sends `Response` after that, so what the pipe holds
+    /// now is all there is — its end may never come, as the portal (and the message that
+    /// carried the descriptor) can keep a copy of the write end open. Fewer than 64 is
+    /// ``SecretPortalFailure/shortSecret(count:)``.
+    private static func readSecret(_ descriptor: Int32) throws(SecretPortalFailure) -> FileKeyringPassword {
         _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
         return try withUnsafeTemporaryAllocation(byteCount: secretSize, alignment: 16) { (buffer) throws(SecretPortalFailure) -> FileKeyringPassword in
             defer { if let start = buffer.baseAddress { explicit_bzero(start, buffer.count) } }
@@ -131,15 +134,13 @@ package enum SecretPortal {
                 let got = read(descriptor, start + count, secretSize - count)
                 if got > 0 {
                     count += got
+                } else if got < 0, errno == EINTR {
                     continue
+                } else if got == 0 || errno == EAGAIN {
+                    break  // the end, or nothing more there
+                } else {
+                    throw .callFailed(detail: "reading the secret's pipe failed: \(Errno.current)")
                 }
-                if got == 0 { break }  // the end: every write end is closed
-                if errno == EINTR { continue }
-                guard errno == EAGAIN else { throw .callFailed(detail: "reading the secret's pipe failed: \(Errno.current)") }
-                let left = Int64(deadline.uptimeNanoseconds) - Int64(DispatchTime.now().uptimeNanoseconds)
-                guard left > 0 else { throw .noResponse(seconds: timeout) }
-                var wait = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-                _ = poll(&wait, 1, Int32(clamping: max(left / 1_000_000, 1)))
             }
             guard count == secretSize, let password = FileKeyringPassword(copying: UnsafeRawBufferPointer(rebasing: buffer[..<count])) else {
                 throw .shortSecret(count: count)

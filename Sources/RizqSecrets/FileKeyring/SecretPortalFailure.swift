@@ -17,9 +17,9 @@ package enum SecretPortalFailure: Error, Sendable, Equatable, CustomStringConver
     case backendFailed
     /// A response code the specification does not have.
     case unexpectedResponse(UInt32)
-    /// No `Response` (or not all of the secret) came before the deadline.
+    /// No `Response` came before the deadline.
     case noResponse(seconds: Double)
-    /// The pipe ended with fewer than 64 bytes (libsecret refuses those too).
+    /// The pipe held fewer than 64 bytes when the portal answered (libsecret refuses those too).
     case shortSecret(count: Int)
 
     /// One line: the cause and the fix.
