@@ -37,3 +37,12 @@ public struct FileKeyringStatus: Sendable, Equatable, Codable {
     /// The file.
     public var location: String?
 }
+
+extension FileKeyringStatus {
+    /// The chain's declaration of this backend, under the name `backend` the chain gives it.
+    public func backendStatus(_ backend: SecretBackendKind, isInChain: Bool) -> SecretBackendStatus {
+        SecretBackendStatus(
+            backend: backend, isInChain: isInChain, isAvailable: isAvailable, reason: reason, problem: problem, isReadable: isReadable,
+            isWritable: isWritable, persistence: persistence, protections: protections, location: location)
+    }
+}

@@ -103,7 +103,8 @@ public final class FileKeyringStore: SecretStore {
 
     // MARK: - SecretStore
 
-    /// Stores the secret (see the type's description for which item is replaced).
+    /// Stores the secret (see the type's description for which item is replaced). `isText` is
+    /// not kept: the format has no content type (libsecret reads every secret back as text).
     public func storeSecret(_ bytes: Data, isText: Bool, forAccount account: String, label: String?) throws(SecretError) {
         try SecretInput.validate(service: service, account: account, label: label, secretSize: bytes.count)
         let label = label ?? SecretInput.defaultLabel(service: service, account: account)
