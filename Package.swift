@@ -81,6 +81,8 @@ let package = Package(
             dependencies: [
                 "RizqCore", "CSecretShim", "RizqAge", "CKernelKeyring",
                 .product(name: "Crypto", package: "swift-crypto"),
+                // PBKDF2 and AES-CBC for libsecret's file keyring (FileKeyring/).
+                .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -249,7 +251,9 @@ let package = Package(
         ),
         .testTarget(
             name: "RizqSecretsTests",
-            dependencies: ["RizqTestSupport", "RizqSecrets", "RizqPrefs", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["RizqTestSupport", "RizqSecrets", "RizqPrefs", "rizq-secrets-test-child", .product(name: "Logging", package: "swift-log")],
+            // libsecret's file keyrings (the vectors) and their expected contents.
+            exclude: ["FileKeyring/Fixtures"]
         ),
         // The age format (the C2SP test vectors, Debian's `age` both ways) and the vault.
         .testTarget(

@@ -125,6 +125,14 @@ do {
         progress("vault-unlock")
         results += try VaultWorkload.runUnlock(home: home, options: options)
     }
+    if options.runs("file-keyring-get") {
+        progress("file-keyring-get")
+        results.append(try FileKeyringWorkload.runGet(home: home, options: options))
+    }
+    if options.runs("file-keyring-set") {
+        progress("file-keyring-set")
+        results.append(try FileKeyringWorkload.runSet(home: home, options: options))
+    }
     if options.runs("large") {
         progress("large, \(LargeSuiteWorkload.size(quick: options.quick)) keys")
         results += try LargeSuiteWorkload.run(home: home, options: options)

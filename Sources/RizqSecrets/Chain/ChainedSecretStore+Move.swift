@@ -24,7 +24,7 @@ extension ChainedSecretStore {
         guard let source = backend(named: from) else { throw unknownBackend(from) }
         guard let destination = backend(named: to) else { throw unknownBackend(to) }
         guard destination.isWritable else {
-            throw .readOnly(backend: to.rawValue, detail: "it cannot be a move's destination; move to secret-service, vault or plaintext")
+            throw .readOnly(backend: to.rawValue, detail: "it cannot be a move's destination; move to one of \(writableNames)")
         }
         if deleteSource, !source.isWritable {
             throw .readOnly(backend: from.rawValue, detail: "its items cannot be deleted after the copy; move without --delete-source")

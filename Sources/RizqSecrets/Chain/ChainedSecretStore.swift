@@ -103,6 +103,12 @@ public final class ChainedSecretStore: SecretStore {
         backends.first { $0.name == name }
     }
 
+    /// The names of the chain's writable backends, for a message ("secret-service, file-keyring,
+    /// vault, plaintext").
+    var writableNames: String {
+        backends.filter(\.isWritable).map(\.name.rawValue).joined(separator: ", ")
+    }
+
     /// The backends of the order, in order (those the chain has).
     func orderedBackends() throws(SecretError) -> [any SecretBackend] {
         try order().compactMap { backend(named: $0) }

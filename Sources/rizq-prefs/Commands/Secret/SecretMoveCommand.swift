@@ -28,10 +28,10 @@ struct SecretMoveCommand: ParsableCommand {
 
     @OptionGroup var options: SecretOptions
 
-    @Option(help: ArgumentHelp("The backend to move from: credentials, secret-service, vault or plaintext.", valueName: "backend"))
+    @Option(help: ArgumentHelp("The backend to move from: \(SecretBackendRegistry.standard.names.map(\.rawValue).joined(separator: ", ")).", valueName: "backend"))
     var from: String
 
-    @Option(help: ArgumentHelp("The backend to move to: secret-service, vault or plaintext.", valueName: "backend"))
+    @Option(help: ArgumentHelp("The backend to move to: any but credentials (\(SecretBackendRegistry.standard.names.filter { $0 != .credentials }.map(\.rawValue).joined(separator: ", "))).", valueName: "backend"))
     var to: String
 
     @Flag(help: "Delete each secret from --from once its copy was read back from --to.")
