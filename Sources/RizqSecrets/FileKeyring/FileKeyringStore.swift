@@ -51,7 +51,7 @@ import Glibc
 /// read again, changed, and replaced atomically (a temporary file, `fsync`, a rename that
 /// checks the file is still the version read — a libsecret process that wrote meanwhile makes
 /// the change run again on its version — and an `fsync` of the folder), 0600, judged on the way
-/// in and out as a secret (``/RizqCore/FileTrust/secret(_:)``: this user's, nobody else's to read
+/// in and out as a secret (the file layer's `FileTrust.secret`: this user's, nobody else's to read
 /// or write). libsecret also keeps the previous version as `default.keyring~`; this store does
 /// not: that copy keeps deleted secrets (encrypted) on disk, and an atomic, flushed replace needs
 /// no backup. One left by libsecret is left alone.

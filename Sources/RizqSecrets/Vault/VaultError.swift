@@ -35,7 +35,7 @@ public enum VaultError: Error, Sendable, Equatable {
     /// A vault folder is not safe to use: a symbolic link, not a folder, or owned by another user.
     case unsafeFolder(path: String, reason: String)
     /// A file or folder the vault reads is not to be trusted: another user's, open to others, a
-    /// link or a FIFO where a file should be (``/RizqCore/FileTrust``); the reason says which
+    /// link or a FIFO where a file should be (the file layer's `FileTrust`); the reason says which
     /// check failed and the fix.
     case untrusted(path: String, reason: String)
     /// A key-source command did not finish within its deadline and was killed.
