@@ -14,7 +14,7 @@ extension SuiteStore {
     /// Pointing the suite at another folder is an account change, as on iOS: the values then
     /// become those of the new folder's devices (``SyncChangeReason/accountChange``).
     ///
-    /// `replicaID` names this device (default: ``RizqCore/ReplicaIdentity/current(environment:)``).
+    /// `replicaID` names this device (default: ``/RizqCore/ReplicaIdentity/current(environment:)``).
     /// Where the folder lies in a Syncthing folder, the lock and temporary files of replicas are
     /// added to its `.stignore`.
     /// - Throws: ``SyncError/invalidConfiguration(_:)``, or why the state cannot be written.

@@ -9,7 +9,7 @@ import Synchronization
 /// `NSUbiquitousKeyValueStore` and Defaults' iCloud sync on Linux.
 ///
 /// Each device writes only its own replica file (`replica-<device>.json`) in the folder — the
-/// synced keys, each with the ``RizqCore/ChangeStamp`` of its last change, and tombstones for
+/// synced keys, each with the ``/RizqCore/ChangeStamp`` of its last change, and tombstones for
 /// deleted keys — so the engine never sees two writers on one file. Each device merges the
 /// others' replicas key by key into its live suite, under the suite's lock and through the
 /// suite's own write path, so that apps and other processes see merged values as any change.
@@ -74,7 +74,7 @@ public final class DeviceSync: Sendable {
 
     /// The device sync of a suite whose sync was enabled (`rizq-prefs sync enable`, or
     /// ``RizqPrefs/SuiteStore/enableDeviceSync(_:replicaID:)``). `replicaID` names this device
-    /// (default: ``RizqCore/ReplicaIdentity/current(environment:)``).
+    /// (default: ``/RizqCore/ReplicaIdentity/current(environment:)``).
     /// - Throws: ``SyncError/notEnabled(suite:)``, or why the state cannot be read.
     public convenience init(store: SuiteStore, replicaID: String? = nil) throws(SyncError) {
         try self.init(opening: store, replicaID: replicaID)
