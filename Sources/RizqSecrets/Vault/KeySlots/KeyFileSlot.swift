@@ -77,6 +77,21 @@ struct KeyFileSlot {
             guard identities.contains(where: { $0.recipient == identity.recipient }) else { throw .wrongKey(source: .keyFile) }
             return
         }
-        try PrivateFiles.createExclusive(path, data: Data(AgeIdentityFile.render(identity).utf8))
+        var bytes = AgeIdentityFile.renderBytes([identity])
+        defer { bytes.zeroize() }
+        try PrivateFiles.createExclusive(path, data: bytes)
+    }
+
+    /// Replaces the key file's contents with `identities` (a re-key: the new identity, with the
+    /// old one while the vault is re-encrypted), atomically, 0600. A link is replaced where it
+    /// points (the key file may live on a removable disk), once the file there is judged as a
+    /// read judges it.
+    func replace(with identities: [AgeX25519Identity]) throws(VaultError) {
+        guard let path else { throw .keySourceFailed(source: .keyFile, detail: "no key file configured (RIZQ_SECRETS_KEY_FILE)") }
+        _ = try self.identities()
+        let target = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+        var bytes = AgeIdentityFile.renderBytes(identities)
+        defer { bytes.zeroize() }
+        try PrivateFiles.replace(target, with: bytes)
     }
 }

@@ -50,7 +50,10 @@ enum PassphraseReader {
         case .fileDescriptor(let fd):
             passphrase = try readDescriptor(fd)
         case .command(let command):
-            let result = try KeySourceCommand.run("/bin/sh", ["-c", command], input: nil, timeout: timeout, source: .passphrase, name: "the passphrase command")
+            var result = try KeySourceCommand.run(
+                "/bin/sh", ["-c", command], input: nil, timeout: timeout, source: .passphrase, name: "the passphrase command",
+                environment: .passphraseCommand)
+            defer { result.stdout.resetBytes(in: 0..<result.stdout.count) }
             // Not the command's output or stderr: either could hold the passphrase.
             guard result.status == 0 else {
                 throw .keySourceFailed(source: .passphrase, detail: "the passphrase command exited with status \(result.status); fix it (run it by hand) or unset RIZQ_SECRETS_PASSPHRASE_COMMAND")

@@ -26,6 +26,7 @@ struct SecretCommand: ParsableCommand {
             """,
         subcommands: [
             SecretSetCommand.self, SecretGetCommand.self, SecretDeleteCommand.self, SecretListCommand.self, SecretBackendsCommand.self,
-            SecretUnlockCommand.self, SecretLockCommand.self, SecretMigrateCommand.self, SecretExportCredentialCommand.self,
+            SecretUnlockCommand.self, SecretLockCommand.self, SecretRekeyCommand.self, SecretAcceptRestoredCommand.self,
+            SecretMigrateCommand.self, SecretExportCredentialCommand.self,
         ])
 }
