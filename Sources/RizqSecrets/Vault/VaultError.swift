@@ -100,7 +100,7 @@ extension VaultError: CustomStringConvertible, CustomDebugStringConvertible {
             return "refusing the vault \(path): \(reason); it was left as it is"
         case .vaultFull(let path, let size, let limit, let room):
             let fits = room.map { $0 > 0 ? "; a secret of at most about \(FileWords.size(Int64($0))) (\($0) bytes) still fits" : "; no more room is left" } ?? ""
-            return "storing this would make the vault \(path) \(FileWords.size(Int64(size))) (\(size) bytes), over the \(FileWords.size(Int64(limit))) a vault may hold\(fits); nothing was written: delete secrets you no longer need (`rizq-prefs secret delete`), or keep large data in a file and store its key"
+            return "storing this would make the vault \(path) \(size) bytes, over the \(FileWords.size(Int64(limit))) (\(limit) bytes) a vault may hold\(fits); nothing was written: delete secrets you no longer need (`rizq-prefs secret delete`), or keep large data in a file and store its key"
         case .invalidConfiguration(let reason):
             return "the vault's configuration is invalid: \(reason)"
         }

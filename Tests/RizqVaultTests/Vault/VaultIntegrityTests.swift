@@ -9,7 +9,7 @@ import XCTest
 /// over a sealed vault are refused; the last release's vault itself still reads, and is sealed.
 final class VaultIntegrityTests: VaultTestCase {
     var passphraseFile = ""
-    var passphraseEnvironment: [String: String] { ["RIZQ_SECRETS_PASSPHRASE_FILE": passphraseFile, "RIZQ_TEST_NO_SYSTEMD": "1", "RIZQ_TEST_NO_CACHE": "1"] }
+    var passphraseEnvironment: [String: String] { ["RIZQ_SECRETS_PASSPHRASE_FILE": passphraseFile, "RIZQ_TEST_NO_SYSTEMD": "1", "RIZQ_TEST_NO_CACHE": "1", "RIZQ_TEST_WORK_FACTOR": "10"] }
     var vaultPath: String { folder + "/vault.age" }
     /// This machine's records (HOME is the scratch folder).
     var stateFolder: String { scratch + "/.local/state/rizq-prefs/vaults" }

@@ -92,14 +92,21 @@ final class VaultKeyHygieneTests: VaultTestCase {
     /// set (no RIZQ_SECRETS_*, no token another variable holds).
     func testAPassphraseCommandInheritsOnlyTheStandardDescriptorsAndAMinimalEnvironment() throws {
         try createWithSecret("inherited")
-        let command = "ls /proc/$$/fd > '\(scratch)/fds'; env > '\(scratch)/env'; cat '\(passphraseFile)'"
+        // `ls -l` of the shell's own descriptors: "N -> target" (dash keeps a copy of stdin at 10).
+        let command = "ls -l /proc/$$/fd > '\(scratch)/fds'; env > '\(scratch)/env'; cat '\(passphraseFile)'"
         let run = try runShell(#"exec 7<"$PASSFILE" 9<"$PASSFILE"; exec "$CHILD" get "$SERVICE" token"#, environment: [
             "PASSFILE": passphraseFile, "SERVICE": service, "RIZQ_TEST_NO_SYSTEMD": "1", "RIZQ_TEST_NO_CACHE": "1",
             "RIZQ_SECRETS_PASSPHRASE_COMMAND": command, "AWS_SECRET_ACCESS_KEY": "leaked-\(UUID().uuidString)", "LANG": "C.UTF-8",
         ])
         XCTAssertEqual(run.stdout, "inherited", run.stderr)
-        let descriptors = try String(contentsOfFile: scratch + "/fds", encoding: .utf8).split(separator: "\n").map(String.init)
-        XCTAssertEqual(descriptors.sorted(), ["0", "1", "2"], "descriptors the command inherited")
+        // "lr-x------ 1 root root 64 Nov 29 07:33 0 -> /dev/null" → "0 /dev/null".
+        let descriptors = try String(contentsOfFile: scratch + "/fds", encoding: .utf8).split(separator: "\n").compactMap { line -> String? in
+            guard let arrow = line.range(of: " -> ") else { return nil }
+            return (line[..<arrow.lowerBound].split(separator: " ").last.map(String.init) ?? "?") + " " + line[arrow.upperBound...]
+        }
+        let numbers = Set(descriptors.compactMap { $0.split(separator: " ").first.map(String.init) })
+        XCTAssertTrue(numbers.isSuperset(of: ["0", "1", "2"]) && numbers.isSubset(of: ["0", "1", "2", "10"]), "descriptors the command inherited: \(descriptors)")
+        XCTAssertFalse(descriptors.contains { $0.hasSuffix(" " + passphraseFile) }, "the passphrase file's descriptors reached the command: \(descriptors)")
         let variables = Set(try String(contentsOfFile: scratch + "/env", encoding: .utf8).split(separator: "\n").compactMap { $0.split(separator: "=", maxSplits: 1).first.map(String.init) })
         XCTAssertTrue(variables.isSuperset(of: ["PATH", "HOME", "LANG"]), "\(variables)")
         for name in ["AWS_SECRET_ACCESS_KEY", "RIZQ_SECRETS_PASSPHRASE_COMMAND", "RIZQ_SECRETS_DIR", "RIZQ_TEST_NO_CACHE", "PASSFILE", "CHILD"] {

@@ -59,7 +59,7 @@ final class VaultLimitTests: VaultTestCase {
         let sixth = Data(repeating: 0x5A, count: 32 * Self.mebibyte)
         let refused = try runChild(["set", service, "sixth", "--binary"], input: sixth, environment: keyEnvironment)
         XCTAssertTrue(refused.stdout.hasPrefix("error vaultFull storing this would make the vault \(folder)/vault.age "), refused.stdout)
-        XCTAssertTrue(refused.stdout.contains("over the 256 MiB a vault may hold"), refused.stdout)
+        XCTAssertTrue(refused.stdout.contains("over the 256 MiB (268435456 bytes) a vault may hold"), refused.stdout)
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: folder + "/vault.age")), before, "nothing was written")
         print("refused: \(refused.stdout)")
         // "a secret of at most about N MiB (R bytes) still fits": and it does.

@@ -56,7 +56,7 @@ struct VaultContents: Sendable, Equatable {
     /// release's vault.
     func encoded() throws(VaultError) -> Data {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         do {
             return try encoder.encode(wireItems())
         } catch {
@@ -93,7 +93,7 @@ struct VaultContents: Sendable, Equatable {
         let wire = wireItems()
         let tags = sealKeys.map { Data(VaultSeal.tag(service: service, generation: generation, items: wire, key: $0)).base64EncodedString() }
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         do {
             return try encoder.encode(WireVault(format: Self.format, generation: generation, items: wire, mac: tags, service: service))
         } catch {

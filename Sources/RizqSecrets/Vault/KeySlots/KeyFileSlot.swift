@@ -43,8 +43,10 @@ struct KeyFileSlot {
         }
         let readable = access(path, R_OK) == 0
         var reason = readable ? "the key file \(path) is readable, \(where_)" : "the key file \(path) cannot be read (\(PrivateFiles.errnoText(errno)))"
-        if let problem = Self.trust.problem(with: info) {
-            reason = "the key file \(path) is refused: " + FileError(path: path, operation: .read, problem: problem, subject: "key file").reason
+        do {
+            try Self.trust.check(info, path: path, operation: .read)
+        } catch {
+            reason = "the key file \(path) is refused: " + error.reason
             return VaultKeySourceStatus(source: .keyFile, isPresent: true, isUsable: false, reason: reason, protection: protection, persistence: .untilDeleted)
         }
         return VaultKeySourceStatus(source: .keyFile, isPresent: true, isUsable: readable, reason: reason, protection: protection, persistence: .untilDeleted)

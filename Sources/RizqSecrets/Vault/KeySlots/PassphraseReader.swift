@@ -24,8 +24,12 @@ enum PassphraseReader {
         switch source {
         case .file(let path):
             var info = stat()
-            if stat(path, &info) == 0, let problem = fileTrust.problem(with: info) {
-                return (false, "\(source.summary) is refused: " + FileError(path: path, operation: .read, problem: problem, subject: "passphrase file").reason)
+            if stat(path, &info) == 0 {
+                do {
+                    try fileTrust.check(info, path: path, operation: .read)
+                } catch {
+                    return (false, "\(source.summary) is refused: " + error.reason)
+                }
             }
             return access(path, R_OK) == 0 ? (true, "\(source.summary) is readable") : (false, "\(source.summary) cannot be read (\(PrivateFiles.errnoText(errno)))")
         case .fileDescriptor(let fd):
