@@ -120,13 +120,6 @@ package enum Bech32 {
     }
 }
 
-extension Array where Element == UInt8 {
-    /// Overwrites every byte with zero (what held a secret, before it is freed).
-    package mutating func zeroize() {
-        withUnsafeMutableBytes { $0.initializeMemory(as: UInt8.self, repeating: 0) }
-    }
-}
-
 extension Bech32.Failure: CustomStringConvertible {
     /// What is wrong, without the string.
     package var description: String {
