@@ -19,7 +19,8 @@ import RizqCore
 enum KeySourceCommand {
     /// Which variables of this process's environment a program gets.
     enum Environment {
-        /// `systemd-creds`: where programs are, the locale and time zone.
+        /// `systemd-creds`: where programs are, the locale and time zone, and systemd's own
+        /// `SYSTEMD_*` settings (`SYSTEMD_CREDENTIAL_SECRET` names another host key).
         case minimal
         /// A passphrase command (`pass show …`, `secret-tool lookup …`, `op read …`): ``minimal``
         /// and what such tools need to reach the user's agents and stores — `HOME`, `USER`,
@@ -36,7 +37,7 @@ enum KeySourceCommand {
 
         /// Whether the variable `name` goes to the program.
         func admits(_ name: String) -> Bool {
-            if Self.minimalNames.contains(name) || name.hasPrefix("LC_") { return true }
+            if Self.minimalNames.contains(name) || name.hasPrefix("LC_") || name.hasPrefix("SYSTEMD_") { return true }
             guard self == .passphraseCommand else { return false }
             return Self.commandNames.contains(name) || name.hasPrefix("PASSWORD_STORE_")
         }
