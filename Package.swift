@@ -76,10 +76,12 @@ let package = Package(
         // The kernel key-retention calls (add_key, keyctl) that Swift cannot call itself: glibc's
         // keyctl() and syscall() are variadic. One C file, no library.
         .target(name: "CKernelKeyring"),
+        // prctl (PR_SET_DUMPABLE), variadic in glibc like keyctl: one C file, no library.
+        .target(name: "CProcessControl"),
         .target(
             name: "RizqSecrets",
             dependencies: [
-                "RizqCore", "CSecretShim", "RizqAge", "CKernelKeyring",
+                "RizqCore", "CSecretShim", "RizqAge", "CKernelKeyring", "CProcessControl",
                 .product(name: "Crypto", package: "swift-crypto"),
                 // PBKDF2 and AES-CBC for libsecret's file keyring (FileKeyring/).
                 .product(name: "CryptoExtras", package: "swift-crypto"),

@@ -80,7 +80,7 @@ struct ChainSettings: Sendable {
                 root = VaultConfiguration.defaultRoot(withoutDirectory)
             }
             let fromEnvironment = VaultConfiguration.fromEnvironment(environment)
-            vault = VaultConfiguration(root: root)
+            vault = VaultConfiguration(root: root, stateFolder: VaultConfiguration.defaultStateFolder(environment))
             if !fromEnvironment.passphraseSources.isEmpty {
                 vault.passphraseSources = fromEnvironment.passphraseSources
             } else if let file {

@@ -42,6 +42,21 @@ public enum VaultError: Error, Sendable, Equatable {
     case timedOut(command: String, seconds: Double)
     /// A slot change that would leave the vault unopenable, or name an unknown slot.
     case invalidSlotChange(reason: String)
+    /// `vault.age` decrypts, but its contents do not carry the seal only the vault's identity can
+    /// make (``VaultContents``): someone who had only the public key wrote them, they were
+    /// copied from another service's vault, or this machine saw the vault sealed and finds it in
+    /// the old unsealed format. Left as it is.
+    case unauthenticated(path: String, reason: String)
+    /// `vault.age` is older than what this machine has seen (``VaultGenerationRecord``): an
+    /// older copy was put back. Left as it is; ``VaultSecretStore/acceptRestoredVault()`` takes
+    /// it when you restored it on purpose.
+    case rolledBack(path: String, reason: String)
+    /// The write would make `vault.age` `size` bytes, over the `limit` a write may produce (a
+    /// read accepts twice that, so that a vault that grew past it can still be read and shrunk);
+    /// `room`: the largest secret that would still fit, when known.
+    case vaultFull(path: String, size: Int, limit: Int, room: Int?)
+    /// A setting of ``VaultConfiguration`` is out of range (a scrypt work factor a read would refuse).
+    case invalidConfiguration(reason: String)
 }
 
 extension VaultError: CustomStringConvertible, CustomDebugStringConvertible {
@@ -79,6 +94,15 @@ extension VaultError: CustomStringConvertible, CustomDebugStringConvertible {
             return "\(command) did not finish within \(seconds) s and was stopped; check that it does not wait for input"
         case .invalidSlotChange(let reason):
             return "cannot change the key slots: \(reason)"
+        case .unauthenticated(let path, let reason):
+            return "refusing the vault \(path): \(reason); it was left as it is (move it aside with setAsideDamagedVault(), CLI: `secret set --force`, to start an empty vault with the same key)"
+        case .rolledBack(let path, let reason):
+            return "refusing the vault \(path): \(reason); it was left as it is"
+        case .vaultFull(let path, let size, let limit, let room):
+            let fits = room.map { $0 > 0 ? "; a secret of at most about \(FileWords.size(Int64($0))) (\($0) bytes) still fits" : "; no more room is left" } ?? ""
+            return "storing this would make the vault \(path) \(size) bytes, over the \(FileWords.size(Int64(limit))) (\(limit) bytes) a vault may hold\(fits); nothing was written: delete secrets you no longer need (`rizq-prefs secret delete`), or keep large data in a file and store its key"
+        case .invalidConfiguration(let reason):
+            return "the vault's configuration is invalid: \(reason)"
         }
     }
 
@@ -98,8 +122,12 @@ extension VaultError: CustomStringConvertible, CustomDebugStringConvertible {
             return .damaged(path: path, detail: description)
         case .keySourceFailed, .wrongKey, .timedOut, .damagedSlot:
             return .keySourceUnavailable(detail: description)
-        case .untrusted(let path, _), .unsafeFolder(let path, _):
+        case .untrusted(let path, _), .unsafeFolder(let path, _), .unauthenticated(let path, _), .rolledBack(let path, _):
             return .untrusted(path: path, detail: description)
+        case .vaultFull:
+            return .invalidInput(reason: description)
+        case .invalidConfiguration:
+            return .invalidConfiguration(detail: description)
         case .notCreated, .alreadyExists, .fileSystem, .invalidSlotChange:
             return .storageFailed(detail: description)
         }

@@ -46,7 +46,7 @@ struct VaultLayout: Sendable {
     /// The vault's recipient and the stamp of the file it was read from, or `nil` when there
     /// is no vault.
     func readStampedRecipient() throws(VaultError) -> (recipient: String, stamp: FileStamp)? {
-        guard let (data, stamp) = try PrivateFiles.readStamped(recipient, limit: 4096) else { return nil }
+        guard try PrivateFiles.checkFolder(folder), let (data, stamp) = try PrivateFiles.readStamped(recipient, limit: 4096) else { return nil }
         let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         guard !text.isEmpty else { throw .damagedSlot(path: recipient, reason: "it is empty") }
         return (text, stamp)

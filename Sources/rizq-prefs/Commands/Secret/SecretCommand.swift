@@ -27,6 +27,7 @@ struct SecretCommand: ParsableCommand {
             """,
         subcommands: [
             SecretSetCommand.self, SecretGetCommand.self, SecretDeleteCommand.self, SecretListCommand.self, SecretBackendsCommand.self,
-            SecretUnlockCommand.self, SecretLockCommand.self, SecretMoveCommand.self, SecretExportCredentialCommand.self,
+            SecretUnlockCommand.self, SecretLockCommand.self, SecretRekeyCommand.self, SecretAcceptRestoredCommand.self,
+            SecretMoveCommand.self, SecretExportCredentialCommand.self,
         ])
 }
