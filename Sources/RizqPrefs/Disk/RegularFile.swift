@@ -37,3 +37,9 @@ enum RegularFile {
         "it is \(FileWords.size(size)), over the \(sizeLimit >> 20) MiB a suite file may hold"
     }
 }
+
+extension SuiteStore {
+    /// The largest suite file read or written (256 MiB): what device sync keeps the merged
+    /// synced keys under, so that the suite, its sync state and its replica stay writable.
+    package static var fileSizeLimit: Int { RegularFile.sizeLimit }
+}
