@@ -127,7 +127,8 @@ extension DeviceSync {
     /// - Returns: whether there was a replica file to remove (`false`: the device was forgotten
     ///   before, and its file is gone).
     /// - Throws: ``SyncError/unknownDevice(id:known:)`` when this suite knows no device `id`
-    ///   (none merged, none forgotten, no replica file of that name): nothing is changed.
+    ///   (none merged, none forgotten, no replica file of that name): nothing is changed. `known`
+    ///   lists the devices merged and those whose replica is in the folder.
     @discardableResult
     public func forgetDevice(_ id: String) throws(SyncError) -> Bool {
         guard id != replicaID else { throw .cannotForgetSelf(id) }
@@ -139,7 +140,9 @@ extension DeviceSync {
             var info = stat()
             let present = lstat(file.path, &info) == 0
             guard present || state.devices[id] != nil || state.forgotten[id] != nil else {
-                throw .unknownDevice(id: id, known: state.devices.keys.sorted())
+                // Known: those merged, and those whose replica is in the folder.
+                let inFolder = folder.names().replicas.compactMap(ReplicaFolder.replicaID(ofFile:)).filter { $0 != replicaID }
+                throw .unknownDevice(id: id, known: Set(state.devices.keys).union(inFolder).sorted())
             }
             var newest = state.devices[id]
             if let bytes = try? file.read(), let document = try? ReplicaDocument(parsing: bytes, path: file.path) {

@@ -180,6 +180,7 @@ extension DeviceSync {
             state.entries[key] = SyncedEntry(value: value, stamp: stamp)
             state.clockLosses.removeValue(forKey: key)
             report.recorded.append(key)
+            if value != nil { local.withLock { $0.vetted[key] = stamp } }
         }
 
         // 3. Merge, while the synced keys fit in a suite file.
@@ -240,6 +241,8 @@ extension DeviceSync {
             }
             state.knownKeys.formUnion(changed)
             for key in changed where report.decidedByClock[key] == nil { state.clockLosses.removeValue(forKey: key) }
+            // Judged when the replica was read: a later load of the state need not judge it again.
+            local.withLock { local in for key in changed { local.vetted[key] = entries[key]?.stamp } }
             if read.isConflictCopy { mergedCopies.append((read.path, changed.sorted())) }
         }
         if state.clockLosses.count > Self.keptClockLosses {
