@@ -24,9 +24,11 @@ final class ClockSkewTests: XCTestCase {
              folder, "--keys", keys.joined(separator: ",")])
         XCTAssertNotNil(a.waitForLine { $0 == "ready" })
         a.send("now")
-        // Its first round merged B's replica and found B's stamps a day ahead of its clock.
-        let seen = try XCTUnwrap(a.waitForLine { $0.hasPrefix("clock device-b ") }, "A reports B's clock")
-        XCTAssertEqual(a.waitForLine { $0.hasPrefix("ok now") || $0.hasPrefix("error now") }, "ok now")
+        // Its first round merged B's replica and found B's stamps a day ahead of its clock. (An
+        // event's line and "ok now" come in either order: events are printed by another task.)
+        let first = Self.both(a, "ok now") { $0.hasPrefix("clock device-b ") }
+        let seen = try XCTUnwrap(first.event, "A reports B's clock")
+        XCTAssertEqual(first.done, "ok now")
         let ahead = try XCTUnwrap(Int64(seen.split(separator: " ")[2]))
         XCTAssertGreaterThan(ahead, 86_000_000, seen)
         XCTAssertLessThanOrEqual(ahead, 86_400_000, "a lower bound: the time the file travelled only makes it look nearer")
@@ -52,8 +54,9 @@ final class ClockSkewTests: XCTestCase {
 
         // A takes B's value, and says so too.
         a.send("now")
-        XCTAssertNotNil(a.waitForLine { $0 == "decided theme" }, "A explains its own loss")
-        XCTAssertEqual(a.waitForLine { $0.hasPrefix("ok now") || $0.hasPrefix("error now") }, "ok now")
+        let decided = Self.both(a, "ok now") { $0 == "decided theme" }
+        XCTAssertNotNil(decided.event, "A explains its own loss")
+        XCTAssertEqual(decided.done, "ok now")
         a.send("get theme")
         XCTAssertEqual(a.waitForLine { $0.hasPrefix("value theme") }, "value theme \"b's earlier edit\"")
         // A's next edit is stamped after what it saw: a day ahead of its own clock.
@@ -88,5 +91,20 @@ final class ClockSkewTests: XCTestCase {
         XCTAssertTrue(doctor.stdout.contains("Device sync"), doctor.stdout)
         XCTAssertTrue(doctor.stdout.contains("device device-a's clock runs at least 23 h"), doctor.stdout)
         XCTAssertTrue(doctor.stdout.contains("timedatectl"), doctor.stdout)
+    }
+
+    /// Waits for the answer line (`done`, or an error of the same command) and for an event line
+    /// that `event` matches, in whichever order the child printed them.
+    private static func both(_ child: SyncChild, _ done: String, event: (String) -> Bool) -> (done: String?, event: String?) {
+        let command = done.split(separator: " ").last.map(String.init) ?? done
+        var answer: String?
+        var seen: String?
+        while answer == nil || seen == nil {
+            guard let line = child.waitForLine({ line in
+                (answer == nil && (line == done || line.hasPrefix("error " + command))) || (seen == nil && event(line))
+            }) else { break }
+            if seen == nil, event(line) { seen = line } else { answer = line }
+        }
+        return (answer, seen)
     }
 }
