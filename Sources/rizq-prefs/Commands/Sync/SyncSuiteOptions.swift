@@ -34,7 +34,7 @@ struct SyncSuiteOptions: ParsableArguments {
 extension CLIError {
     init(_ error: SyncError) {
         switch error {
-        case .notEnabled: self.init(.notFound, error.description)
+        case .notEnabled, .unknownDevice: self.init(.notFound, error.description)
         case .secretRefused, .quotaExceeded, .invalidConfiguration, .keyNotSynced, .cannotForgetSelf: self.init(.usage, error.description)
         case .storage(let underlying): self.init(underlying)
         case .unreadableReplica, .replicaIdentity: self.init(.storage, error.description)
