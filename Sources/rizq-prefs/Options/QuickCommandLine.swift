@@ -82,6 +82,8 @@ enum QuickCommandLine {
             command.store = store
             command.key = words[0]
             command.json = json
+            // `--mounted` never comes this way (an unknown option here): argument-parser reads it.
+            command.mounted = nil
             return command
         case "set":
             guard words.count == 2 else { return nil }
