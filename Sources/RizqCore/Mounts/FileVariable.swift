@@ -20,7 +20,7 @@ import Foundation
 /// error, never "not set". Two things differ from the shell, on purpose: a file whose bytes are
 /// not UTF-8 text, or hold a NUL, is refused for ``text(of:in:)`` (bash drops NULs with a
 /// warning, which changes a password silently; ``bytes(of:in:)`` gives the bytes as they are);
-/// and the file is judged by the file layer (``FileTrust/hostProvided(_:)``: this user's or
+/// and the file is judged by the file layer (`FileTrust.hostProvided`: this user's or
 /// root's, writable by nobody else; links followed; at most 1 MiB).
 public enum FileVariable {
     /// The largest file a `NAME_FILE` may name.

@@ -35,7 +35,7 @@ import CLinuxFileCalls
 /// one generation) never updates, and a read says so (``MountWarning/frozenSubPath(key:source:)``).
 ///
 /// **Every file is judged** by RizqCore's file layer before a byte is read: owned by this user
-/// or root and writable by nobody else (``FileTrust/hostProvided(_:)``, for secrets and
+/// or root and writable by nobody else (`FileTrust.hostProvided`, for secrets and
 /// configuration alike: the same hosts write both, and a configuration value can name a server
 /// to trust or a command to run); the folder and every folder in it the same. A file that fails
 /// is refused alone (the other keys read). Sizes and counts are bounded (``Limits``).
