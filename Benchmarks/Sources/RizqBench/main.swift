@@ -111,7 +111,7 @@ do {
     }
     if options.runs("mount-swap") {
         progress("mount-swap")
-        results.append(try MountSwapWorkload.run(home: home, options: options))
+        results += try MountSwapWorkload.run(home: home, options: options)
     }
     if options.runs("secret-get") {
         progress("secret-get")

@@ -69,15 +69,21 @@ struct FolderWalk {
         if !inGeneration, let stamp = relative.isEmpty ? Self.stamp(following: directory) : FileStamp.of(directory) {
             versions.append((directory, relative.isEmpty, stamp.version))
         }
-        for name in try Self.names(in: directory).sorted() where !name.hasPrefix("..") {
+        for (name, type) in try Self.entries(in: directory).sorted(by: { $0.name < $1.name }) where !name.hasPrefix("..") {
             let key = relative.isEmpty ? name : relative + "/" + name
             let path = directory + "/" + name
-            var info = stat()
-            guard lstat(path, &info) == 0 else {
-                if Errno.current == .noSuchFile { throw .vanished }
-                throw .refused(.unreadable(path: path, reason: Errno.current.description))
+            // The listing's type where the file system gives one (a regular file needs no lstat:
+            // the open judges it); lstat otherwise.
+            var isFolder = type == UInt8(DT_DIR)
+            if type != UInt8(DT_REG), type != UInt8(DT_DIR) {
+                var info = stat()
+                guard lstat(path, &info) == 0 else {
+                    if Errno.current == .noSuchFile { throw .vanished }
+                    throw .refused(.unreadable(path: path, reason: Errno.current.description))
+                }
+                isFolder = info.st_mode & S_IFMT == S_IFDIR
             }
-            if info.st_mode & S_IFMT == S_IFDIR {
+            if isFolder {
                 guard depth + 1 <= folder.limits.depth else {
                     throw .refused(.overLimit(folder: folder.path, reason: "'\(key)' is more than \(folder.limits.depth) folders deep; a mounted folder of settings is flat or nearly so"))
                 }
@@ -128,15 +134,16 @@ struct FolderWalk {
         return stat(path, &info) == 0 ? FileStamp(info) : nil
     }
 
-    /// The names in the folder `path` (not `.` and `..`).
-    private static func names(in path: String) throws(Failure) -> [String] {
+    /// The names in the folder `path` (not `.` and `..`), each with its type as the listing
+    /// gives it (`DT_REG`, `DT_DIR`, …; `DT_UNKNOWN` where the file system gives none).
+    private static func entries(in path: String) throws(Failure) -> [(name: String, type: UInt8)] {
         guard let stream = opendir(path) else {
             let code = Errno.current
             if code == .noSuchFile || code == .notADirectory { throw .vanished }
             throw .refused(.unreadable(path: path, reason: code.description))
         }
         defer { closedir(stream) }
-        var names: [String] = []
+        var names: [(name: String, type: UInt8)] = []
         while true {
             errno = 0
             guard let entry = readdir(stream) else {
@@ -149,7 +156,7 @@ struct FolderWalk {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
                 String(validating: raw.prefix { $0 != 0 }, as: UTF8.self)
             }
-            if let name, name != ".", name != ".." { names.append(name) }
+            if let name, name != ".", name != ".." { names.append((name, entry.pointee.d_type)) }
         }
         return names
     }

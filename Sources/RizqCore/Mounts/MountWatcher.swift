@@ -388,13 +388,14 @@ package final class MountWatcher: Sendable {
         }) else { return }
         let isKubernetes = registration.reading.withLock { reading -> Bool in
             guard !reading.subscribers.isEmpty else { return false }
-            if !forced, let last = reading.last, let generation = last.generation, Self.marked(last, polled: polled) == last,
-               (try? folder.dataLink()) == generation {
+            // A Kubernetes volume whose `..data` still names the last generation has nothing new.
+            let link: String?? = reading.last?.generation == nil ? nil : .some(try? folder.dataLink())
+            if !forced, let last = reading.last, let generation = last.generation, Self.marked(last, polled: polled) == last, link == .some(generation) {
                 return true
             }
             var snapshot: MountedSnapshot
             do {
-                snapshot = Self.marked(try folder.read(), polled: polled)
+                snapshot = Self.marked(try folder.read(knownLink: link), polled: polled)
             } catch {
                 guard let last = reading.last else { return false }
                 snapshot = Self.marked(last, polled: polled).adding(.lastReadFailed(reason: "\(error)"))

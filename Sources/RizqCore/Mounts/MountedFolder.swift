@@ -128,9 +128,22 @@ public struct MountedFolder: Sendable, Hashable {
     ///   kept changing through every attempt. A refused file is not an error here: its key
     ///   throws when asked for.
     public func read() throws(MountedFolderError) -> MountedSnapshot {
+        try read(knownLink: nil)
+    }
+
+    /// ``read()``; `knownLink` is what `..data` was just read to name (the watcher's check), so
+    /// that the first attempt does not read it again.
+    package func read(knownLink: String??) throws(MountedFolderError) -> MountedSnapshot {
         try checkFolder()
+        var known = knownLink
         for _ in 0..<max(limits.attempts, 1) {
-            let generation = try dataLink()
+            let generation: String?
+            if let link = known {
+                generation = link
+                known = nil
+            } else {
+                generation = try dataLink()
+            }
             var walk = FolderWalk(
                 folder: self, base: generation.map { path + "/" + $0 } ?? path, inGeneration: generation != nil, readsValues: true)
             guard try Self.completes(&walk) else { continue }

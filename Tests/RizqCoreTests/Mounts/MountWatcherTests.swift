@@ -80,6 +80,25 @@ final class MountWatcherTests: XCTestCase {
         XCTAssertTrue(seen.all.allSatisfy { $0.generation != nil || $0.keys.isEmpty }, "never the half-made folder's links as keys")
     }
 
+    /// observe(_:): the snapshot now before it returns, each swap on the watcher's thread, and
+    /// nothing after cancel().
+    func testAnObserverIsCalledAtOnceThenForEachSwapUntilCancelled() throws {
+        let volume = try KubeletVolume()
+        let first = try volume.write(["a": "1"])
+        let log = Collected.Log()
+        let observation = try MountedFolder(volume.path).observe { snapshot in log.snapshots.withLock { $0.append(snapshot) } }
+        XCTAssertEqual(log.snapshots.withLock { $0.map(\.generation) }, [first], "called before observe returned")
+        let second = try volume.write(["a": "2"])
+        XCTAssertTrue(eventually { log.snapshots.withLock { $0.last?.generation } == second })
+        observation.cancel()
+        // A later subscriber's first snapshot is read after the swap below: once it has it, the
+        // watcher has handled the swap, and the cancelled observer must not have been called.
+        try volume.write(["a": "3"])
+        let later = try Collected(MountedFolder(volume.path).updates())
+        XCTAssertTrue(later.wait { (try? $0.last?.text(forKey: "a")) == "3" })
+        XCTAssertEqual(log.snapshots.withLock { $0.compactMap(\.generation) }, [first, second].compactMap { $0 })
+    }
+
     func testAMissingFolderCannotBeWatched() throws {
         XCTAssertThrowsError(try MountedFolder("/nonexistent/rizq-\(UUID().uuidString)").updates()) { error in
             guard case MountedFolderError.missing = error else { return XCTFail("\(error)") }
