@@ -7,7 +7,7 @@ import Configuration
 /// throws this error, and the access log records it. Providers after the one that threw are
 /// not asked. Nothing stored is changed.
 public struct ConfigTypeMismatch: Error, Sendable, Equatable, CustomStringConvertible {
-    /// The provider that found the value: `SuiteStoreProvider[<suite>]` or `SecretStoreProvider[<service>]`.
+    /// The provider that found the value: `SuiteStoreProvider[<suite>]`, `SecretStoreProvider[<service>]` or `MountedFolderProvider[<folder>]`.
     public var providerName: String
     /// The key as the provider looked it up (a suite key, or a secret's account).
     public var encodedKey: String
