@@ -7,7 +7,7 @@ let package = Package(
     name: "RizqBenchmarks",
     platforms: [.macOS(.v15)],
     dependencies: [
-        .package(name: "RizqPrefs", path: ".."),
+        .package(name: "RizqPrefs", path: "..", traits: ["Secrets", "Fleet"]),
         // The vault's floor decrypts with swift-crypto directly (the version RizqPrefs resolves).
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
         // FleetBench's floors (bare postgres-nio round trips); FleetBench's and mount-swap's peer

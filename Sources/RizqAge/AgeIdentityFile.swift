@@ -1,3 +1,4 @@
+#if Secrets
 import Foundation
 
 /// An identity file as `age-keygen` writes it and `age -i` reads it: `#` comments, blank lines,
@@ -72,3 +73,4 @@ package enum AgeIdentityFile {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Secrets
 /// Bech32 (BIP 173) as age uses it: for recipients (`age1…`) and identities
 /// (`AGE-SECRET-KEY-1…`), with no limit on the data part's length.
 package enum Bech32 {
@@ -132,3 +133,4 @@ extension Bech32.Failure: CustomStringConvertible {
         }
     }
 }
+#endif

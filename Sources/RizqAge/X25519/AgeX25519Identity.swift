@@ -1,3 +1,4 @@
+#if Secrets
 import Crypto
 import Foundation
 
@@ -99,3 +100,4 @@ package struct AgeX25519Identity: AgeIdentity, CustomStringConvertible {
         return AgeKeyWrap.open(stanza.body, with: key)
     }
 }
+#endif

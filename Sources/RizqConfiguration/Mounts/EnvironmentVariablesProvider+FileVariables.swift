@@ -1,3 +1,4 @@
+#if Configuration
 import Configuration
 import Foundation
 import RizqCore
@@ -35,3 +36,4 @@ extension EnvironmentVariablesProvider {
             arraySeparator: arraySeparator)
     }
 }
+#endif

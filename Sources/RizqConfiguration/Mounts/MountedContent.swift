@@ -1,3 +1,4 @@
+#if Configuration
 import Configuration
 import Foundation
 import RizqCore
@@ -65,3 +66,4 @@ struct MountedContent {
         return values
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Configuration
 import Configuration
 import RizqCore
 import Synchronization
@@ -231,3 +232,4 @@ struct MountedLookup: Sendable {
         return LookupResult(encodedKey: name, value: ConfigValue(content, isSecret: snapshot.isSecrets))
     }
 }
+#endif

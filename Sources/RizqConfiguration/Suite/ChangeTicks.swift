@@ -1,3 +1,4 @@
+#if Configuration
 /// Turns a suite's change stream into the "current value first, then after each change"
 /// sequence that swift-configuration's `watch` methods hand to their caller.
 package enum ChangeTicks {
@@ -24,3 +25,4 @@ package enum ChangeTicks {
         return try await body(ticks)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Configuration
 import Configuration
 import RizqPrefs
 
@@ -145,3 +146,4 @@ package struct SuiteLookup {
         return LookupResult(encodedKey: encodedKey, value: ConfigValue(content, isSecret: false))
     }
 }
+#endif

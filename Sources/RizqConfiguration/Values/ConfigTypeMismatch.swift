@@ -1,3 +1,4 @@
+#if Configuration
 import Configuration
 
 /// A stored value that is not of the type a configuration read asked for.
@@ -32,3 +33,4 @@ public struct ConfigTypeMismatch: Error, Sendable, Equatable, CustomStringConver
         "\(providerName): '\(encodedKey)' holds \(found), not \(requested.rawValue); \(hint)"
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Fleet
 import Configuration
 import RizqConfiguration
 import RizqPrefs
@@ -99,3 +100,4 @@ extension FleetSuiteProvider: Service {
         try await fleet.runUntilGracefulShutdown()
     }
 }
+#endif

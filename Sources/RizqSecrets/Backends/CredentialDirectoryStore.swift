@@ -1,3 +1,4 @@
+#if Secrets
 import Foundation
 import RizqCore
 
@@ -186,3 +187,4 @@ public struct CredentialDirectoryStore: SecretBackend {
         return .readOnly(backend: SecretBackendName.credentials.rawValue, detail: "'\(account)' is delivered by the host as \(found.path) (\(found.directory.origin)); change it where the host sets it (the unit's LoadCredential=, the container's secrets)")
     }
 }
+#endif

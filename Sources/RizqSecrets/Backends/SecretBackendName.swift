@@ -1,3 +1,4 @@
+#if Secrets
 import Foundation
 import RizqCore
 
@@ -76,3 +77,4 @@ public struct SecretBackendName: RawRepresentable, Hashable, Sendable, Codable, 
 /// The name the first releases gave ``SecretBackendName``.
 @available(*, deprecated, renamed: "SecretBackendName")
 public typealias SecretBackendKind = SecretBackendName
+#endif

@@ -1,3 +1,4 @@
+#if Secrets
 import Foundation
 import RizqCore
 
@@ -71,3 +72,4 @@ public struct SecretBackendRegistry: Sendable {
         Entry(name: .plaintext) { PlaintextSecretStore(service: $0.service, root: $0.vault.root, lockTimeout: $0.vault.lockTimeout) },
     ])
 }
+#endif

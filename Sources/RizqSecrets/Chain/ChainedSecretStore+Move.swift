@@ -1,3 +1,4 @@
+#if Secrets
 import Foundation
 import RizqCore
 
@@ -119,3 +120,4 @@ extension ChainedSecretStore {
         try move(from: from, to: to, deleteSource: deleteSource, dryRun: dryRun, overwrite: overwrite, progress: progress)
     }
 }
+#endif

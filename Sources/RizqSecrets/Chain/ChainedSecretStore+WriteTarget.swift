@@ -1,3 +1,4 @@
+#if Secrets
 import Foundation
 import RizqCore
 
@@ -115,3 +116,4 @@ extension ChainedSecretStore {
             """)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Secrets
 import Dispatch
 import Foundation
 import RizqCore
@@ -183,3 +184,4 @@ public final class ChainedSecretStore: SecretStore {
             on: Self.queue, timeout: deadline, onTimeout: .deadlineExceeded(seconds: deadline, detail: "\(what) for service \(service)"), body)
     }
 }
+#endif

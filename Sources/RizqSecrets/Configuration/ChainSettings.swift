@@ -1,3 +1,4 @@
+#if Secrets
 import Foundation
 import RizqCore
 
@@ -126,3 +127,4 @@ struct ChainSettings: Sendable {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Secrets
 import RizqCore
 import Synchronization
 
@@ -61,3 +62,4 @@ final class FileKeyringCache: Sendable {
         entries.withLock { _ = $0.removeValue(forKey: path) }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Secrets
 /// A libsecret file keyring as it is on disk (format 1.0): the header, the key-derivation
 /// parameters and the items, each with its attribute names in clear, their values hashed, and
 /// everything else sealed in its blob.
@@ -131,3 +132,4 @@ struct FileKeyringFile: Equatable {
         return Self.magic + Self.version + body
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Secrets
 /// Why bytes that should be a libsecret file keyring (or one of its items) are refused: the part
 /// that is wrong (`field`, e.g. "item 3's hashed attribute 1's name") and what is wrong with it.
 ///
@@ -88,3 +89,4 @@ package struct FileKeyringFormatError: Error, Sendable, Equatable, CustomStringC
         }
     }
 }
+#endif

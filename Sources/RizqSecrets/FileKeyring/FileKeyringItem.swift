@@ -1,3 +1,4 @@
+#if Secrets
 /// One item of a file keyring, decrypted: what a blob holds, the GVariant `(a{ss}sttay)`.
 ///
 /// | member | content |
@@ -82,3 +83,4 @@ struct FileKeyringItem: Equatable {
             modified: reader.uint64(parts[3]), secret: Array(plaintext[parts[4]]))
     }
 }
+#endif

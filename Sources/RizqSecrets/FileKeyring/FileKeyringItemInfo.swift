@@ -1,3 +1,4 @@
+#if Secrets
 import Foundation
 
 /// What a file keyring holds about an item besides its secret: for listings and diagnostics.
@@ -19,3 +20,4 @@ public struct FileKeyringItemInfo: Sendable, Equatable {
         attributes = Dictionary(item.attributes.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
     }
 }
+#endif

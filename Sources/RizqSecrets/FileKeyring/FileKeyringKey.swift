@@ -1,3 +1,4 @@
+#if Secrets
 import Crypto
 import CryptoExtras
 import Foundation
@@ -110,3 +111,4 @@ struct FileKeyringKey: Sendable {
         return (0..<ivSize).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
     }
 }
+#endif

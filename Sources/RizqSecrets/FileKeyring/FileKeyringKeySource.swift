@@ -1,3 +1,4 @@
+#if Secrets
 import Foundation
 import Synchronization
 #if canImport(Glibc)
@@ -50,3 +51,4 @@ public enum FileKeyringKeySource: String, Sendable, Equatable, Codable {
 
     private static let lastEnvironmentPassword = Mutex<FileKeyringPassword?>(nil)
 }
+#endif

@@ -1,3 +1,4 @@
+#if Secrets
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -42,3 +43,4 @@ public struct FileKeyringLocation: Sendable, Equatable, Codable {
         return FileKeyringLocation(path: home + "/.local/share/keyrings/" + defaultName, origin: "the user database's home folder")
     }
 }
+#endif

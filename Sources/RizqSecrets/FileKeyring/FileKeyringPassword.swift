@@ -1,3 +1,4 @@
+#if Secrets
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -64,3 +65,4 @@ package final class FileKeyringPassword: @unchecked Sendable {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Secrets
 /// Attributes to look items up by, hashed once under a keyring's key: libsecret's matching, which
 /// never decrypts — an item matches when every attribute of the query is among its hashed
 /// attributes (by name, byte for byte) with the same MAC. Extra attributes on the item do not
@@ -28,3 +29,4 @@ struct FileKeyringQuery {
         return difference == 0
     }
 }
+#endif

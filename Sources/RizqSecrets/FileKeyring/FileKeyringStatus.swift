@@ -1,3 +1,4 @@
+#if Secrets
 /// A file keyring as it declares itself, for a backend list and `doctor`: whether the process is
 /// sandboxed, where the file is and whether it is there, where its key would come from, and
 /// whether it can be used. Its fields after ``sandbox`` are those of ``SecretBackendStatus``.
@@ -46,3 +47,4 @@ extension FileKeyringStatus {
             isWritable: isWritable, persistence: persistence, protections: protections, location: location)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Secrets
 import Foundation
 import RizqCore
 
@@ -53,3 +54,4 @@ extension FileKeyringStore: SecretBackend {
         return (true, info.label)
     }
 }
+#endif

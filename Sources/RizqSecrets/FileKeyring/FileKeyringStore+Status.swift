@@ -1,3 +1,4 @@
+#if Secrets
 import RizqCore
 
 extension FileKeyringStore {
@@ -46,3 +47,4 @@ extension FileKeyringStore {
             isReadable: true, isWritable: source != nil, persistence: .untilDeleted, protections: protections, location: path)
     }
 }
+#endif

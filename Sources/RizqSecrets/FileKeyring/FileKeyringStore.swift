@@ -1,3 +1,4 @@
+#if Secrets
 import Dispatch
 import Foundation
 import RizqCore
@@ -402,3 +403,4 @@ public final class FileKeyringStore: SecretStore {
         }
     }
 }
+#endif

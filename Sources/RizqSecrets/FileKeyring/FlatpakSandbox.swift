@@ -1,3 +1,4 @@
+#if Secrets
 import Foundation
 import RizqCore
 
@@ -48,3 +49,4 @@ public struct FlatpakSandbox: Sendable, Equatable, Codable {
         return nil
     }
 }
+#endif

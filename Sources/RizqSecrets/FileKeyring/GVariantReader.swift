@@ -1,3 +1,4 @@
+#if Secrets
 /// Reads the few GVariant types of libsecret's file keyring out of bytes nobody vouches for: the
 /// counterpart of ``GVariantWriter``, strict where GLib is lenient.
 ///
@@ -146,3 +147,4 @@ struct GVariantReader {
         (position + alignment - 1) / alignment * alignment
     }
 }
+#endif

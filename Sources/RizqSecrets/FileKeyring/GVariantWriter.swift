@@ -1,3 +1,4 @@
+#if Secrets
 /// Serializes the few GVariant types of libsecret's file keyring (`y`, `u`, `t`, `s`, `ay`,
 /// arrays of variable-size elements, structs and dict entries) in normal form, little-endian:
 /// the bytes GLib's own serializer makes for the same value, which libsecret compares byte for
@@ -103,3 +104,4 @@ enum GVariantWriter {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Secrets
 import CSecretShim
 import Foundation
 import Synchronization
@@ -183,3 +184,4 @@ package enum SecretPortal {
         }
     }
 }
+#endif

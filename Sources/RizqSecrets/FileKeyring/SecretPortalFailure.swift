@@ -1,3 +1,4 @@
+#if Secrets
 /// Why the Secret portal gave no master secret (``SecretPortal``): each message says what
 /// happened and what to do.
 package enum SecretPortalFailure: Error, Sendable, Equatable, CustomStringConvertible {
@@ -48,3 +49,4 @@ package enum SecretPortalFailure: Error, Sendable, Equatable, CustomStringConver
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Secrets
 import Foundation
 import RizqAge
 
@@ -101,3 +102,4 @@ public struct VaultConfiguration: Sendable {
         return VaultConfiguration(root: defaultRoot(environment), passphraseSources: sources, keyFile: keyFile, stateFolder: defaultStateFolder(environment))
     }
 }
+#endif

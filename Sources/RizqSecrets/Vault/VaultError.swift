@@ -1,3 +1,4 @@
+#if Secrets
 import RizqCore
 
 /// Why the vault could not be read, written, unlocked or locked.
@@ -133,3 +134,4 @@ extension VaultError: CustomStringConvertible, CustomDebugStringConvertible {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Secrets
 import Foundation
 
 /// Where one service's vault lives: `<root>/<service>/` holding `vault.age`, `recipient.txt`,
@@ -52,3 +53,4 @@ struct VaultLayout: Sendable {
         return (text, stamp)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Secrets
 import Foundation
 import RizqAge
 
@@ -293,3 +294,4 @@ extension VaultSecretStore {
         return VaultIdentityCache(service: service, recipient: recipient).remove()
     }
 }
+#endif

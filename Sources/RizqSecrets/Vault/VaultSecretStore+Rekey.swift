@@ -1,3 +1,4 @@
+#if Secrets
 import Foundation
 import RizqAge
 
@@ -86,3 +87,4 @@ extension VaultSecretStore {
         }
     }
 }
+#endif

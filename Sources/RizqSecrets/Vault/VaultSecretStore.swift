@@ -1,3 +1,4 @@
+#if Secrets
 import Dispatch
 import Foundation
 import RizqAge
@@ -508,3 +509,4 @@ public final class VaultSecretStore: SecretStore {
         unlocked.withLock { $0 = identity }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if CLI
 import RizqCommandLine
 import ArgumentParser
 import Foundation
@@ -196,3 +197,4 @@ struct DoctorCommand: ParsableCommand {
         return findings
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if CLI
 import RizqCommandLine
 import ArgumentParser
 import RizqPrefs
@@ -47,3 +48,4 @@ struct GetCommand: ParsableCommand {
         Output.line(json ? value.json : value.plain)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if CLI
 import RizqCommandLine
 import Foundation
 import RizqPrefs
@@ -123,3 +124,4 @@ extension MountedFolderError {
         return false
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if CLI
 import RizqCommandLine
 import ArgumentParser
 import Dispatch
@@ -106,3 +107,4 @@ struct WatchCommand: AsyncParsableCommand {
 
     nonisolated(unsafe) private static var signalSources: [any DispatchSourceSignal] = []
 }
+#endif

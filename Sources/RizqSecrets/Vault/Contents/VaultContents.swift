@@ -1,3 +1,4 @@
+#if Secrets
 import Crypto
 import Foundation
 import RizqAge
@@ -147,3 +148,4 @@ struct VaultContents: Sendable, Equatable {
         return items
     }
 }
+#endif

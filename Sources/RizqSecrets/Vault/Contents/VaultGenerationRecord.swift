@@ -1,3 +1,4 @@
+#if Secrets
 import Crypto
 import Foundation
 import RizqCore
@@ -131,3 +132,4 @@ struct VaultGenerationRecord {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Secrets
 import Foundation
 
 /// One secret in the vault, as its encrypted JSON holds it.
@@ -22,3 +23,4 @@ public struct VaultItem: Sendable, Equatable, Codable {
         self.modified = modified
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Secrets
 import Crypto
 import Foundation
 import RizqAge
@@ -56,3 +57,4 @@ enum VaultSeal {
         return mac.finalize()
     }
 }
+#endif

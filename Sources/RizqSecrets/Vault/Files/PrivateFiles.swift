@@ -1,3 +1,4 @@
+#if Secrets
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -161,3 +162,4 @@ extension FileError {
         }
     }
 }
+#endif

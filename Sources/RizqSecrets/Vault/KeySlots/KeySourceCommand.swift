@@ -1,3 +1,4 @@
+#if Secrets
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -235,3 +236,4 @@ enum KeySourceCommand {
         .keySourceFailed(source: source, detail: "\(name): \(detail)")
     }
 }
+#endif

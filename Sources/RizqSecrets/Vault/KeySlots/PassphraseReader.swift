@@ -1,3 +1,4 @@
+#if Secrets
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -97,3 +98,4 @@ enum PassphraseReader {
         return bytes
     }
 }
+#endif

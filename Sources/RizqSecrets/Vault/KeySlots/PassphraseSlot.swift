@@ -1,3 +1,4 @@
+#if Secrets
 import Foundation
 import RizqAge
 
@@ -89,3 +90,4 @@ struct PassphraseSlot {
         }
     }
 }
+#endif

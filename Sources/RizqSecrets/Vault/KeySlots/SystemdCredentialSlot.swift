@@ -1,3 +1,4 @@
+#if Secrets
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -86,3 +87,4 @@ struct SystemdCredentialSlot {
         return Array(result.stdout)
     }
 }
+#endif

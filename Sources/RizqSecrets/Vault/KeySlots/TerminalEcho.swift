@@ -1,3 +1,4 @@
+#if Secrets
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -66,3 +67,4 @@ private func restoreEchoAndRaise(_ signal: Int32) {
     _ = Glibc.signal(signal, SIG_DFL)
     _ = raise(signal)
 }
+#endif

@@ -1,3 +1,4 @@
+#if Secrets
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -35,3 +36,4 @@ enum TerminalPassphrase {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Secrets
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -21,3 +22,4 @@ package enum ProcessMemory {
         rizq_get_dumpable() != 0
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if CLI
 import RizqCommandLine
 import RizqSecrets
 
@@ -11,3 +12,4 @@ extension ChainedSecretStore {
         return vault
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if CLI
 import ArgumentParser
 import RizqCommandLine
 import RizqSecrets
@@ -27,3 +28,4 @@ struct SecretAcceptRestoredCommand: ParsableCommand {
         Output.line("the vault of \(chain.service) will be taken as it is at its next read")
     }
 }
+#endif

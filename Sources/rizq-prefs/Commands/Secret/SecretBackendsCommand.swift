@@ -1,3 +1,4 @@
+#if CLI
 import RizqCommandLine
 import ArgumentParser
 import Foundation
@@ -66,3 +67,4 @@ struct SecretBackendsCommand: ParsableCommand {
         return lines
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if CLI
 import RizqCommandLine
 import ArgumentParser
 
@@ -31,3 +32,4 @@ struct SecretCommand: ParsableCommand {
             SecretMoveCommand.self, SecretExportCredentialCommand.self,
         ])
 }
+#endif

@@ -1,3 +1,4 @@
+#if CLI
 import ArgumentParser
 import RizqCommandLine
 import RizqSecrets
@@ -29,3 +30,4 @@ struct SecretRekeyCommand: ParsableCommand {
         Output.line("the vault of \(chain.service) has a new key (\(recipient)); every slot holds it, and the old key opens nothing written from now on")
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if CLI
 import RizqCommandLine
 import ArgumentParser
 import Foundation
@@ -104,3 +105,4 @@ struct SecretSetCommand: ParsableCommand {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if CLI
 import RizqCommandLine
 import ArgumentParser
 import Foundation
@@ -81,3 +82,4 @@ struct SyncEnableCommand: ParsableCommand {
         return expanded.hasPrefix("/") ? expanded : FileManager.default.currentDirectoryPath + "/" + expanded
     }
 }
+#endif

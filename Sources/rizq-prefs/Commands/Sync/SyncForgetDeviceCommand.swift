@@ -1,3 +1,4 @@
+#if CLI
 import RizqCommandLine
 import ArgumentParser
 import RizqPrefs
@@ -71,3 +72,4 @@ extension CLIError {
                 + "); nothing was changed: take the id from 'rizq-prefs sync status --json' (\"devices\")")
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if CLI
 import RizqCommandLine
 import ArgumentParser
 import RizqPrefs
@@ -67,3 +68,4 @@ struct SyncMergeConflictsCommand: ParsableCommand {
         }
     }
 }
+#endif

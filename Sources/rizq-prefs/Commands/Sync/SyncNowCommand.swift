@@ -1,3 +1,4 @@
+#if CLI
 import RizqCommandLine
 import ArgumentParser
 import RizqPrefs
@@ -92,3 +93,4 @@ extension ClockSkew {
         ]
     }
 }
+#endif

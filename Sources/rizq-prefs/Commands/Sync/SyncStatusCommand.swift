@@ -1,3 +1,4 @@
+#if CLI
 import RizqCommandLine
 import ArgumentParser
 import RizqPrefs
@@ -70,3 +71,4 @@ struct SyncStatusCommand: ParsableCommand {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if CLI
 import RizqCommandLine
 import ArgumentParser
 import RizqPrefs
@@ -41,3 +42,4 @@ extension CLIError {
         }
     }
 }
+#endif
