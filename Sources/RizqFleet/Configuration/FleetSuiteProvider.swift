@@ -70,11 +70,8 @@ extension FleetSuiteProvider: ConfigProvider {
         updatesHandler: (_ updates: ConfigUpdatesAsyncSequence<Result<LookupResult, any Error>, Never>) async throws -> Return
     ) async throws -> Return {
         let provider = self
-        return try await ChangeTicks.watch(fleet.changes(forKey: keyMapping.suiteKey(for: key))) { ticks in
-            try await updatesHandler(ConfigUpdatesAsyncSequence(ticks.map { _ in
-                Result { try provider.value(forKey: key, type: type) }
-            }))
-        }
+        return try await ChangeTicks.watchValue(
+            fleet.changes(forKey: keyMapping.suiteKey(for: key)), read: { try provider.value(forKey: key, type: type) }, updatesHandler: updatesHandler)
     }
 
     /// The cached values now, as one immutable snapshot.
@@ -87,9 +84,7 @@ extension FleetSuiteProvider: ConfigProvider {
         updatesHandler: (_ updates: ConfigUpdatesAsyncSequence<any ConfigSnapshot, Never>) async throws -> Return
     ) async throws -> Return {
         let provider = self
-        return try await ChangeTicks.watch(fleet.changes()) { ticks in
-            try await updatesHandler(ConfigUpdatesAsyncSequence(ticks.map { _ in provider.snapshot() }))
-        }
+        return try await ChangeTicks.watchSnapshot(fleet.changes(), snapshot: { provider.snapshot() }, updatesHandler: updatesHandler)
     }
 }
 

@@ -60,7 +60,7 @@ import Glibc
 /// A process keeps the decoded file and its derived key, keyed by the file's version: a read of
 /// an unchanged file costs an `lstat`. The `async` forms run on a dispatch thread, never on the
 /// Swift concurrency pool.
-public final class FileKeyringStore: SecretStore {
+public final class FileKeyringStore: FileBackedSecretStore {
     /// The backend's name in `RIZQ_SECRETS_BACKEND`, the config file and the CLI.
     public static let backendName = SecretBackendName.fileKeyring.rawValue
     /// The largest keyring file read or written.
@@ -173,30 +173,8 @@ public final class FileKeyringStore: SecretStore {
         return try item(forAccount: account).map(FileKeyringItemInfo.init)
     }
 
-    /// The synchronous `storeSecret`, on a dispatch thread, not the Swift concurrency pool.
-    public func storeSecret(_ bytes: Data, isText: Bool, forAccount account: String, label: String?) async throws(SecretError) {
-        try await offload { () throws(SecretError) in try self.storeSecret(bytes, isText: isText, forAccount: account, label: label) }
-    }
-
-    /// The synchronous `secretBytes(forAccount:)`, on a dispatch thread.
-    public func secretBytes(forAccount account: String) async throws(SecretError) -> Data? {
-        try await offload { () throws(SecretError) -> Data? in try self.secretBytes(forAccount: account) }
-    }
-
-    /// The synchronous `deleteSecret(forAccount:)`, on a dispatch thread.
-    public func deleteSecret(forAccount account: String) async throws(SecretError) -> Bool {
-        try await offload { () throws(SecretError) -> Bool in try self.deleteSecret(forAccount: account) }
-    }
-
-    /// The synchronous `accounts()`, on a dispatch thread.
-    public func accounts() async throws(SecretError) -> [String] {
-        try await offload { () throws(SecretError) -> [String] in try self.accounts() }
-    }
-
-    private func offload<T: Sendable>(_ work: @escaping @Sendable () throws(SecretError) -> T) async throws(SecretError) -> T {
-        // No deadline of its own: every step has one (the lock's wait, the portal's).
-        try await BlockingCall.run(on: .global(), timeout: nil, onTimeout: .deadlineExceeded(seconds: 0, detail: "the file keyring"), work)
-    }
+    /// "the file keyring", for an error.
+    public var storeDescription: String { "the file keyring" }
 
     // MARK: - Items
 

@@ -45,7 +45,7 @@ import Synchronization
 /// after any other process's write reads the file again. ``lock()`` forgets them too, and a
 /// failure is never cached. Blocking work (files, `systemd-creds`, scrypt) never runs on the Swift
 /// concurrency pool in the `async` forms.
-public final class VaultSecretStore: SecretStore {
+public final class VaultSecretStore: FileBackedSecretStore {
     /// The service whose vault this is (a folder name; usually the app id).
     public let service: String
     /// Where the files are and where the key comes from.
@@ -194,30 +194,8 @@ public final class VaultSecretStore: SecretStore {
         do { return try accountNames() } catch { throw error.secretError }
     }
 
-    /// The synchronous `storeSecret`, on a dispatch thread, not the Swift concurrency pool.
-    public func storeSecret(_ bytes: Data, isText: Bool, forAccount account: String, label: String?) async throws(SecretError) {
-        try await offload { () throws(SecretError) in try self.storeSecret(bytes, isText: isText, forAccount: account, label: label) }
-    }
-
-    /// The synchronous `secretBytes(forAccount:)`, on a dispatch thread.
-    public func secretBytes(forAccount account: String) async throws(SecretError) -> Data? {
-        try await offload { () throws(SecretError) -> Data? in try self.secretBytes(forAccount: account) }
-    }
-
-    /// The synchronous `deleteSecret(forAccount:)`, on a dispatch thread.
-    public func deleteSecret(forAccount account: String) async throws(SecretError) -> Bool {
-        try await offload { () throws(SecretError) -> Bool in try self.deleteSecret(forAccount: account) }
-    }
-
-    /// The synchronous `accounts()`, on a dispatch thread.
-    public func accounts() async throws(SecretError) -> [String] {
-        try await offload { () throws(SecretError) -> [String] in try self.accounts() }
-    }
-
-    private func offload<T: Sendable>(_ work: @escaping @Sendable () throws(SecretError) -> T) async throws(SecretError) -> T {
-        // No deadline of its own: every step has one (the lock's wait, the key-source programs).
-        try await BlockingCall.run(on: .global(), timeout: nil, onTimeout: .deadlineExceeded(seconds: 0, detail: "the vault"), work)
-    }
+    /// "the vault", for an error.
+    public var storeDescription: String { "the vault" }
 
     // MARK: - Reading and writing the vault
 
