@@ -56,6 +56,7 @@ struct DoctorCommand: ParsableCommand {
         var checks = catalog.inspect().map { Check(area: "files", finding: $0) }
         checks += lookAlikeFindings(catalog).map { Check(area: "files", finding: $0) }
         checks += killedImportFindings(catalog).map { Check(area: "files", finding: $0) }
+        checks += sandboxFindings(catalog).map { Check(area: "files", finding: $0) }
         if !skipSecrets { checks += secretFindings().map { Check(area: "secrets", finding: $0) } }
         checks += syncFindings().map { Check(area: "sync", finding: $0) }
 
@@ -127,6 +128,28 @@ struct DoctorCommand: ParsableCommand {
             }
         }
         return findings
+    }
+
+    /// Inside a Flatpak sandbox: which folder the suites are in, and whether app-group suites are
+    /// shared with other apps (the permission that shares them, when they are not).
+    private func sandboxFindings(_ catalog: SuiteCatalog) -> [SuiteCatalog.Finding] {
+        guard let sandbox = FlatpakSandbox.current else { return [] }
+        let app = sandbox.appID ?? "this app"
+        let environment = ProcessInfo.processInfo.environment
+        if let home = environment["RIZQ_PREFS_HOME"], !home.isEmpty {
+            return [.init(severity: .ok, path: catalog.root, message: "inside the Flatpak sandbox of \(app): the suites are where RIZQ_PREFS_HOME says", fix: "")]
+        }
+        let home = environment["HOME"] ?? NSHomeDirectory()
+        if FlatpakSandbox.sharedPreferencesRoot(home: home) == catalog.root {
+            return [.init(
+                severity: .ok, path: catalog.root,
+                message: "inside the Flatpak sandbox of \(app), with --filesystem=xdg-config/rizq-prefs: the suites are the host's, and app-group suites are shared with the host and every app given the same permission",
+                fix: "")]
+        }
+        return [.init(
+            severity: .ok, path: catalog.root,
+            message: "inside the Flatpak sandbox of \(app): the suites are this app's own (~/.var/app/\(app)/config/rizq-prefs on the host), and its app-group suites are its alone",
+            fix: "to share app-group suites with the host and other sandboxed apps, give each app the permission: flatpak override --user --filesystem=xdg-config/rizq-prefs:create \(app) (or finish-args in its manifest)")]
     }
 
     /// A problem for each import that was killed before it finished (its journal is left): it

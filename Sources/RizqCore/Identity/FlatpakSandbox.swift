@@ -1,10 +1,9 @@
-#if Secrets
 import Foundation
-import RizqCore
 
 /// The Flatpak sandbox this process runs in, if any: known from `/.flatpak-info` alone, the file
 /// Flatpak puts at the root of every sandbox (and the file the Secret portal itself reads, through
-/// `/proc/PID/root`, to tell which app is calling).
+/// `/proc/PID/root`, to tell which app is calling). Suites use it to find the folder they are
+/// shared in (``sharedPreferencesRoot(home:)``), secrets to key the file keyring.
 ///
 /// Environment variables never count: `GTK_USE_PORTAL=1` or `FLATPAK_ID` set outside a sandbox
 /// (a user's shell profile, a desktop file) do not make a process sandboxed, and taking them
@@ -21,6 +20,12 @@ public struct FlatpakSandbox: Sendable, Equatable, Codable {
     /// The file it was found from.
     public var infoPath: String
 
+    /// A sandbox of the app `appID`, described by the file at `infoPath`.
+    public init(appID: String?, infoPath: String = FlatpakSandbox.infoPath) {
+        self.appID = appID
+        self.infoPath = infoPath
+    }
+
     /// The sandbox of this process: `nil` outside one. Looks at the file each time it is asked.
     public static var current: FlatpakSandbox? { detect(infoPath: infoPath) }
 
@@ -32,6 +37,16 @@ public struct FlatpakSandbox: Sendable, Equatable, Codable {
         // itself). One another user could have written is not believed, but still a sandbox.
         let bytes = try? PrivateFile.read(infoPath, trust: .hostProvided("Flatpak sandbox description"), limit: infoLimit)?.bytes
         return FlatpakSandbox(appID: bytes.flatMap(applicationName(in:)), infoPath: infoPath)
+    }
+
+    /// The host's preferences folder, `HOME/.config/rizq-prefs`, when it can be seen from inside
+    /// the sandbox — only when the app was given `--filesystem=xdg-config/rizq-prefs:create`
+    /// (the sandbox's own `XDG_CONFIG_HOME` is `~/.var/app/APP/config`) — else `nil`.
+    public static func sharedPreferencesRoot(home: String) -> String? {
+        let root = home + "/.config/rizq-prefs"
+        var info = stat()
+        guard lstat(root, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else { return nil }
+        return root
     }
 
     /// `name=` of the `[Application]` group of a key file.
@@ -49,4 +64,3 @@ public struct FlatpakSandbox: Sendable, Equatable, Codable {
         return nil
     }
 }
-#endif
