@@ -10,6 +10,24 @@ let matchesSwiftConfiguration: [SwiftSetting] = [.enableUpcomingFeature("Nonisol
 /// dlopen: in glibc itself since 2.34, in libdl before (the C shims that load libraries at run time).
 let loadsLibrariesAtRunTime: [LinkerSetting] = [.linkedLibrary("dl")]
 
+// An app pays only for what it imports, at resolution too: every package beyond swift-log is
+// used under a package trait, and no trait is on by default. An app that imports RizqPrefs (or
+// RizqCore, RizqSync) resolves swift-log and nothing else; one that imports RizqSecrets says
+// `traits: ["Secrets"]` and resolves swift-crypto too; RizqConfiguration, RizqFleet and the
+// executables likewise (README.md, "Which trait for which product"). A module used without its
+// trait compiles to one error that names the trait (its TraitCheck.swift). This repository's
+// scripts build with --enable-all-traits.
+
+/// The product `name` of `package`, used only when `trait` is on (one trait per condition:
+/// SwiftPM 6.2 read several as "all of", 6.3 as "any of").
+func product(_ name: String, _ package: String, when trait: String) -> Target.Dependency {
+    .product(name: name, package: package, condition: .when(traits: [trait]))
+}
+/// The target `name`, used only when `trait` is on.
+func target(_ name: String, when trait: String) -> Target.Dependency {
+    .target(name: name, condition: .when(traits: [trait]))
+}
+
 let package = Package(
     name: "RizqPrefs",
     platforms: [.macOS(.v15)],
@@ -34,6 +52,17 @@ let package = Package(
         // `rizq-prefs fleet …`, which rizq-prefs executes (as git runs its subcommands), so that
         // `rizq-prefs get` never loads NIO.
         .executable(name: "rizq-prefs-fleet", targets: ["rizq-prefs-fleet"]),
+    ],
+    traits: [
+        .trait(name: "Secrets", description: "RizqSecrets (the vault, the file keyring), RizqImport and RizqProfiles: swift-crypto."),
+        .trait(name: "Configuration", description: "RizqConfiguration's providers: swift-configuration."),
+        .trait(
+            name: "Fleet", description: "RizqFleet, suites shared through PostgreSQL: postgres-nio, SwiftNIO, swift-nio-ssl, swift-service-lifecycle.",
+            enabledTraits: ["Configuration"]),
+        .trait(
+            name: "CLI", description: "The rizq-prefs and rizq-prefs-fleet executables: swift-argument-parser, and every module they run.",
+            enabledTraits: ["Secrets", "Fleet"]),
+        .default(enabledTraits: []),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
@@ -76,11 +105,17 @@ let package = Package(
         // The kernel key-retention calls (add_key, keyctl) that Swift cannot call itself: glibc's
         // keyctl() and syscall() are variadic. One C file, no library.
         .target(name: "CKernelKeyring"),
+        // prctl (PR_SET_DUMPABLE), variadic in glibc like keyctl: one C file, no library.
+        .target(name: "CProcessControl"),
         .target(
             name: "RizqSecrets",
             dependencies: [
-                "RizqCore", "CSecretShim", "RizqAge", "CKernelKeyring",
-                .product(name: "Crypto", package: "swift-crypto"),
+                "RizqCore", "CSecretShim", "CKernelKeyring",
+                target("RizqAge", when: "Secrets"),
+                product("Crypto", "swift-crypto", when: "Secrets"),
+                // PBKDF2 and AES-CBC for libsecret's file keyring (FileKeyring/).
+                product("CryptoExtras", "swift-crypto", when: "Secrets"),
+                "CProcessControl",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -89,8 +124,8 @@ let package = Package(
         .target(
             name: "RizqAge",
             dependencies: [
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "CryptoExtras", package: "swift-crypto"),
+                product("Crypto", "swift-crypto", when: "Secrets"),
+                product("CryptoExtras", "swift-crypto", when: "Secrets"),
             ]
         ),
         .target(
@@ -112,7 +147,7 @@ let package = Package(
             name: "RizqConfiguration",
             dependencies: [
                 "RizqPrefs", "RizqCore",
-                .product(name: "Configuration", package: "swift-configuration"),
+                product("Configuration", "swift-configuration", when: "Configuration"),
             ],
             swiftSettings: matchesSwiftConfiguration
         ),
@@ -120,13 +155,15 @@ let package = Package(
         .target(
             name: "RizqFleet",
             dependencies: [
-                "RizqCore", "RizqJSON", "RizqCredentials", "RizqPrefs", "RizqConfiguration",
-                .product(name: "PostgresNIO", package: "postgres-nio"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "Configuration", package: "swift-configuration"),
+                "RizqCore", "RizqJSON", "RizqCredentials", "RizqPrefs",
+                // Without Fleet, RizqFleet is only its TraitCheck error: it needs none of these.
+                target("RizqConfiguration", when: "Fleet"),
+                product("PostgresNIO", "postgres-nio", when: "Fleet"),
+                product("NIOCore", "swift-nio", when: "Fleet"),
+                product("NIOPosix", "swift-nio", when: "Fleet"),
+                product("NIOSSL", "swift-nio-ssl", when: "Fleet"),
+                product("ServiceLifecycle", "swift-service-lifecycle", when: "Fleet"),
+                product("Configuration", "swift-configuration", when: "Fleet"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: matchesSwiftConfiguration
@@ -137,7 +174,7 @@ let package = Package(
             name: "RizqCommandLine",
             dependencies: [
                 "RizqCore", "RizqPrefs", "RizqJSON",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                product("ArgumentParser", "swift-argument-parser", when: "CLI"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -145,8 +182,9 @@ let package = Package(
         .executableTarget(
             name: "rizq-prefs-fleet",
             dependencies: [
-                "RizqFleet", "RizqPrefs", "RizqJSON", "RizqCommandLine",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "RizqPrefs", "RizqJSON",
+                target("RizqFleet", when: "CLI"), target("RizqCommandLine", when: "CLI"),
+                product("ArgumentParser", "swift-argument-parser", when: "CLI"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -159,8 +197,10 @@ let package = Package(
         .executableTarget(
             name: "rizq-prefs",
             dependencies: [
-                "RizqPrefs", "RizqJSON", "RizqSecrets", "RizqImport", "RizqProfiles", "RizqSync", "RizqCommandLine",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "RizqPrefs", "RizqJSON", "RizqSync",
+                target("RizqSecrets", when: "CLI"), target("RizqImport", when: "CLI"), target("RizqProfiles", when: "CLI"),
+                target("RizqCommandLine", when: "CLI"),
+                product("ArgumentParser", "swift-argument-parser", when: "CLI"),
             ]
         ),
         // A child process for the multi-process and crash tests: it drives a SuiteStore from
@@ -209,7 +249,7 @@ let package = Package(
             name: "config-server-example",
             dependencies: [
                 "RizqConfiguration", "RizqSecrets",
-                .product(name: "Configuration", package: "swift-configuration"),
+                product("Configuration", "swift-configuration", when: "Configuration"),
             ],
             path: "Tests/Support/ConfigServer"
         ),
@@ -226,8 +266,8 @@ let package = Package(
             name: "fleet-config-example",
             dependencies: [
                 "RizqFleet",
-                .product(name: "Configuration", package: "swift-configuration"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                product("Configuration", "swift-configuration", when: "Fleet"),
+                product("ServiceLifecycle", "swift-service-lifecycle", when: "Fleet"),
             ],
             path: "Tests/Support/FleetConfig"
         ),
@@ -249,7 +289,9 @@ let package = Package(
         ),
         .testTarget(
             name: "RizqSecretsTests",
-            dependencies: ["RizqTestSupport", "RizqSecrets", "RizqPrefs", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["RizqTestSupport", "RizqSecrets", "RizqPrefs", "rizq-secrets-test-child", .product(name: "Logging", package: "swift-log")],
+            // libsecret's file keyrings (the vectors) and their expected contents.
+            exclude: ["FileKeyring/Fixtures"]
         ),
         // The age format (the C2SP test vectors, Debian's `age` both ways) and the vault.
         .testTarget(

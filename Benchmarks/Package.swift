@@ -7,10 +7,10 @@ let package = Package(
     name: "RizqBenchmarks",
     platforms: [.macOS(.v15)],
     dependencies: [
-        .package(name: "RizqPrefs", path: ".."),
+        .package(name: "RizqPrefs", path: "..", traits: ["Secrets", "Fleet"]),
         // The vault's floor decrypts with swift-crypto directly (the version RizqPrefs resolves).
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
-        // FleetBench only: its floors (bare postgres-nio round trips) and its peer
+        // FleetBench's floors (bare postgres-nio round trips); FleetBench's and mount-swap's peer
         // (swift-configuration's ReloadingFileProvider, behind the JSON and Reloading traits).
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0", traits: ["JSON", "Reloading"]),
@@ -50,6 +50,9 @@ let package = Package(
                 .product(name: "RizqSecrets", package: "RizqPrefs"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "RizqSync", package: "RizqPrefs"),
+                // mount-swap's peer: swift-configuration's ReloadingFileProvider (JSON, Reloading).
+                .product(name: "Configuration", package: "swift-configuration"),
+                .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
         // The fleet suite's benchmarks (issue 26), run by scripts/bench under scripts/with-postgres.

@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.2
 import Foundation
 import PackageDescription
 
@@ -22,7 +22,7 @@ let package = Package(
     name: "RizqFuzz",
     platforms: [.macOS(.v15)],
     products: targets.map { .executable(name: $0.name, targets: [$0.name]) },
-    dependencies: [.package(name: "RizqPrefs", path: "..")],
+    dependencies: [.package(name: "RizqPrefs", path: "..", traits: ["Secrets"])],
     targets: [
         .target(name: "FuzzSupport", dependencies: ["RizqPrefs", "RizqImport", "RizqCore"].map { .product(name: $0, package: "RizqPrefs") }),
         // LevelDB, SQLite and snappy, which the profile targets write their inputs with.

@@ -5,7 +5,7 @@ let package = Package(
     name: "ConfigServer",
     platforms: [.macOS(.v15)],
     dependencies: [
-        .package(name: "RizqPrefs", path: "../.."),
+        .package(name: "RizqPrefs", path: "../..", traits: ["Configuration", "Secrets"]),
         .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0"),
     ],
     targets: [

@@ -5,7 +5,7 @@ let package = Package(
     name: "FleetConfig",
     platforms: [.macOS(.v15)],
     dependencies: [
-        .package(name: "RizqPrefs", path: "../.."),
+        .package(name: "RizqPrefs", path: "../..", traits: ["Fleet"]),
         .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],

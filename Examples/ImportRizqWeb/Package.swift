@@ -1,10 +1,10 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.2
 import PackageDescription
 
 let package = Package(
     name: "ImportRizqWeb",
     platforms: [.macOS(.v15)],
-    dependencies: [.package(name: "RizqPrefs", path: "../..")],
+    dependencies: [.package(name: "RizqPrefs", path: "../..", traits: ["Secrets"])],
     targets: [
         .executableTarget(
             name: "ImportRizqWeb",

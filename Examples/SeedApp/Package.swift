@@ -1,10 +1,10 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.2
 import PackageDescription
 
 let package = Package(
     name: "SeedApp",
     platforms: [.macOS(.v15)],
-    dependencies: [.package(name: "RizqPrefs", path: "../..")],
+    dependencies: [.package(name: "RizqPrefs", path: "../..", traits: ["Secrets"])],
     targets: [
         .executableTarget(name: "SeedApp", dependencies: [
             .product(name: "RizqPrefs", package: "RizqPrefs"),

@@ -1,3 +1,4 @@
+#if Secrets
 import Crypto
 import Foundation
 
@@ -79,3 +80,4 @@ package enum Age {
         throw triedPassphrase ? .wrongPassphrase : .noMatchingIdentity
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Secrets
 /// Why an age file could not be written or read.
 ///
 /// Messages say what happened and what to do; none ever holds key material, a passphrase or a
@@ -71,3 +72,4 @@ extension AgeError: CustomStringConvertible {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Secrets
 import Crypto
 
 /// Fresh random bytes for file keys, nonces and salts, from swift-crypto's CSPRNG (the one
@@ -11,3 +12,4 @@ enum AgeRandom {
         SymmetricKey(size: SymmetricKeySize(bitCount: 128))
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Secrets
 import Crypto
 
 /// Who a file is encrypted to: wraps the file key in one stanza.
@@ -35,3 +36,4 @@ enum AgeKeyWrap {
         return SymmetricKey(data: fileKey)
     }
 }
+#endif

@@ -112,10 +112,15 @@ public struct JSONReader {
 
     // Generic over the builder only, not over the caller's bytes type, so that it is specialized
     // for each builder even where the caller is not.
+    //
+    // `envelope`: how many levels of containers around the values a file holds do not count
+    // against ``maximumDepth`` — a format that keeps each suite value two objects deeper than a
+    // suite file does (device sync's replicas and state) reads every value a suite holds.
     @inlinable package static func read<Builder: JSONTreeBuilder>(
-        _ bytes: UnsafeBufferPointer<UInt8>, into _: Builder.Type, loneSurrogates: LoneSurrogates
+        _ bytes: UnsafeBufferPointer<UInt8>, into _: Builder.Type, loneSurrogates: LoneSurrogates, envelope: Int = 0
     ) -> Result<Read<Builder.Value>, Failure> {
         var reader = JSONReader(bytes, loneSurrogates: loneSurrogates)
+        reader.depth = -max(0, min(envelope, 64))
         do {
             let value = try reader.readDocument { reader throws(Failure) in try reader.readValue(Builder.self, topLevel: true) }
             return .success(Read(value: value, duplicateKeys: reader.duplicateTopLevelKeys, replacedSurrogates: reader.replacedSurrogates))

@@ -1,3 +1,4 @@
+#if CLI
 import RizqCommandLine
 import RizqFleet
 
@@ -14,3 +15,4 @@ extension CLIError {
         self.init(status, error.description)
     }
 }
+#endif

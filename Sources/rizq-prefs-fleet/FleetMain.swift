@@ -1,3 +1,4 @@
+#if CLI
 import RizqCommandLine
 import ArgumentParser
 import Foundation
@@ -41,3 +42,4 @@ enum FleetMain {
         }
     }
 }
+#endif

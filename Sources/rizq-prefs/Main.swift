@@ -1,3 +1,4 @@
+#if CLI
 import RizqCommandLine
 import ArgumentParser
 import Foundation
@@ -81,3 +82,4 @@ enum Main {
         return NegativeNumbers.unmarkedMessage(line)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if CLI
 import RizqCommandLine
 import ArgumentParser
 
@@ -61,3 +62,4 @@ struct RizqPrefsCommand: AsyncParsableCommand {
 
     @OptionGroup var verbosity: Verbosity
 }
+#endif

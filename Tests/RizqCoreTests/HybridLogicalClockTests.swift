@@ -55,6 +55,53 @@ final class HybridLogicalClockTests: XCTestCase {
         XCTAssertGreaterThan(b.now(), mine)
     }
 
+    func testAStampFurtherAheadThanTheMaximumOffsetIsRefusedAndDragsNothing() throws {
+        let wall = ManualClock()
+        let now: Int64 = 1_764_150_000_000
+        wall.set(now)
+        let clock = HybridLogicalClock(origin: "a", wallClock: wall.read)
+        XCTAssertEqual(clock.maximumOffset, HybridLogicalClock.defaultMaximumOffset)
+        XCTAssertEqual(clock.maximumOffset, .seconds(86_400), "documented: one day")
+        let year2100 = ChangeStamp(milliseconds: 4_102_444_800_000, counter: 0, origin: "fast")
+        let hostile = ChangeStamp(milliseconds: Int64.max, counter: UInt32.max, origin: "evil")
+        for stamp in [year2100, hostile] {
+            let refusal = try XCTUnwrap(clock.observe(stamp), "\(stamp) is refused")
+            XCTAssertEqual(refusal.stamp, stamp)
+            XCTAssertGreaterThan(refusal.aheadMilliseconds, 86_400_000)
+            XCTAssertTrue(refusal.description.contains("maximum offset of 1 day"), refusal.description)
+            XCTAssertEqual(clock.refusal(of: stamp), refusal, "asked without observing: the same answer")
+        }
+        let next = clock.now()
+        XCTAssertEqual(next.milliseconds, now, "the clock was not dragged to 2100, nor to the end of time")
+        // An hour ahead (a fleet host whose clock is off) is taken, and later edits win over it.
+        let hourAhead = ChangeStamp(milliseconds: now + 3_600_000, counter: 0, origin: "b")
+        XCTAssertNil(clock.observe(hourAhead))
+        XCTAssertGreaterThan(clock.now(), hourAhead)
+        // Just within the offset is taken; just past it is not.
+        XCTAssertNil(clock.refusal(of: ChangeStamp(milliseconds: now + 86_400_000, counter: 0, origin: "b")))
+        XCTAssertNotNil(clock.refusal(of: ChangeStamp(milliseconds: now + 86_400_001, counter: 0, origin: "b")))
+        // A clock of another offset, and stamps behind the wall clock, whatever their age.
+        let strict = HybridLogicalClock(origin: "c", wallClock: wall.read, maximumOffset: .milliseconds(500))
+        XCTAssertNotNil(strict.observe(hourAhead))
+        XCTAssertNil(strict.observe(ChangeStamp(milliseconds: Int64.min, counter: 0, origin: "old")))
+        XCTAssertEqual(strict.offset(of: ChangeStamp(milliseconds: Int64.min, counter: 0, origin: "old")), Int64.min, "saturated, not a trap")
+    }
+
+    func testAtTheEndOfTheRangeStampsStopGrowingInsteadOfTrapping() {
+        // A wall clock at the very end of Int64 (or a stamp there taken within the offset).
+        let wall = ManualClock()
+        wall.set(Int64.max - 10)
+        let clock = HybridLogicalClock(origin: "a", wallClock: wall.read)
+        let last = ChangeStamp(milliseconds: Int64.max, counter: UInt32.max, origin: "b")
+        XCTAssertNil(clock.observe(last), "10 ms ahead: within the offset")
+        let first = clock.now()
+        let second = clock.now()
+        XCTAssertEqual(first.milliseconds, Int64.max)
+        XCTAssertEqual(first.counter, UInt32.max)
+        XCTAssertEqual(second, first, "no later stamp exists: the same one, not an overflow")
+        XCTAssertEqual(ClockOffsetWords.duration(Int64.min).hasSuffix("years"), true)
+    }
+
     func testTheTextFormReadsBack() {
         let stamp = ChangeStamp(milliseconds: 1_764_150_000_123, counter: 7, origin: "host-a.example")
         XCTAssertEqual(stamp.description, "1764150000123.7@host-a.example")

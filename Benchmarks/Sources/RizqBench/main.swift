@@ -4,7 +4,7 @@ import RizqPrefs
 // RizqBench [--quick] [--only WORKLOAD,...] — prints {"results": [...]} on stdout, progress on
 // stderr; scripts/bench builds it in release, runs it on a temporary home inside a private
 // D-Bus session (gnome-keyring unlocked, dconf activated on demand), and formats the results.
-// Child modes (started by the benchmark itself): child-ping, child-memory, child-large.
+// Child modes (started by the benchmark itself): child-ping, child-kubelet, child-memory, child-large.
 let arguments = Array(CommandLine.arguments.dropFirst())
 // A helper that dies must end the run with its error, not with SIGPIPE on our next write to it.
 signal(SIGPIPE, SIG_IGN)
@@ -18,6 +18,9 @@ do {
     switch arguments.first {
     case "child-ping":
         try CrossProcessWorkload.child(arguments: Array(arguments.dropFirst()))
+        exit(0)
+    case "child-kubelet":
+        try MountSwapWorkload.child(arguments: Array(arguments.dropFirst()))
         exit(0)
     case "child-large":
         guard arguments.count == 4, let size = Int(arguments[3]) else { fail("child-large ROOT SUITE SIZE") }
@@ -106,6 +109,10 @@ do {
         progress("cross-process")
         results.append(try CrossProcessWorkload.run(home: home, options: options))
     }
+    if options.runs("mount-swap") {
+        progress("mount-swap")
+        results += try MountSwapWorkload.run(home: home, options: options)
+    }
     if options.runs("secret-get") {
         progress("secret-get")
         let python = environment["RIZQ_BENCH_PYTHON"]
@@ -124,6 +131,14 @@ do {
     if options.runs("vault-unlock") {
         progress("vault-unlock")
         results += try VaultWorkload.runUnlock(home: home, options: options)
+    }
+    if options.runs("file-keyring-get") {
+        progress("file-keyring-get")
+        results.append(try FileKeyringWorkload.runGet(home: home, options: options))
+    }
+    if options.runs("file-keyring-set") {
+        progress("file-keyring-set")
+        results.append(try FileKeyringWorkload.runSet(home: home, options: options))
     }
     if options.runs("large") {
         progress("large, \(LargeSuiteWorkload.size(quick: options.quick)) keys")

@@ -88,4 +88,7 @@ rizq_secret_status rizq_secret_set_locked(const char *const *objects, bool lock,
  * prompt was dismissed: an unlock prompt that unlocked nothing was. */
 rizq_secret_status rizq_secret_prompt(const char *prompt, int timeout_ms, char ***objects, rizq_secret_error *error);
 
+/* The Secret portal's calls (SecretPortal.c), in this module too. */
+#include "RizqSecretPortal.h"
+
 #endif

@@ -1,3 +1,4 @@
+#if Secrets
 /// The base64 of age headers: RFC 4648 §4 without `=` padding, canonical only.
 ///
 /// Foundation's decoder wants padding and ignores non-zero trailing bits; age forbids both
@@ -55,3 +56,4 @@ package enum AgeBase64 {
         return output
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Secrets
 /// Bech32 (BIP 173) as age uses it: for recipients (`age1…`) and identities
 /// (`AGE-SECRET-KEY-1…`), with no limit on the data part's length.
 package enum Bech32 {
@@ -59,20 +60,37 @@ package enum Bech32 {
 
     /// The lower-case Bech32 string of `data` under `hrp` (given in lower case).
     package static func encode(hrp: String, data: [UInt8]) -> String {
+        var output = encodedBytes(hrp: hrp, data: data)
+        defer { output.zeroize() }
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// ``encode(hrp:data:)`` as ASCII bytes, for a secret key that should never sit in a
+    /// `String` (the caller zeroes them). `upperCase`: as age writes identities.
+    package static func encodedBytes(hrp: String, data: [UInt8], upperCase: Bool = false) -> [UInt8] {
         let hrpBytes = Array(hrp.lowercased().utf8)
-        let values = convert(data, from: 8, to: 5, pad: true) ?? []
+        var values = convert(data, from: 8, to: 5, pad: true) ?? []
+        defer { values.zeroize() }
         let checksumInput = expand(hrpBytes) + values + [0, 0, 0, 0, 0, 0]
         let checksum = polymod(checksumInput) ^ 1
         var output = hrpBytes
+        output.reserveCapacity(hrpBytes.count + 1 + values.count + 6)
         output.append(UInt8(ascii: "1"))
         for value in values { output.append(charset[Int(value)]) }
         for index in 0..<6 { output.append(charset[Int((checksum >> UInt32(5 * (5 - index))) & 31)]) }
-        return String(decoding: output, as: UTF8.self)
+        if upperCase {
+            for index in output.indices where output[index] >= UInt8(ascii: "a") && output[index] <= UInt8(ascii: "z") { output[index] -= 32 }
+        }
+        return output
     }
 
     /// The human-readable part (in lower case) and the data of a Bech32 string.
     package static func decode(_ string: String) throws(Failure) -> (hrp: String, data: [UInt8]) {
-        let bytes = Array(string.utf8)
+        try decode(bytes: Array(string.utf8))
+    }
+
+    /// ``decode(_:)`` of ASCII bytes (a secret key read from a file, never made a `String`).
+    package static func decode(bytes: [UInt8]) throws(Failure) -> (hrp: String, data: [UInt8]) {
         var hasLower = false
         var hasUpper = false
         for byte in bytes {
@@ -81,12 +99,17 @@ package enum Bech32 {
             if byte >= UInt8(ascii: "A"), byte <= UInt8(ascii: "Z") { hasUpper = true }
         }
         if hasLower, hasUpper { throw .mixedCase }
-        let lower = bytes.map { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") ? $0 + 32 : $0 }
+        var lower = bytes.map { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") ? $0 + 32 : $0 }
+        var values: [UInt8] = []
+        // The 5-bit groups of a secret key are the key: zeroed before they are freed.
+        defer {
+            lower.zeroize()
+            values.zeroize()
+        }
         guard let separator = lower.lastIndex(of: UInt8(ascii: "1")), separator >= 1, lower.count - separator - 1 >= 6 else {
             throw .noSeparator
         }
         let hrp = Array(lower[..<separator])
-        var values: [UInt8] = []
         values.reserveCapacity(lower.count - separator - 1)
         for byte in lower[(separator + 1)...] {
             guard byte < 128, charsetValues[Int(byte)] >= 0 else { throw .invalidCharacter }
@@ -110,3 +133,4 @@ extension Bech32.Failure: CustomStringConvertible {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Secrets
 import Crypto
 
 /// The text header of an age v1 file: the version line, the recipient stanzas, the MAC.
@@ -101,3 +102,4 @@ package struct AgeHeader: Sendable {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Secrets
 import Crypto
 import Foundation
 
@@ -106,3 +107,4 @@ enum AgePayload {
         return try? ChaChaPoly.open(box, using: key)
     }
 }
+#endif

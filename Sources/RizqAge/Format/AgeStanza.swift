@@ -1,3 +1,4 @@
+#if Secrets
 /// One recipient stanza of an age header: `-> TYPE ARG…` and a base64 body wrapped at 64
 /// columns, ended by a shorter (possibly empty) line.
 package struct AgeStanza: Sendable, Equatable {
@@ -61,3 +62,4 @@ package struct AgeStanza: Sendable, Equatable {
         }
     }
 }
+#endif

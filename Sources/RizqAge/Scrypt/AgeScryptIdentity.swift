@@ -1,3 +1,4 @@
+#if Secrets
 import Crypto
 import CryptoExtras
 
@@ -62,3 +63,4 @@ package struct AgeScryptIdentity: AgeIdentity {
         return AgeKeyWrap.open(stanza.body, with: key)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Secrets
 import Crypto
 import CryptoExtras
 
@@ -25,3 +26,4 @@ package struct AgeScryptRecipient: AgeRecipient {
         return AgeStanza(type: AgeScryptIdentity.stanzaType, arguments: [AgeBase64.encode(salt), String(workFactor)], body: body)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Secrets
 import Crypto
 import Foundation
 
@@ -28,20 +29,39 @@ package struct AgeX25519Identity: AgeIdentity, CustomStringConvertible {
 
     /// Parses `AGE-SECRET-KEY-1…`.
     package init(parsing text: String) throws(AgeError) {
-        let decoded: (hrp: String, data: [UInt8])
+        var bytes = Array(text.utf8)
+        defer { bytes.zeroize() }
+        try self.init(parsing: bytes)
+    }
+
+    /// Parses `AGE-SECRET-KEY-1…` given as ASCII bytes (the key never becomes a `String`; the
+    /// caller zeroes `bytes`, and the decoded key bytes are zeroed here).
+    package init(parsing bytes: [UInt8]) throws(AgeError) {
+        var decoded: (hrp: String, data: [UInt8])
         do {
-            decoded = try Bech32.decode(text)
+            decoded = try Bech32.decode(bytes: bytes)
         } catch {
             throw .invalidIdentity("not valid Bech32: \(error)")
         }
+        defer { decoded.data.zeroize() }
         guard decoded.hrp == Self.hrp else { throw .invalidIdentity("it does not start with AGE-SECRET-KEY-1") }
         guard decoded.data.count == 32 else { throw .invalidIdentity("it does not hold a 32-byte key") }
         try self.init(rawRepresentation: decoded.data)
     }
 
-    /// `AGE-SECRET-KEY-1…` (upper case, as age writes it). A secret: never log it.
+    /// `AGE-SECRET-KEY-1…` (upper case, as age writes it). A secret: never log it. Prefer
+    /// ``encodedBytes``, which the caller can zero.
     package var string: String {
-        Bech32.encode(hrp: Self.hrp, data: privateKey.rawRepresentation.withUnsafeBytes { Array($0) }).uppercased()
+        var bytes = encodedBytes
+        defer { bytes.zeroize() }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// `AGE-SECRET-KEY-1…` as ASCII bytes; the caller zeroes them after use.
+    package var encodedBytes: [UInt8] {
+        var raw = rawRepresentation
+        defer { raw.zeroize() }
+        return Bech32.encodedBytes(hrp: Self.hrp, data: raw, upperCase: true)
     }
 
     /// The 32 raw key bytes. A secret.
@@ -80,3 +100,4 @@ package struct AgeX25519Identity: AgeIdentity, CustomStringConvertible {
         return AgeKeyWrap.open(stanza.body, with: key)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Secrets
 import Crypto
 import Foundation
 
@@ -53,3 +54,4 @@ package struct AgeX25519Recipient: AgeRecipient, Equatable {
         return AgeStanza(type: AgeX25519Identity.stanzaType, arguments: [AgeBase64.encode(share)], body: body)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if CLI
 import Foundation
 import RizqJSON
 import RizqPrefs
@@ -64,3 +65,4 @@ package struct InputFile {
         return entries
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if CLI
 import Foundation
 
 /// Lets negative numbers be values: `rizq-prefs set offset -7 --int`.
@@ -37,3 +38,4 @@ package enum NegativeNumbers {
         text.replacingOccurrences(of: String(mark), with: "")
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if CLI
 import ArgumentParser
 import RizqPrefs
 
@@ -13,3 +14,4 @@ package enum ValueTypeFlag: String, EnumerableFlag {
 }
 
 extension PrefValueType: ExpressibleByArgument {}
+#endif

@@ -1,3 +1,4 @@
+#if CLI
 import ArgumentParser
 
 /// `--verbose` (or `-v`): the libraries' debug log on stderr. Declared on the root command, so
@@ -29,3 +30,4 @@ package struct Verbosity: ParsableArguments {
         }
     }
 }
+#endif

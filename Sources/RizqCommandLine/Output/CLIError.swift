@@ -1,3 +1,4 @@
+#if CLI
 import RizqPrefs
 import RizqCore
 
@@ -53,3 +54,4 @@ package struct CLIError: Error {
         message = error.description + "; or choose another --type"
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if CLI
 /// Text made safe to show on a terminal: the characters that can hide or rewrite what is shown
 /// are written as escapes, so that a suite or key name holding them cannot spoof a line of
 /// `suites`, `doctor` or an error.
@@ -65,3 +66,4 @@ package enum DisplayText {
         return result
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if CLI
 /// The exit statuses of `rizq-prefs` (and of `rizq-prefs fleet`, which shares this file),
 /// documented in `--help` and README.md.
 package enum ExitStatus: Int32 {
@@ -22,3 +23,4 @@ package enum ExitStatus: Int32 {
     /// one was not stored.
     case superseded = 7
 }
+#endif

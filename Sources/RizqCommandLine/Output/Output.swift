@@ -1,3 +1,4 @@
+#if CLI
 import Foundation
 import RizqCore
 #if canImport(Glibc)
@@ -100,3 +101,4 @@ package enum Output {
         _exit(ExitStatus.output.rawValue)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if CLI
 import RizqPrefs
 import RizqJSON
 
@@ -13,3 +14,4 @@ extension PrefValue {
         return json
     }
 }
+#endif

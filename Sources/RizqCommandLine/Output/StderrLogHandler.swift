@@ -1,3 +1,4 @@
+#if CLI
 import Logging
 
 /// The libraries' log lines as one line each on stderr, so that stdout holds only what a
@@ -33,3 +34,4 @@ package struct StderrLogHandler: LogHandler {
         Output.error((["\(event.level) [\(label)] \(event.message)"] + fields).joined(separator: " "))
     }
 }
+#endif

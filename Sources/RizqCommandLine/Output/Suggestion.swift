@@ -1,3 +1,4 @@
+#if CLI
 /// The word a user probably meant: for an unknown command, type or option, so that the error can
 /// say "did you mean …?".
 package enum Suggestion {
@@ -42,3 +43,4 @@ package enum Suggestion {
         return table[a.count][b.count]
     }
 }
+#endif

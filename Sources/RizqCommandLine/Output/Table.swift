@@ -1,3 +1,4 @@
+#if CLI
 /// An aligned text table: columns padded to their widest cell, the last one left ragged.
 package struct Table {
     package var header: [String]
@@ -36,3 +37,4 @@ package struct Table {
         return text.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "\\u{\(String($0.value, radix: 16))}" : String($0) }.joined()
     }
 }
+#endif

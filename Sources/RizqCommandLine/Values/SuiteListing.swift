@@ -1,3 +1,4 @@
+#if CLI
 import RizqPrefs
 
 /// What `list` prints, for a suite and a fleet suite alike: an aligned table of key, type and
@@ -18,3 +19,4 @@ package enum SuiteListing {
         Output.raw(Table(header: ["KEY", "TYPE", "VALUE"], rows: rows).text)
     }
 }
+#endif

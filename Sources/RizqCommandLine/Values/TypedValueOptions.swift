@@ -1,3 +1,4 @@
+#if CLI
 import ArgumentParser
 import RizqPrefs
 
@@ -47,3 +48,4 @@ package struct TypedValueOptions: ParsableArguments {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Configuration
 import Configuration
 import Foundation
 
@@ -25,3 +26,4 @@ struct SecretContent {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Configuration
 import Configuration
 import Foundation
 import RizqCore
@@ -145,3 +146,4 @@ extension ConfigType {
         }
     }
 }
+#endif

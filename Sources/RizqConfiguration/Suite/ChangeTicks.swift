@@ -1,3 +1,6 @@
+#if Configuration
+import Configuration
+
 /// Turns a suite's change stream into the "current value first, then after each change"
 /// sequence that swift-configuration's `watch` methods hand to their caller.
 package enum ChangeTicks {
@@ -23,4 +26,27 @@ package enum ChangeTicks {
         }
         return try await body(ticks)
     }
+
+    /// A provider's `watchValue`: `read()` at once, then after each element of `changes`.
+    package static func watchValue<Change: Sendable, Return: ~Copyable>(
+        _ changes: AsyncStream<Change>,
+        read: @escaping @Sendable () throws -> LookupResult,
+        updatesHandler: (_ updates: ConfigUpdatesAsyncSequence<Result<LookupResult, any Error>, Never>) async throws -> Return
+    ) async throws -> Return {
+        try await watch(changes) { ticks in
+            try await updatesHandler(ConfigUpdatesAsyncSequence(ticks.map { _ in Result { try read() } }))
+        }
+    }
+
+    /// A provider's `watchSnapshot`: `snapshot()` at once, then after each element of `changes`.
+    package static func watchSnapshot<Change: Sendable, Return: ~Copyable>(
+        _ changes: AsyncStream<Change>,
+        snapshot: @escaping @Sendable () -> any ConfigSnapshot,
+        updatesHandler: (_ updates: ConfigUpdatesAsyncSequence<any ConfigSnapshot, Never>) async throws -> Return
+    ) async throws -> Return {
+        try await watch(changes) { ticks in
+            try await updatesHandler(ConfigUpdatesAsyncSequence(ticks.map { _ in snapshot() }))
+        }
+    }
 }
+#endif

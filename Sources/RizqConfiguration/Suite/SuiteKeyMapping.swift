@@ -1,3 +1,4 @@
+#if Configuration
 import Configuration
 
 /// How a swift-configuration key such as `http.timeout` finds its value in a suite.
@@ -35,3 +36,4 @@ public enum SuiteKeyMapping: Sendable, Equatable {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Configuration
 import Configuration
 import RizqPrefs
 
@@ -71,11 +72,8 @@ extension SuiteStoreProvider: ConfigProvider {
         updatesHandler: (_ updates: ConfigUpdatesAsyncSequence<Result<LookupResult, any Error>, Never>) async throws -> Return
     ) async throws -> Return {
         let provider = self
-        return try await ChangeTicks.watch(store.changes(forKey: keyMapping.suiteKey(for: key))) { ticks in
-            try await updatesHandler(ConfigUpdatesAsyncSequence(ticks.map { _ in
-                Result { try provider.value(forKey: key, type: type) }
-            }))
-        }
+        return try await ChangeTicks.watchValue(
+            store.changes(forKey: keyMapping.suiteKey(for: key)), read: { try provider.value(forKey: key, type: type) }, updatesHandler: updatesHandler)
     }
 
     /// The suite's values and registered defaults now, as one immutable snapshot.
@@ -91,9 +89,7 @@ extension SuiteStoreProvider: ConfigProvider {
         updatesHandler: (_ updates: ConfigUpdatesAsyncSequence<any ConfigSnapshot, Never>) async throws -> Return
     ) async throws -> Return {
         let provider = self
-        return try await ChangeTicks.watch(store.changes()) { ticks in
-            try await updatesHandler(ConfigUpdatesAsyncSequence(ticks.map { _ in provider.snapshot() }))
-        }
+        return try await ChangeTicks.watchSnapshot(store.changes(), snapshot: { provider.snapshot() }, updatesHandler: updatesHandler)
     }
 }
 
@@ -145,3 +141,4 @@ package struct SuiteLookup {
         return LookupResult(encodedKey: encodedKey, value: ConfigValue(content, isSecret: false))
     }
 }
+#endif

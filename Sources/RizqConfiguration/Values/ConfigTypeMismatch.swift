@@ -1,3 +1,4 @@
+#if Configuration
 import Configuration
 
 /// A stored value that is not of the type a configuration read asked for.
@@ -7,7 +8,7 @@ import Configuration
 /// throws this error, and the access log records it. Providers after the one that threw are
 /// not asked. Nothing stored is changed.
 public struct ConfigTypeMismatch: Error, Sendable, Equatable, CustomStringConvertible {
-    /// The provider that found the value: `SuiteStoreProvider[<suite>]` or `SecretStoreProvider[<service>]`.
+    /// The provider that found the value: `SuiteStoreProvider[<suite>]`, `SecretStoreProvider[<service>]` or `MountedFolderProvider[<folder>]`.
     public var providerName: String
     /// The key as the provider looked it up (a suite key, or a secret's account).
     public var encodedKey: String
@@ -32,3 +33,4 @@ public struct ConfigTypeMismatch: Error, Sendable, Equatable, CustomStringConver
         "\(providerName): '\(encodedKey)' holds \(found), not \(requested.rawValue); \(hint)"
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Configuration
 import Configuration
 import Foundation
 import RizqPrefs
@@ -49,3 +50,4 @@ extension PrefValue {
 
     private static let dateStyle = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
 }
+#endif

@@ -51,6 +51,20 @@ package struct LockedFile: Sendable {
     /// at once; it runs again on the file as it is then (a bounded number of times), and that
     /// run's result is returned. Creates the folder (0700) when it is missing.
     package func withLock<T>(_ body: (_ current: [UInt8]?, _ replace: ([UInt8]) throws(FileError) -> Bool) throws -> T) throws -> T {
+        try withLockStamped { current, replace in
+            try withoutActuallyEscaping(replace) { replace in
+                try body(current?.bytes) { (new: [UInt8]) throws(FileError) -> Bool in try replace(new) != nil }
+            }
+        }
+    }
+
+    /// ``withLock(_:)`` for a caller that keeps what it read and wrote (a cache keyed by the
+    /// file's version): the body gets the bytes with the version they were read from, and the
+    /// replace returns the version it wrote (`nil`, and nothing written, when the file changed
+    /// under the body).
+    package func withLockStamped<T>(
+        _ body: (_ current: (bytes: [UInt8], stamp: FileStamp)?, _ replace: ([UInt8]) throws(FileError) -> FileStamp?) throws -> T
+    ) throws -> T {
         try PrivateFolder.ensure(directory, trust: .settings("folder"), ownership: .inheritedWhenRoot)
         var lock = try FileLock.acquire(lockPath, timeout: lockTimeout, owner: FileOwner.of(path) ?? FileOwner.of(directory), subject: trust.subject + " " + path)
         // Each round needs another program to change the file between our read and our
@@ -59,23 +73,23 @@ package struct LockedFile: Sendable {
             let read = try PrivateFile.read(path, trust: trust, limit: sizeLimit)
             var stamp = read?.stamp
             var changed = false
-            let value = try body(read?.bytes) { (new: [UInt8]) throws(FileError) -> Bool in
-                guard !changed else { return false }
+            let value = try body(read) { (new: [UInt8]) throws(FileError) -> FileStamp? in
+                guard !changed else { return nil }
                 guard new.count <= sizeLimit else {
                     throw FileError(path: path, operation: .write, problem: .tooLarge(size: Int64(new.count), limit: sizeLimit), subject: trust.subject)
                 }
                 guard lock.isAtLockPath else {
                     changed = true
-                    return false
+                    return nil
                 }
                 var replacement = try FileReplacement.prepare(new, for: path, owner: stamp?.owner, subject: trust.subject)
                 switch try replacement.install(over: stamp.map { .version($0) } ?? .nothing) {
                 case .replaced(let written):
                     stamp = written
-                    return true
+                    return written
                 case .changed:
                     changed = true
-                    return false
+                    return nil
                 }
             }
             if !changed { return value }

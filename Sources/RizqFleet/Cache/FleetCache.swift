@@ -1,3 +1,4 @@
+#if Fleet
 import Dispatch
 import Foundation
 import Logging
@@ -144,3 +145,4 @@ final class FleetCache: Sendable {
         queue.sync { persistNow() }
     }
 }
+#endif

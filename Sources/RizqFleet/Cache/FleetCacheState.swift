@@ -1,3 +1,4 @@
+#if Fleet
 import Foundation
 import RizqCore
 import RizqPrefs
@@ -76,3 +77,4 @@ struct FleetCacheState: Sendable {
         return entries
     }
 }
+#endif

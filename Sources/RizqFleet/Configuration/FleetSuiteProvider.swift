@@ -1,3 +1,4 @@
+#if Fleet
 import Configuration
 import RizqConfiguration
 import RizqPrefs
@@ -69,11 +70,8 @@ extension FleetSuiteProvider: ConfigProvider {
         updatesHandler: (_ updates: ConfigUpdatesAsyncSequence<Result<LookupResult, any Error>, Never>) async throws -> Return
     ) async throws -> Return {
         let provider = self
-        return try await ChangeTicks.watch(fleet.changes(forKey: keyMapping.suiteKey(for: key))) { ticks in
-            try await updatesHandler(ConfigUpdatesAsyncSequence(ticks.map { _ in
-                Result { try provider.value(forKey: key, type: type) }
-            }))
-        }
+        return try await ChangeTicks.watchValue(
+            fleet.changes(forKey: keyMapping.suiteKey(for: key)), read: { try provider.value(forKey: key, type: type) }, updatesHandler: updatesHandler)
     }
 
     /// The cached values now, as one immutable snapshot.
@@ -86,9 +84,7 @@ extension FleetSuiteProvider: ConfigProvider {
         updatesHandler: (_ updates: ConfigUpdatesAsyncSequence<any ConfigSnapshot, Never>) async throws -> Return
     ) async throws -> Return {
         let provider = self
-        return try await ChangeTicks.watch(fleet.changes()) { ticks in
-            try await updatesHandler(ConfigUpdatesAsyncSequence(ticks.map { _ in provider.snapshot() }))
-        }
+        return try await ChangeTicks.watchSnapshot(fleet.changes(), snapshot: { provider.snapshot() }, updatesHandler: updatesHandler)
     }
 }
 
@@ -99,3 +95,4 @@ extension FleetSuiteProvider: Service {
         try await fleet.runUntilGracefulShutdown()
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Fleet
 import RizqCore
 import RizqPrefs
 
@@ -180,3 +181,4 @@ public struct FleetNotice: Sendable, Equatable {
         self.entry = entry
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Fleet
 import Dispatch
 import Synchronization
 
@@ -110,3 +111,4 @@ private struct Timer: @unchecked Sendable {
 
     func cancel() { item.cancel() }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Fleet
 import Synchronization
 
 /// A boolean that closures running on other tasks can share (an `Atomic` cannot be captured).
@@ -10,3 +11,4 @@ final class Flag: Sendable {
         value.store(newValue, ordering: .releasing)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Fleet
 import Logging
 import NIOCore
 import NIOPosix
@@ -194,3 +195,4 @@ final class PostgresConnector: Sendable {
         return Int(components.seconds) * 1_000_000_000 + Int(components.attoseconds / 1_000_000_000)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Fleet
 import NIOCore
 import NIOSSL
 import PostgresNIO
@@ -101,3 +102,4 @@ extension PostgresFailure {
         return psql.serverInfo?[.sqlState] == "42P01"
     }
 }
+#endif

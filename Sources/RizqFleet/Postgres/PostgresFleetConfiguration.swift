@@ -1,3 +1,4 @@
+#if Fleet
 import Foundation
 
 /// Where a ``PostgresFleetEngine`` connects, how it proves who it is, and how long it waits.
@@ -141,3 +142,4 @@ public struct PostgresFleetConfiguration: Sendable {
         return components.string ?? "(a URL)"
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Fleet
 import Foundation
 import Logging
 import PostgresNIO
@@ -442,3 +443,4 @@ private enum ListenLost: Error, Equatable {
         }
     }
 }
+#endif

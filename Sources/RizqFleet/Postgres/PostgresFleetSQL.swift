@@ -1,3 +1,4 @@
+#if Fleet
 import PostgresNIO
 
 /// Every statement a ``PostgresFleetEngine`` sends, in one place: the tables, the one-statement
@@ -162,3 +163,4 @@ enum PostgresFleetSQL {
         """
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Fleet
 import Foundation
 import RizqCredentials
 import RizqPrefs
@@ -12,3 +13,4 @@ enum FleetSecretGate {
         throw .secretRefused(key: key, reason: verdict.reason)
     }
 }
+#endif

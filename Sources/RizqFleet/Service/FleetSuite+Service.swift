@@ -1,3 +1,4 @@
+#if Fleet
 import ServiceLifecycle
 
 /// A fleet suite is a swift-service-lifecycle `Service`: add it to the app's `ServiceGroup`, and
@@ -18,3 +19,4 @@ extension FleetSuite {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Fleet
 import Foundation
 import RizqCore
 
@@ -78,3 +79,4 @@ extension FleetError: LocalizedError {
     /// The same as ``description``.
     public var errorDescription: String? { description }
 }
+#endif

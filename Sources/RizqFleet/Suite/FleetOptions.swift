@@ -1,3 +1,4 @@
+#if Fleet
 import RizqCore
 
 /// How a ``FleetSuite`` keeps its cache, stamps its changes and treats an absent engine.
@@ -53,3 +54,4 @@ public struct FleetCacheLocation: Sendable, Equatable {
         FleetCacheLocation(suiteName: "fleet." + suite)
     }
 }
+#endif

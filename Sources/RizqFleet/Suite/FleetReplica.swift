@@ -1,3 +1,4 @@
+#if Fleet
 import Foundation
 import Logging
 import RizqCore
@@ -271,3 +272,4 @@ actor FleetReplica {
         }
     }
 }
+#endif

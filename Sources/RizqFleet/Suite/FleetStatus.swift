@@ -1,3 +1,4 @@
+#if Fleet
 import Foundation
 
 /// Whether a fleet suite's cache is known to hold what the engine holds.
@@ -22,3 +23,4 @@ public enum FleetStatus: Sendable, Equatable, CustomStringConvertible {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Fleet
 import Foundation
 import Logging
 import RizqCore
@@ -393,3 +394,4 @@ public final class FleetSuite: Sendable {
         cacheStore.settle()
     }
 }
+#endif

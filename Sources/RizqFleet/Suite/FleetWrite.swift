@@ -1,3 +1,4 @@
+#if Fleet
 import RizqCore
 
 /// What became of a write that did not fail.
@@ -26,3 +27,4 @@ public enum FleetWritePolicy: Sendable, Equatable {
     /// back, under the same rule as any write: it loses to a change stamped after it.
     case queueWhenOffline
 }
+#endif

@@ -1,3 +1,4 @@
+#if Secrets
 import RizqPrefs
 import RizqJSON
 
@@ -265,3 +266,4 @@ struct DumpShapeReader {
         .wrongShape(file: source, position: position(node.range.lowerBound), reason: "format '\(format.rawValue)' expects \(shape), but found \(node.kindDescription)")
     }
 }
+#endif

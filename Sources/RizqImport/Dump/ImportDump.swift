@@ -1,3 +1,4 @@
+#if Secrets
 import Foundation
 import RizqJSON
 import RizqPrefs
@@ -370,3 +371,4 @@ public struct ImportDump: Sendable, Equatable {
         return nil
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Secrets
 /// Why a file could not be read as a `localStorage` dump. Nothing is ever written when one of
 /// these is thrown.
 ///
@@ -50,3 +51,4 @@ extension ImportDumpError: CustomStringConvertible {
         file ?? "the dump"
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Secrets
 import RizqPrefs
 import RizqJSON
 
@@ -70,3 +71,4 @@ extension JSONNode {
         return .double(value)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Secrets
 import RizqPrefs
 import RizqJSON
 
@@ -68,3 +69,4 @@ extension JSONReader.Failure {
         return String(repeating: "0", count: max(0, width - digits.count)) + digits
     }
 }
+#endif

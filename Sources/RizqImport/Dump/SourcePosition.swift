@@ -1,3 +1,4 @@
+#if Secrets
 /// Where something is in an input file: byte offset, line and column.
 public struct SourcePosition: Sendable, Equatable, CustomStringConvertible {
     /// Zero-based byte offset.
@@ -37,3 +38,4 @@ public struct SourcePosition: Sendable, Equatable, CustomStringConvertible {
     /// "line L, column C (byte O)".
     public var description: String { "line \(line), column \(column) (byte \(offset))" }
 }
+#endif

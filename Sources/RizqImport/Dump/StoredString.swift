@@ -1,3 +1,4 @@
+#if Secrets
 /// A `localStorage` key or value as a browser stored it on disk: text, or code units that are
 /// not valid Unicode, kept exactly as they were.
 ///
@@ -213,3 +214,4 @@ public struct StoredString: Sendable, Hashable {
         return String(repeating: "0", count: max(0, width - digits.count)) + digits
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Secrets
 import Foundation
 import RizqCredentials
 import RizqPrefs
@@ -147,3 +148,4 @@ struct ImportDecider: Sendable {
     }
 
 }
+#endif

@@ -1,3 +1,4 @@
+#if Secrets
 import RizqPrefs
 import RizqSecrets
 
@@ -117,3 +118,4 @@ extension ImportError: CustomStringConvertible {
         return "\nnothing was imported: " + rollback.summary
     }
 }
+#endif

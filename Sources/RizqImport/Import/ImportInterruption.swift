@@ -1,3 +1,4 @@
+#if Secrets
 import Dispatch
 import Synchronization
 #if canImport(Glibc)
@@ -93,3 +94,4 @@ package final class ImportInterruption: Sendable {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Secrets
 import Foundation
 import RizqCore
 import RizqSecrets
@@ -102,3 +103,4 @@ extension ImportJournal {
         return recoveries
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Secrets
 import Foundation
 import RizqCore
 import RizqJSON
@@ -198,3 +199,4 @@ extension ImportJournal {
         return journal
     }
 }
+#endif

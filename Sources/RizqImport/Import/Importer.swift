@@ -1,3 +1,4 @@
+#if Secrets
 import Foundation
 import RizqJSON
 import Logging
@@ -401,3 +402,4 @@ public struct Importer: Sendable {
         }
     }
 }
+#endif

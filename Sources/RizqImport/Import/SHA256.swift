@@ -1,3 +1,4 @@
+#if Secrets
 /// SHA-256 (FIPS 180-4), for the digest that identifies an imported input. Small and
 /// dependency-free: the package does not pull in a crypto library for one hash of one file.
 enum SHA256 {
@@ -61,3 +62,4 @@ enum SHA256 {
         value >> count | value << (32 - count)
     }
 }
+#endif

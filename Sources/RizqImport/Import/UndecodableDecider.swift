@@ -1,3 +1,4 @@
+#if Secrets
 import Foundation
 import RizqCredentials
 import RizqPrefs
@@ -107,3 +108,4 @@ struct UndecodableDecider {
         }
     }
 }
+#endif

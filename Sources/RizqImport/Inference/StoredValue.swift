@@ -1,3 +1,4 @@
+#if Secrets
 import Foundation
 import RizqJSON
 import RizqCredentials
@@ -100,3 +101,4 @@ final class StoredValue {
         text.utf8.first { $0 != 0x20 && $0 != 0x0A && $0 != 0x09 && $0 != 0x0D }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Secrets
 /// Keys that hold a sign-in in progress rather than a setting or a credential: the state, nonce
 /// and PKCE verifier an OAuth/OpenID Connect library keeps between the redirect to the identity
 /// provider and the return from it. They are useless after the sign-in (or a day later) and are
@@ -23,3 +24,4 @@ package enum TransientLoginState {
         return nil
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Secrets
 import RizqPrefs
 import RizqJSON
 
@@ -165,3 +166,4 @@ package enum ValueInference {
         return try? JSONNode.parseWebJSON(text)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Secrets
 /// A shell-style pattern for `localStorage` keys: `*` matches any run of characters (none
 /// included), `?` exactly one, and `\` makes the next character literal (`\*`). Everything
 /// else matches itself; matching is case-sensitive, like the keys.
@@ -81,3 +82,4 @@ package struct GlobPattern: Sendable, Hashable, CustomStringConvertible {
         return token == tokens.count
     }
 }
+#endif

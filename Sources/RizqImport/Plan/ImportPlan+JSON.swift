@@ -1,3 +1,4 @@
+#if Secrets
 import Foundation
 import RizqJSON
 import RizqPrefs
@@ -206,3 +207,4 @@ private struct PlanField: CodingKey {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Secrets
 import Foundation
 import RizqPrefs
 
@@ -205,3 +206,4 @@ public struct ImportPlan: Sendable, Equatable {
         return nil
     }
 }
+#endif

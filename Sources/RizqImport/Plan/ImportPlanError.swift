@@ -1,3 +1,4 @@
+#if Secrets
 /// Why an import plan could not be used. Each message names the file and the field
 /// (`rules[2].to.type`) or position, and what to write instead.
 public enum ImportPlanError: Error, Sendable, Equatable {
@@ -63,3 +64,4 @@ extension ImportPlanError: CustomStringConvertible {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Secrets
 import Foundation
 import RizqJSON
 import RizqPrefs
@@ -180,3 +181,4 @@ public enum ImportValueType: String, Sendable, CaseIterable, Codable {
         return day.date(from: text)
     }
 }
+#endif

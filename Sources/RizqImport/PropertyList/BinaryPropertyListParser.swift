@@ -1,3 +1,4 @@
+#if Secrets
 import Foundation
 import RizqJSON
 import RizqPrefs
@@ -313,3 +314,4 @@ struct BinaryPropertyListParser {
         (byte < 16 ? "0" : "") + String(byte, radix: 16, uppercase: true)
     }
 }
+#endif

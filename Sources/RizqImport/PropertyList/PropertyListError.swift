@@ -1,3 +1,4 @@
+#if Secrets
 /// Why a file could not be read as a `defaults` property list. Nothing is ever written when one
 /// of these is thrown; none holds a value from the file.
 ///
@@ -85,3 +86,4 @@ public struct PropertyListError: Error, Sendable, Equatable, CustomStringConvert
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Secrets
 /// The members of one dictionary as a parser meets them: in file order, a repeated key keeping
 /// its first place and its last value (as Foundation reads it), with a warning.
 struct PropertyListMembers {
@@ -23,3 +24,4 @@ struct PropertyListMembers {
         return repeatOrder.map { "key '\($0)' appears \(repeats[$0] ?? 2) times\(place); the last value wins" }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Secrets
 import Foundation
 import RizqJSON
 import RizqPrefs
@@ -64,3 +65,4 @@ extension PropertyListNode {
         return true
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Secrets
 import Foundation
 
 /// One value of a property list as the file holds it, before it becomes a suite value: the
@@ -48,3 +49,4 @@ indirect enum PropertyListNode: Sendable, Equatable {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Secrets
 import RizqPrefs
 
 /// Reads a `defaults` property list, XML or binary, into the entries of an ``ImportDump``:
@@ -84,3 +85,4 @@ enum PropertyListReader {
         return "it starts with neither bplist nor XML"
     }
 }
+#endif

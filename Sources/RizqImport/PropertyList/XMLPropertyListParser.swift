@@ -1,3 +1,4 @@
+#if Secrets
 import Foundation
 import RizqJSON
 import RizqPrefs
@@ -540,3 +541,4 @@ struct XMLPropertyListParser {
         (byte < 16 ? "0" : "") + String(byte, radix: 16, uppercase: true)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Secrets
 import Foundation
 import RizqJSON
 import RizqPrefs
@@ -142,3 +143,4 @@ extension ImportReport {
         return formatter.string(from: date)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Secrets
 import Foundation
 import RizqPrefs
 
@@ -107,3 +108,4 @@ public struct ImportReport: Sendable, Equatable {
         items.reduce(0) { $0 + ($1.action == action ? 1 : 0) }
     }
 }
+#endif

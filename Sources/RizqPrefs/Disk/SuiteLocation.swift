@@ -1,4 +1,5 @@
 import Foundation
+import RizqCore
 
 /// Where a suite's file lives, and the rules for the names that lead there.
 ///
@@ -8,7 +9,10 @@ import Foundation
 /// ```
 ///
 /// `<root>` is `$RIZQ_PREFS_HOME` when set, else `$XDG_CONFIG_HOME/rizq-prefs`, else
-/// `~/.config/rizq-prefs`.
+/// `~/.config/rizq-prefs`. Inside a Flatpak sandbox (`XDG_CONFIG_HOME` is then the app's own
+/// `~/.var/app/APP/config`), the host's `~/.config/rizq-prefs` when the app was given
+/// `--filesystem=xdg-config/rizq-prefs:create`: its app-group suites are then shared with the
+/// other apps given the same permission, and with the host.
 public struct SuiteLocation: Sendable, Hashable, CustomStringConvertible {
     /// The longest suite name or app id, in UTF-8 bytes; leaves room in a 255-byte file name for
     /// the `.corrupt-<timestamp>.json` and temporary-file suffixes.
@@ -66,8 +70,11 @@ public struct SuiteLocation: Sendable, Hashable, CustomStringConvertible {
 
     private static func defaultRoot(_ variable: (String) -> String?) -> String {
         if let home = variable("RIZQ_PREFS_HOME"), !home.isEmpty { return absolute(home) }
-        if let config = variable("XDG_CONFIG_HOME"), config.hasPrefix("/") { return config + "/rizq-prefs" }
         let home = variable("HOME").flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        // Inside a Flatpak sandbox given --filesystem=xdg-config/rizq-prefs:create, the host's
+        // folder: app-group suites are then shared with the other apps given it (and the host's).
+        if FlatpakSandbox.detect() != nil, let shared = FlatpakSandbox.sharedPreferencesRoot(home: home) { return shared }
+        if let config = variable("XDG_CONFIG_HOME"), config.hasPrefix("/") { return config + "/rizq-prefs" }
         return home + "/.config/rizq-prefs"
     }
 

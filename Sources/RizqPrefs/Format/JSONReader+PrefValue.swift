@@ -18,6 +18,17 @@ extension JSONReader {
         return (result.value, result.duplicateKeys)
     }
 
+    /// Parses like ``parse(_:)`` a format that keeps the values of a suite `envelope` levels
+    /// deeper than a suite file does (device sync's replicas and state keep each value two
+    /// objects deeper): those levels do not count against the depth limit, so that every value a
+    /// suite holds (``PrefValue/maximumNesting`` levels) reads back from it.
+    package static func parse(_ data: some ContiguousBytes, envelope: Int) throws(Failure) -> PrefValue {
+        let read = data.withUnsafeBytes { raw in
+            JSONReader.read(raw.bindMemory(to: UInt8.self), into: PrefValueBuilder.self, loneSurrogates: .reject, envelope: envelope)
+        }
+        return try read.get().value
+    }
+
     /// Parses a Swift string as JSON.
     package static func parse(_ text: String) throws(Failure) -> PrefValue {
         try parse(Array(text.utf8))

@@ -49,11 +49,11 @@ public struct AppStorage<Value: Sendable>: Sendable, PreferenceWrapper, Observed
         self.init(key: UserDefault(name: name, defaultValue: defaultValue, store: store).projectedValue)
     }
 
-    /// The stored value, or the default (``ObservedPreference``).
+    /// The stored value, or the default (`ObservedPreference`).
     public var wrappedValue: Value { get { projectedValue.value } nonmutating set { projectedValue.value = newValue } }
 
     /// The property inside a class: reads and changes are reported to Observation when the class
-    /// is `@Observable` (``ObservedPreference``, ``PreferenceObservation``).
+    /// is `@Observable` (`ObservedPreference`, ``PreferenceObservation``).
     public static subscript<Enclosing: AnyObject>(_enclosingInstance instance: Enclosing, wrapped wrapped: ReferenceWritableKeyPath<Enclosing, Value>, storage storage: ReferenceWritableKeyPath<Enclosing, Self>) -> Value {
         get { observedValue(instance, wrapped, storage) } set { setObservedValue(newValue, instance, wrapped, storage) }
     }

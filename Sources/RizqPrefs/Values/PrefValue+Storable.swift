@@ -19,7 +19,7 @@ extension PrefValue {
     ///
     /// Never recurses deeper than ``maximumNesting``: a value of any depth is judged with a
     /// bounded stack.
-    func storageProblem(enclosing: Int = 0) -> (path: String, reason: String)? {
+    package func storageProblem(enclosing: Int = 0) -> (path: String, reason: String)? {
         switch self {
         case .double(let number):
             return number.isFinite || enclosing < Self.maximumNesting ? nil : Self.tooDeep

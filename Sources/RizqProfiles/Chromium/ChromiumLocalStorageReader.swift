@@ -1,3 +1,4 @@
+#if Secrets
 import Foundation
 import RizqImport
 
@@ -124,3 +125,4 @@ import RizqImport
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Secrets
 import RizqImport
 
 /// How Chromium stores a `localStorage` key or value in LevelDB: a format byte, then the
@@ -40,3 +41,4 @@ enum ChromiumStorageString {
         return bytes
     }
 }
+#endif

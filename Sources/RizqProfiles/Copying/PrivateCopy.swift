@@ -1,3 +1,4 @@
+#if Secrets
 import Foundation
 import RizqCore
 #if canImport(Glibc)
@@ -230,3 +231,4 @@ import Glibc
         }
     }
 }
+#endif

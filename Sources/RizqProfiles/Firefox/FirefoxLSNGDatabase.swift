@@ -1,3 +1,4 @@
+#if Secrets
 import RizqImport
 
 /// One origin's LSNG database, `storage/default/<origin>/ls/data.sqlite`, read from a private
@@ -64,3 +65,4 @@ struct FirefoxLSNGDatabase {
         }
     }
 }
+#endif

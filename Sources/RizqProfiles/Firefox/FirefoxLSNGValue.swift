@@ -1,3 +1,4 @@
+#if Secrets
 import RizqImport
 
 /// How Firefox's LSNG (`storage/default/<origin>/ls/data.sqlite`) stores a value, after
@@ -55,3 +56,4 @@ enum FirefoxLSNGValue {
         return nil
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Secrets
 import Foundation
 import RizqImport
 
@@ -168,3 +169,4 @@ import RizqImport
         return FirefoxOriginMetadata.origin([UInt8](data))
     }
 }
+#endif

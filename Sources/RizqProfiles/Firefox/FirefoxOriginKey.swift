@@ -1,3 +1,4 @@
+#if Secrets
 /// The origin a row of Firefox's legacy `webappsstore.sqlite` (and of `storage/ls-archive.sqlite`,
 /// its copy made when Firefox moved to LSNG) belongs to.
 ///
@@ -75,3 +76,4 @@ enum FirefoxOriginKey {
         return origin(originKey: String(rest), attributes: attributes)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Secrets
 /// The origin named by a Firefox origin folder's `.metadata-v2` (written by Firefox's quota
 /// manager): a 64-bit timestamp, a persisted flag byte, two reserved 32-bit words, then three
 /// strings, each a big-endian 32-bit length and its bytes: the origin-attribute suffix, the
@@ -21,3 +22,4 @@ enum FirefoxOriginMetadata {
         return origin.contains("://") ? origin : nil
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Secrets
 import RizqImport
 
 /// Firefox's legacy `localStorage` database, `webappsstore.sqlite` (and `storage/ls-archive.sqlite`,
@@ -66,3 +67,4 @@ struct FirefoxWebappsstoreDatabase {
         origins = order.map { StoredOrigin(origin: $0, items: items[$0] ?? [], warnings: warnings[$0] ?? []) }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Secrets
 import CProfileLibraries
 
 /// A LevelDB database opened through the real library's C API, for reading every record in key
@@ -63,3 +64,4 @@ final class LevelDBDatabase {
         }
     }
 }
+#endif

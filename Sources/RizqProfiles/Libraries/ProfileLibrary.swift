@@ -1,3 +1,4 @@
+#if Secrets
 import CProfileLibraries
 
 /// The C libraries the profile readers use, loaded at their first use (`CProfileLibraries`): a
@@ -30,3 +31,4 @@ enum ProfileLibrary {
         return "the library to read it cannot be loaded (\(detail)); install it with `apt-get install \(package)`"
     }
 }
+#endif

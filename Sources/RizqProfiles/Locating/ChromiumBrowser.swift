@@ -1,3 +1,4 @@
+#if Secrets
 /// The Chromium-family browsers whose profiles `--from` finds by name, and where each keeps its
 /// user-data folder on Linux.
 ///
@@ -68,3 +69,4 @@ public enum ChromiumBrowser: String, Sendable, CaseIterable {
         return folders
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Secrets
 /// CityHash64 v1.0.x (Geoff Pike and Jyrki Alakuijala, 2011), as Firefox carries it, over
 /// little-endian loads. Only what ``FirefoxInstallHash`` needs.
 enum CityHash64 {
@@ -134,3 +135,4 @@ enum CityHash64 {
         return shiftMix(r &* k0 &+ vs) &* k2
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Secrets
 /// The name Firefox gives an installation in `profiles.ini` (`[Install3B6073811A6ABF12]`) and
 /// `installs.ini`: CityHash64 (version 1.0, the copy in Firefox's sources) of the UTF-16LE
 /// code units of the folder that holds the `firefox` executable, in upper-case hexadecimal
@@ -15,3 +16,4 @@ enum FirefoxInstallHash {
         return String(CityHash64.hash(bytes), radix: 16, uppercase: true)
     }
 }
+#endif

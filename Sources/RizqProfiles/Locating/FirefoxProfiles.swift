@@ -1,3 +1,4 @@
+#if Secrets
 import Foundation
 
 /// Firefox's list of profiles (`profiles.ini`, with `installs.ini`) and the choice of the
@@ -179,3 +180,4 @@ package struct FirefoxProfiles: Sendable, Equatable {
         return candidates.filter { ProfileLocator.exists($0 + "/application.ini") && seen.insert($0).inserted }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Secrets
 /// An INI file as Mozilla's `nsINIParser` reads `profiles.ini` and `installs.ini`: `[Section]`
 /// headers and `key=value` lines; lines starting with `;` or `#` are comments; white space
 /// around names and values is dropped; a later value of a key replaces an earlier one.
@@ -45,3 +46,4 @@ struct INIFile: Equatable {
         left.sections.map(\.name) == right.sections.map(\.name) && left.sections.map(\.values) == right.sections.map(\.values)
     }
 }
+#endif

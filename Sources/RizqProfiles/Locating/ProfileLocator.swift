@@ -1,3 +1,4 @@
+#if Secrets
 import Foundation
 
 /// Finds the storage to read for a ``ProfileSource``: a browser's default (or named) profile,
@@ -246,3 +247,4 @@ public struct ProfileLocator: Sendable {
         return header == Data("SQLite format 3\0".utf8)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Secrets
 /// What `rizq-prefs import-app --from` names: a browser, an Electron app, or a path.
 ///
 /// ```swift
@@ -46,3 +47,4 @@ public enum ProfileSource: Sendable, Equatable, CustomStringConvertible {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Secrets
 import CProfileLibraries
 
 /// An SQLite database opened through Debian's libsqlite3, for reading browser storage.
@@ -136,3 +137,4 @@ final class SQLiteDatabase {
         }
     }
 }
+#endif

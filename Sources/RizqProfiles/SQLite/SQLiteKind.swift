@@ -1,3 +1,4 @@
+#if Secrets
 /// Which browser storage an SQLite file is, from its tables.
 enum SQLiteKind {
     /// The kind of the database at `copy` (a private copy of `source`).
@@ -35,3 +36,4 @@ extension ProfileError {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Secrets
 import CProfileLibraries
 
 /// Snappy decompression through Debian's libsnappy (its C API, loaded at the first use), for the profile readers that
@@ -47,3 +48,4 @@ package enum Snappy {
         return Array(output.prefix(length))
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Secrets
 /// Why a browser's or Electron app's storage could not be read. Nothing is ever written when
 /// one of these is thrown, and the profile itself is never touched.
 ///
@@ -73,3 +74,4 @@ extension ProfileError: CustomStringConvertible {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Secrets
 /// A browser storage to read, resolved from what the user named (see ``ProfileLocator``).
 public struct ProfileLocation: Sendable, Equatable {
     /// Which reader it needs.
@@ -14,3 +15,4 @@ public struct ProfileLocation: Sendable, Equatable {
         self.label = label
     }
 }
+#endif

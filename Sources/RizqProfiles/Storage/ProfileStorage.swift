@@ -1,3 +1,4 @@
+#if Secrets
 import RizqImport
 
 /// Everything a browser storage holds, read from a private copy: its origins and their items.
@@ -99,3 +100,4 @@ public struct ProfileStorage: Sendable {
         try origin(name).dump(format: kind.dumpFormat, source: source)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Secrets
 import RizqImport
 
 /// The kinds of browser storage, each read by its own reader (see ``ProfileStorage/read(_:)``).
@@ -25,3 +26,4 @@ public enum ProfileStoreKind: String, Sendable, CaseIterable {
         }
     }
 }
+#endif

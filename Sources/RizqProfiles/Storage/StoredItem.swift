@@ -1,3 +1,4 @@
+#if Secrets
 import RizqImport
 
 /// One `localStorage` item as the browser stored it: key and value may each be bytes that are
@@ -17,3 +18,4 @@ public struct StoredItem: Sendable, Hashable {
     /// The bytes the item takes on disk (key and value as stored, without format bytes).
     public var storedSize: Int { key.bytes.count + value.bytes.count }
 }
+#endif

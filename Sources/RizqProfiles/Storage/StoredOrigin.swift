@@ -1,3 +1,4 @@
+#if Secrets
 import RizqImport
 
 /// One origin's `localStorage`, as every profile reader produces it: the origin, its items as
@@ -34,3 +35,4 @@ public struct StoredOrigin: Sendable, Equatable {
         ImportDump(storedItems: items.map { ($0.key, $0.value) }, origin: origin, format: format, source: source, warnings: warnings)
     }
 }
+#endif

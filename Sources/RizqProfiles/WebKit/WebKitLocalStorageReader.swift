@@ -1,3 +1,4 @@
+#if Secrets
 import Foundation
 import RizqImport
 
@@ -100,3 +101,4 @@ package struct WebKitLocalStorageReader: Sendable {
         return result
     }
 }
+#endif

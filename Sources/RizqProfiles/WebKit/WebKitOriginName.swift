@@ -1,3 +1,4 @@
+#if Secrets
 /// The origin a legacy `*.localstorage` file belongs to, from its name: WebKit's (and Chrome's
 /// up to version 60) database identifier `<scheme>_<host>_<port>`, where port 0 means the
 /// scheme's default.
@@ -27,3 +28,4 @@ enum WebKitOriginName {
         return "\(scheme.lowercased())://\(host)" + (port == 0 ? "" : ":\(port)")
     }
 }
+#endif

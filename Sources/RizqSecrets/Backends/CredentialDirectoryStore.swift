@@ -1,3 +1,4 @@
+#if Secrets
 import Foundation
 import RizqCore
 
@@ -61,6 +62,16 @@ public struct CredentialDirectoryStore: SecretBackend {
     /// judged by its own owner).
     static let folderTrust = FileTrust.hostProvided("credential folder")
 
+    /// `directory` read as a mounted folder of secrets (RizqCore's `MountedFolder`: one
+    /// generation of a Kubernetes volume, every file judged by ``credentialTrust``), a
+    /// credential at most ``maximumSize``.
+    static func mountedFolder(_ directory: Directory) -> MountedFolder {
+        var limits = MountedFolder.Limits.standard
+        limits.fileSize = maximumSize
+        limits.totalSize = maximumSize
+        return MountedFolder(directory.path, sensitivity: .secrets, limits: limits)
+    }
+
     /// Judges `directory` before anything in it is read; `false` when it does not exist.
     private func trusted(_ directory: Directory) throws(SecretError) -> Bool {
         do {
@@ -87,13 +98,21 @@ public struct CredentialDirectoryStore: SecretBackend {
         guard let name = CredentialName.of(service: service, account: account) else { return nil }
         for directory in directories {
             guard try trusted(directory) else { continue }
+            // One generation of a Kubernetes Secret volume (never the top-level link, which
+            // dangles while kubelet swaps `..data`); a plain folder's file as it is.
             do {
-                if let bytes = try PrivateFiles.read(directory.path + "/" + name, limit: Self.maximumSize, trust: Self.credentialTrust) { return bytes }
+                if let bytes = try Self.mountedFolder(directory).bytes(forKey: name) { return Data(bytes) }
             } catch {
-                if case .untrusted(let path, let reason) = error {
+                switch error {
+                case .refusedKey(_, _, let reason):
+                    throw .untrusted(path: directory.path + "/" + name, detail: "refusing the credential \(name) in \(directory.path) (\(directory.origin)): \(reason)")
+                case .untrusted(let path, let reason):
                     throw .untrusted(path: path, detail: "refusing the credential \(name) in \(directory.path) (\(directory.origin)): \(reason)")
+                case .missing:
+                    continue
+                default:
+                    throw .storageFailed(detail: "cannot read the credential \(name) in \(directory.path) (\(directory.origin)): \(error)")
                 }
-                throw .storageFailed(detail: "cannot read the credential \(name) in \(directory.path) (\(directory.origin)): \(error)")
             }
         }
         return nil
@@ -120,11 +139,14 @@ public struct CredentialDirectoryStore: SecretBackend {
             guard try trusted(directory) else { continue }
             let names: [String]
             do {
-                names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+                // The keys of one generation: never `..data` and kubelet's other `..` names.
+                names = try Self.mountedFolder(directory).keys()
             } catch {
-                throw .storageFailed(detail: "cannot list the credentials in \(directory.path) (\(directory.origin)): \(error.localizedDescription)")
+                if case .missing = error { continue }
+                throw .storageFailed(detail: "cannot list the credentials in \(directory.path) (\(directory.origin)): \(error)")
             }
-            for name in names {
+            // A credential's name is flat (a `/` is written %2F): a file in a folder is none.
+            for name in names where !name.contains("/") {
                 if let account = CredentialName.account(in: name, service: service) { accounts.insert(account) }
             }
         }
@@ -165,3 +187,4 @@ public struct CredentialDirectoryStore: SecretBackend {
         return .readOnly(backend: SecretBackendName.credentials.rawValue, detail: "'\(account)' is delivered by the host as \(found.path) (\(found.directory.origin)); change it where the host sets it (the unit's LoadCredential=, the container's secrets)")
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Secrets
 import Foundation
 import RizqCore
 
@@ -48,3 +49,4 @@ public enum CredentialExport {
         return result.stdout
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Secrets
 /// The file name of the credential that holds service `S`'s account `A`: `S.A`.
 ///
 /// systemd's rules for a credential name (the `ID` of `LoadCredential=ID:PATH`, and the file's
@@ -67,3 +68,4 @@ public enum CredentialName {
         return result + rest
     }
 }
+#endif

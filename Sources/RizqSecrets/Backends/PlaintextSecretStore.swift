@@ -1,3 +1,4 @@
+#if Secrets
 import Foundation
 import RizqCore
 
@@ -124,3 +125,4 @@ public final class PlaintextSecretStore: SecretBackend {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Secrets
 import Foundation
 import RizqCore
 
@@ -85,3 +86,4 @@ public enum SecretBackendCandidacy: Sendable, Equatable {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Secrets
 import Foundation
 import RizqCore
 
@@ -40,10 +41,17 @@ public struct SecretBackendName: RawRepresentable, Hashable, Sendable, Codable, 
     public static let vault: SecretBackendName = "vault"
     /// Plain text in a file, 0600: ``PlaintextSecretStore``. Only ever used when named.
     public static let plaintext: SecretBackendName = "plaintext"
+    /// libsecret's file keyring, keyed by the Flatpak Secret portal inside a sandbox:
+    /// ``FileKeyringStore``. The write target of a chain nobody configured inside a sandbox.
+    public static let fileKeyring: SecretBackendName = "file-keyring"
 
-    /// The order of a chain that nobody configured: credentials, Secret Service, vault. Plain
-    /// text is never in it.
-    public static let defaultOrder: [SecretBackendName] = [.credentials, .secretService, .vault]
+    /// The order of a chain that nobody configured: credentials, Secret Service, vault — and
+    /// inside a Flatpak sandbox credentials, the file keyring, Secret Service, vault (the file
+    /// keyring first, where libsecret keeps an app's secrets in a sandbox). Plain text is never
+    /// in it.
+    public static var defaultOrder: [SecretBackendName] {
+        FlatpakSandbox.current != nil ? [.credentials, .fileKeyring, .secretService, .vault] : [.credentials, .secretService, .vault]
+    }
 
     /// The order `text` names among `known`: `auto` (or empty) is `nil` (the default order, with
     /// an automatic write target); otherwise one backend or a comma-separated order, each named
@@ -69,3 +77,4 @@ public struct SecretBackendName: RawRepresentable, Hashable, Sendable, Codable, 
 /// The name the first releases gave ``SecretBackendName``.
 @available(*, deprecated, renamed: "SecretBackendName")
 public typealias SecretBackendKind = SecretBackendName
+#endif

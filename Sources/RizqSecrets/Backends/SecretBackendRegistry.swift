@@ -1,3 +1,4 @@
+#if Secrets
 import Foundation
 import RizqCore
 
@@ -66,7 +67,9 @@ public struct SecretBackendRegistry: Sendable {
                 service: $0.service, collection: $0.configuration.secretServiceCollection, timeout: $0.configuration.secretServiceTimeout,
                 allowsPrompt: $0.configuration.allowsPrompt, probeTimeout: $0.configuration.probeTimeout)
         },
+        Entry(name: .fileKeyring) { FileKeyringStore(service: $0.service) },
         Entry(name: .vault) { VaultSecretStore(service: $0.service, configuration: $0.vault) },
         Entry(name: .plaintext) { PlaintextSecretStore(service: $0.service, root: $0.vault.root, lockTimeout: $0.vault.lockTimeout) },
     ])
 }
+#endif

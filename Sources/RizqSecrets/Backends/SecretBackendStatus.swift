@@ -1,3 +1,4 @@
+#if Secrets
 /// One backend as it declares itself: is it there (and why or why not), what it can do, how long
 /// it keeps secrets and what protects them — the one status type of every backend.
 /// ``SecretBackend/probe()`` makes it; ``ChainedSecretStore/report()`` gives one per backend;
@@ -44,3 +45,4 @@ public struct SecretBackendStatus: Sendable, Equatable, Codable {
         self.location = location
     }
 }
+#endif

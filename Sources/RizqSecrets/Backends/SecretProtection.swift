@@ -1,3 +1,4 @@
+#if Secrets
 /// How long a backend (or one of the vault's key sources) keeps a secret.
 public enum SecretPersistence: String, Sendable, Codable {
     /// As long as a process runs (the Secret Service's session keyring: its daemon).
@@ -37,3 +38,4 @@ public enum SecretProtection: String, Sendable, Codable {
     /// key or a TPM2 at rest; `LoadCredential=`, Docker and Kubernetes secrets are plain files.
     case hostProvided = "host-provided"
 }
+#endif

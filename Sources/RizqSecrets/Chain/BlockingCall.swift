@@ -1,3 +1,4 @@
+#if Secrets
 import Dispatch
 import Foundation
 import RizqCore
@@ -57,3 +58,4 @@ enum BlockingCall {
         }
     }
 }
+#endif

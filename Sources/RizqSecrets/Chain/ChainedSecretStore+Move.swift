@@ -1,3 +1,4 @@
+#if Secrets
 import Foundation
 import RizqCore
 
@@ -24,7 +25,7 @@ extension ChainedSecretStore {
         guard let source = backend(named: from) else { throw unknownBackend(from) }
         guard let destination = backend(named: to) else { throw unknownBackend(to) }
         guard destination.isWritable else {
-            throw .readOnly(backend: to.rawValue, detail: "it cannot be a move's destination; move to secret-service, vault or plaintext")
+            throw .readOnly(backend: to.rawValue, detail: "it cannot be a move's destination; move to one of \(writableNames)")
         }
         if deleteSource, !source.isWritable {
             throw .readOnly(backend: from.rawValue, detail: "its items cannot be deleted after the copy; move without --delete-source")
@@ -119,3 +120,4 @@ extension ChainedSecretStore {
         try move(from: from, to: to, deleteSource: deleteSource, dryRun: dryRun, overwrite: overwrite, progress: progress)
     }
 }
+#endif

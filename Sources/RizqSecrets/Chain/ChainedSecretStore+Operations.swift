@@ -1,3 +1,4 @@
+#if Secrets
 import Foundation
 import Logging
 import RizqCore
@@ -166,3 +167,4 @@ extension ChainedSecretStore {
         .invalidConfiguration(detail: "the backend '\(name)' is not one this chain has; give one of \(backends.map(\.name.rawValue).joined(separator: ", "))")
     }
 }
+#endif

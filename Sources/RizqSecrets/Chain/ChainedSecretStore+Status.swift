@@ -1,3 +1,4 @@
+#if Secrets
 import Foundation
 import RizqCore
 
@@ -49,3 +50,4 @@ extension ChainedSecretStore {
         return status
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Secrets
 import Foundation
 import RizqCore
 
@@ -61,3 +62,4 @@ extension ChainedSecretStore {
         do { return try vault.lock() } catch { throw error.secretError }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Secrets
 import Foundation
 import RizqCore
 
@@ -24,3 +25,4 @@ extension ChainedSecretStore {
         return target
     }
 }
+#endif

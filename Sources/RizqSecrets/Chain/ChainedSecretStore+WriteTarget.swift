@@ -1,3 +1,4 @@
+#if Secrets
 import Foundation
 import RizqCore
 
@@ -43,7 +44,7 @@ extension ChainedSecretStore {
             guard let first = try orderedBackends().first(where: \.isWritable) else {
                 throw .readOnly(
                     backend: settings.order.map(\.rawValue).joined(separator: ","),
-                    detail: "the order \(settings.orderSource) has no writable backend; add secret-service, vault or plaintext to it")
+                    detail: "the order \(settings.orderSource) has no writable backend; add one of \(writableNames) to it")
             }
             return SecretWriteTarget(backend: first.name, origin: settings.orderOrigin, reason: "the first writable backend of the order set by \(settings.orderSource)")
         }
@@ -115,3 +116,4 @@ extension ChainedSecretStore {
             """)
     }
 }
+#endif

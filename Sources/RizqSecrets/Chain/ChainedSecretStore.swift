@@ -1,3 +1,4 @@
+#if Secrets
 import Dispatch
 import Foundation
 import RizqCore
@@ -103,6 +104,12 @@ public final class ChainedSecretStore: SecretStore {
         backends.first { $0.name == name }
     }
 
+    /// The names of the chain's writable backends, for a message ("secret-service, file-keyring,
+    /// vault, plaintext").
+    var writableNames: String {
+        backends.filter(\.isWritable).map(\.name.rawValue).joined(separator: ", ")
+    }
+
     /// The backends of the order, in order (those the chain has).
     func orderedBackends() throws(SecretError) -> [any SecretBackend] {
         try order().compactMap { backend(named: $0) }
@@ -177,3 +184,4 @@ public final class ChainedSecretStore: SecretStore {
             on: Self.queue, timeout: deadline, onTimeout: .deadlineExceeded(seconds: deadline, detail: "\(what) for service \(service)"), body)
     }
 }
+#endif

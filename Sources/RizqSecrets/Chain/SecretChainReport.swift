@@ -1,3 +1,4 @@
+#if Secrets
 /// The chain of one service as it is now: its order and who set it, the write target (or why
 /// there is none), and every backend's declaration. `rizq-prefs secret backends [--json]` prints
 /// it; ``ChainedSecretStore/report()`` makes it.
@@ -20,3 +21,4 @@ public struct SecretChainReport: Sendable, Equatable, Codable {
     /// Every backend, those outside the chain included (marked so).
     public var backends: [SecretBackendStatus]
 }
+#endif

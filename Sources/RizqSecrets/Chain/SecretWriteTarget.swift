@@ -1,3 +1,4 @@
+#if Secrets
 /// The backend that takes a chain's writes, who chose it and why.
 public struct SecretWriteTarget: Sendable, Equatable, Codable {
     /// The backend.
@@ -15,3 +16,4 @@ public struct SecretWriteTarget: Sendable, Equatable, Codable {
         self.reason = reason
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Secrets
 import Foundation
 import RizqCore
 
@@ -56,3 +57,4 @@ struct WriteTargetMarker: Sendable, Equatable, Codable {
         return try Self.read(path) ?? self
     }
 }
+#endif

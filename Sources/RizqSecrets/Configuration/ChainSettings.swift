@@ -1,3 +1,4 @@
+#if Secrets
 import Foundation
 import RizqCore
 
@@ -80,7 +81,7 @@ struct ChainSettings: Sendable {
                 root = VaultConfiguration.defaultRoot(withoutDirectory)
             }
             let fromEnvironment = VaultConfiguration.fromEnvironment(environment)
-            vault = VaultConfiguration(root: root)
+            vault = VaultConfiguration(root: root, stateFolder: VaultConfiguration.defaultStateFolder(environment))
             if !fromEnvironment.passphraseSources.isEmpty {
                 vault.passphraseSources = fromEnvironment.passphraseSources
             } else if let file {
@@ -126,3 +127,4 @@ struct ChainSettings: Sendable {
         }
     }
 }
+#endif

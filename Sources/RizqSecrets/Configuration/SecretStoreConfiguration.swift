@@ -1,3 +1,4 @@
+#if Secrets
 import Foundation
 import RizqCore
 
@@ -67,3 +68,4 @@ public struct SecretStoreConfiguration: Sendable {
         self.environment = environment
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Secrets
 import Foundation
 import RizqCore
 
@@ -86,3 +87,4 @@ struct SecretsConfigFile: Sendable, Equatable, Decodable {
         }
     }
 }
+#endif

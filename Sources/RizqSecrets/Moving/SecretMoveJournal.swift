@@ -1,3 +1,4 @@
+#if Secrets
 import Foundation
 import RizqCore
 
@@ -128,3 +129,4 @@ final class SecretMoveJournal {
         do { return try encoder.encode(value) } catch { throw .storageFailed(detail: "cannot encode a secret-move journal line") }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Secrets
 /// What ``ChainedSecretStore/move(from:to:deleteSource:dryRun:overwrite:progress:)`` did (or,
 /// in a dry run, would do) with each account. Names only, never a secret.
 public struct SecretMoveReport: Sendable, Equatable, Codable {
@@ -54,3 +55,4 @@ public struct SecretMoveReport: Sendable, Equatable, Codable {
 /// The name the first releases gave ``SecretMoveReport``.
 @available(*, deprecated, renamed: "SecretMoveReport")
 public typealias SecretMigrationReport = SecretMoveReport
+#endif

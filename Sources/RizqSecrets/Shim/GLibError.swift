@@ -1,3 +1,4 @@
+#if Secrets
 import CSecretShim
 
 /// A GError as the C shim hands it over: by names, since no GLib type crosses the shim's
@@ -61,3 +62,4 @@ struct GLibError: Sendable, Equatable {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Secrets
 /// Where the item that a lookup last read lives, per service and account: its D-Bus object path,
 /// never its secret. Reading the account again asks the Secret Service for the secret at that
 /// path — one round trip (`GetSecrets`) instead of two (`SearchItems`, then `GetSecrets`).
@@ -102,3 +103,4 @@ struct SecretPathCache {
         entries.removeAll()
     }
 }
+#endif

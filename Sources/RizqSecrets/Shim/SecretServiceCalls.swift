@@ -1,3 +1,4 @@
+#if Secrets
 import Foundation
 
 /// A Secret Service call that did not succeed: why, and the message to show (GLib's, the
@@ -56,3 +57,4 @@ protocol SecretServiceCalls {
     /// dismissed is not passed on (libsecret drops it): an unlock prompt that unlocked nothing was.
     func prompt(_ prompt: String) throws(ShimFailure) -> [String]
 }
+#endif

@@ -1,3 +1,4 @@
+#if Secrets
 /// Why a call into the Secret Service failed, in the terms RizqSecrets acts on.
 ///
 /// The C shim reports what it found (a ``ShimStatus``, and for a GLib error its domain, code,
@@ -146,3 +147,4 @@ extension SecretServiceFailure {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Secrets
 import CSecretShim
 import Foundation
 
@@ -180,3 +181,4 @@ struct ShimCalls: SecretServiceCalls {
         free(array)
     }
 }
+#endif

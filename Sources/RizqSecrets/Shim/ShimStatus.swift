@@ -1,3 +1,4 @@
+#if Secrets
 import CSecretShim
 
 /// What a call of the C shim reports, as swift-system's `Errno` gives C's error numbers a type
@@ -41,3 +42,4 @@ struct ShimStatus: RawRepresentable, Hashable, Sendable, CustomStringConvertible
         }
     }
 }
+#endif

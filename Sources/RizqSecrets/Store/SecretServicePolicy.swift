@@ -1,3 +1,4 @@
+#if Secrets
 import Foundation
 
 /// What RizqSecrets does with the Secret Service: which D-Bus calls an operation takes, and what
@@ -169,3 +170,4 @@ struct SecretServicePolicy<Calls: SecretServiceCalls> {
         return nil
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Secrets
 import Foundation
 import Synchronization
 
@@ -67,3 +68,4 @@ enum SecretServiceSession {
         getenv(name).map { String(cString: $0) }
     }
 }
+#endif

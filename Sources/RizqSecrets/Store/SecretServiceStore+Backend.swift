@@ -1,3 +1,4 @@
+#if Secrets
 import Foundation
 import RizqCore
 
@@ -80,3 +81,4 @@ extension SecretServiceStore {
         }
     }
 }
+#endif

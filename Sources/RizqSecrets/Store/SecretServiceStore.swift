@@ -1,3 +1,4 @@
+#if Secrets
 import Foundation
 import Logging
 
@@ -224,3 +225,4 @@ private struct KeyringStatus: Sendable {
     var locked: Bool
     var pair: (exists: Bool, locked: Bool) { (exists, locked) }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Secrets
 import Dispatch
 import Foundation
 
@@ -19,3 +20,4 @@ final class SecretWorker: Sendable {
         try await BlockingCall.run(on: queue, timeout: timeout, onTimeout: .timedOut(seconds: timeout), body)
     }
 }
+#endif

@@ -1,4 +1,6 @@
+#if Secrets
 import Foundation
+import RizqAge
 
 /// Where a ``VaultSecretStore`` keeps its files and where it gets its key.
 ///
@@ -29,13 +31,22 @@ public struct VaultConfiguration: Sendable {
     /// whose source is usable now (systemd-creds as root, the key file if set, the passphrase if
     /// a source is set).
     public var newVaultSlots: [VaultKeySource]?
-    /// log2 of scrypt's N for new passphrase slots (``defaultScryptWorkFactor``).
+    /// log2 of scrypt's N for new passphrase slots (``defaultScryptWorkFactor``), within
+    /// ``scryptWorkFactors``: a slot is not written outside it.
     public var scryptWorkFactor: Int
     /// The longest a key-source program (`systemd-creds`, a passphrase command) may run, seconds.
     public var commandTimeout: Double
     /// The longest a write waits for another process's write to finish, seconds; then it fails
     /// with ``VaultError/timedOut(command:seconds:)`` rather than hang behind a stuck process.
     public var lockTimeout: Double
+    /// Where this machine records each vault's generation, outside the vaults' folder, so that an
+    /// older copy put back is noticed (default ``defaultStateFolder(_:)``: `$XDG_STATE_HOME/rizq-prefs/vaults`).
+    public var stateFolder: String
+
+    /// The scrypt work factors a passphrase slot may be written with: what a read accepts
+    /// (`age -p` writes 18; 2^20 takes 1 GiB and seconds to open). A slot is never written that
+    /// this release could not open.
+    public static let scryptWorkFactors = 1...AgeScryptIdentity.defaultMaximumWorkFactor
 
     /// 2^17: a cold passphrase unlock took 0.36–0.41 s (release build, 155 MB peak) on this
     /// project's 2-core test machine, so it stays under a second when the machine is busy; scrypt
@@ -47,7 +58,8 @@ public struct VaultConfiguration: Sendable {
     public init(
         root: String, passphraseSources: [VaultPassphraseSource] = [], keyFile: String? = nil,
         usesSystemdCredentials: Bool = true, usesKeyringCache: Bool = true, newVaultSlots: [VaultKeySource]? = nil,
-        scryptWorkFactor: Int = VaultConfiguration.defaultScryptWorkFactor, commandTimeout: Double = 10, lockTimeout: Double = 30
+        scryptWorkFactor: Int = VaultConfiguration.defaultScryptWorkFactor, commandTimeout: Double = 10, lockTimeout: Double = 30,
+        stateFolder: String = VaultConfiguration.defaultStateFolder()
     ) {
         self.root = root
         self.passphraseSources = passphraseSources
@@ -58,6 +70,15 @@ public struct VaultConfiguration: Sendable {
         self.scryptWorkFactor = scryptWorkFactor
         self.commandTimeout = commandTimeout
         self.lockTimeout = lockTimeout
+        self.stateFolder = stateFolder
+    }
+
+    /// The default state folder: `$XDG_STATE_HOME/rizq-prefs/vaults` (an absolute
+    /// `XDG_STATE_HOME` only, as the XDG spec says), else `~/.local/state/rizq-prefs/vaults`.
+    public static func defaultStateFolder(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") { return state + "/rizq-prefs/vaults" }
+        let home = environment["HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? NSHomeDirectory()
+        return home + "/.local/state/rizq-prefs/vaults"
     }
 
     /// The default root: `$RIZQ_SECRETS_DIR`, else `$XDG_DATA_HOME/rizq-prefs/secrets` (an
@@ -78,6 +99,7 @@ public struct VaultConfiguration: Sendable {
         if let text = environment["RIZQ_SECRETS_PASSPHRASE_FD"], let fd = Int32(text), fd >= 0 { sources.append(.fileDescriptor(fd)) }
         if let command = environment["RIZQ_SECRETS_PASSPHRASE_COMMAND"], !command.isEmpty { sources.append(.command(command)) }
         let keyFile = environment["RIZQ_SECRETS_KEY_FILE"].flatMap { $0.isEmpty ? nil : $0 }
-        return VaultConfiguration(root: defaultRoot(environment), passphraseSources: sources, keyFile: keyFile)
+        return VaultConfiguration(root: defaultRoot(environment), passphraseSources: sources, keyFile: keyFile, stateFolder: defaultStateFolder(environment))
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Secrets
 import RizqCore
 
 /// Why the vault could not be read, written, unlocked or locked.
@@ -35,13 +36,28 @@ public enum VaultError: Error, Sendable, Equatable {
     /// A vault folder is not safe to use: a symbolic link, not a folder, or owned by another user.
     case unsafeFolder(path: String, reason: String)
     /// A file or folder the vault reads is not to be trusted: another user's, open to others, a
-    /// link or a FIFO where a file should be (``/RizqCore/FileTrust``); the reason says which
+    /// link or a FIFO where a file should be (the file layer's `FileTrust`); the reason says which
     /// check failed and the fix.
     case untrusted(path: String, reason: String)
     /// A key-source command did not finish within its deadline and was killed.
     case timedOut(command: String, seconds: Double)
     /// A slot change that would leave the vault unopenable, or name an unknown slot.
     case invalidSlotChange(reason: String)
+    /// `vault.age` decrypts, but its contents do not carry the seal only the vault's identity can
+    /// make (``VaultContents``): someone who had only the public key wrote them, they were
+    /// copied from another service's vault, or this machine saw the vault sealed and finds it in
+    /// the old unsealed format. Left as it is.
+    case unauthenticated(path: String, reason: String)
+    /// `vault.age` is older than what this machine has seen (``VaultGenerationRecord``): an
+    /// older copy was put back. Left as it is; ``VaultSecretStore/acceptRestoredVault()`` takes
+    /// it when you restored it on purpose.
+    case rolledBack(path: String, reason: String)
+    /// The write would make `vault.age` `size` bytes, over the `limit` a write may produce (a
+    /// read accepts twice that, so that a vault that grew past it can still be read and shrunk);
+    /// `room`: the largest secret that would still fit, when known.
+    case vaultFull(path: String, size: Int, limit: Int, room: Int?)
+    /// A setting of ``VaultConfiguration`` is out of range (a scrypt work factor a read would refuse).
+    case invalidConfiguration(reason: String)
 }
 
 extension VaultError: CustomStringConvertible, CustomDebugStringConvertible {
@@ -79,6 +95,15 @@ extension VaultError: CustomStringConvertible, CustomDebugStringConvertible {
             return "\(command) did not finish within \(seconds) s and was stopped; check that it does not wait for input"
         case .invalidSlotChange(let reason):
             return "cannot change the key slots: \(reason)"
+        case .unauthenticated(let path, let reason):
+            return "refusing the vault \(path): \(reason); it was left as it is (move it aside with setAsideDamagedVault(), CLI: `secret set --force`, to start an empty vault with the same key)"
+        case .rolledBack(let path, let reason):
+            return "refusing the vault \(path): \(reason); it was left as it is"
+        case .vaultFull(let path, let size, let limit, let room):
+            let fits = room.map { $0 > 0 ? "; a secret of at most about \(FileWords.size(Int64($0))) (\($0) bytes) still fits" : "; no more room is left" } ?? ""
+            return "storing this would make the vault \(path) \(size) bytes, over the \(FileWords.size(Int64(limit))) (\(limit) bytes) a vault may hold\(fits); nothing was written: delete secrets you no longer need (`rizq-prefs secret delete`), or keep large data in a file and store its key"
+        case .invalidConfiguration(let reason):
+            return "the vault's configuration is invalid: \(reason)"
         }
     }
 
@@ -98,10 +123,15 @@ extension VaultError: CustomStringConvertible, CustomDebugStringConvertible {
             return .damaged(path: path, detail: description)
         case .keySourceFailed, .wrongKey, .timedOut, .damagedSlot:
             return .keySourceUnavailable(detail: description)
-        case .untrusted(let path, _), .unsafeFolder(let path, _):
+        case .untrusted(let path, _), .unsafeFolder(let path, _), .unauthenticated(let path, _), .rolledBack(let path, _):
             return .untrusted(path: path, detail: description)
+        case .vaultFull:
+            return .invalidInput(reason: description)
+        case .invalidConfiguration:
+            return .invalidConfiguration(detail: description)
         case .notCreated, .alreadyExists, .fileSystem, .invalidSlotChange:
             return .storageFailed(detail: description)
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Secrets
 import Foundation
 
 /// Where one service's vault lives: `<root>/<service>/` holding `vault.age`, `recipient.txt`,
@@ -46,9 +47,10 @@ struct VaultLayout: Sendable {
     /// The vault's recipient and the stamp of the file it was read from, or `nil` when there
     /// is no vault.
     func readStampedRecipient() throws(VaultError) -> (recipient: String, stamp: FileStamp)? {
-        guard let (data, stamp) = try PrivateFiles.readStamped(recipient, limit: 4096) else { return nil }
+        guard try PrivateFiles.checkFolder(folder), let (data, stamp) = try PrivateFiles.readStamped(recipient, limit: 4096) else { return nil }
         let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         guard !text.isEmpty else { throw .damagedSlot(path: recipient, reason: "it is empty") }
         return (text, stamp)
     }
 }
+#endif

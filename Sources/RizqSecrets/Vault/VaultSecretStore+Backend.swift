@@ -1,3 +1,4 @@
+#if Secrets
 import Foundation
 import RizqCore
 
@@ -93,3 +94,4 @@ extension VaultSecretStore {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Secrets
 import Foundation
 import RizqAge
 
@@ -55,7 +56,8 @@ extension VaultSecretStore {
         let keyFile = keyFileSlot(layout)
         var identity = AgeX25519Identity()
         if slots.contains(.keyFile), let existing = try keyFile.identities()?.first { identity = existing }
-        let identityFile = Data(AgeIdentityFile.render(identity).utf8)
+        var identityFile = AgeIdentityFile.renderBytes([identity])
+        defer { identityFile.zeroize() }
         var written: [String] = []
         do {
             for slot in slots {
@@ -73,7 +75,7 @@ extension VaultSecretStore {
                 }
             }
             try PrivateFiles.replace(layout.recipient, with: Data((identity.recipient.string + "\n").utf8))
-            try write(VaultContents(), to: layout, identity: identity)
+            try write(VaultContents(), to: layout, identities: [identity], recipient: identity.recipient.string)
         } catch {
             for path in written { _ = try? PrivateFiles.remove(path) }
             _ = try? PrivateFiles.remove(layout.recipient)
@@ -91,7 +93,8 @@ extension VaultSecretStore {
         guard slot != .kernelKeyringCache else { throw .invalidSlotChange(reason: "the kernel-keyring cache is not a slot: use unlock(timeout:)") }
         guard let recipient = try layout.readRecipient() else { throw .notCreated(folder: layout.folder) }
         let identity = try unlockedIdentity(recipient: recipient)
-        let identityFile = Data(AgeIdentityFile.render(identity).utf8)
+        var identityFile = AgeIdentityFile.renderBytes([identity])
+        defer { identityFile.zeroize() }
         try VaultLock.holding(layout.lock, timeout: configuration.lockTimeout) { () throws(VaultError) in
             switch slot {
             case .systemdCredential: try systemdSlot(layout).wrap(identityFile)
@@ -206,7 +209,9 @@ extension VaultSecretStore {
             } else if !usable {
                 tried.append("systemd-creds: \(reason)")
             } else if let identity = attempt(.systemdCredential, { () throws(VaultError) in
-                try Self.identity(in: try slot.unwrap(), recipient: recipient, source: .systemdCredential)
+                var identityFile = try slot.unwrap()
+                defer { identityFile.zeroize() }
+                return try Self.identity(in: identityFile, recipient: recipient, source: .systemdCredential)
             }) {
                 return (identity, .systemdCredential)
             }
@@ -225,7 +230,9 @@ extension VaultSecretStore {
         } else if passphrase.usableSource().source == nil {
             tried.append("passphrase: " + passphrase.usableSource().reasons.joined(separator: "; "))
         } else if let identity = attempt(.passphrase, { () throws(VaultError) in
-            try Self.identity(in: try passphrase.unwrap(), recipient: recipient, source: .passphrase)
+            var identityFile = try passphrase.unwrap()
+            defer { identityFile.zeroize() }
+            return try Self.identity(in: identityFile, recipient: recipient, source: .passphrase)
         }) {
             return (identity, .passphrase)
         }
@@ -235,7 +242,7 @@ extension VaultSecretStore {
     }
 
     /// The identity in an identity file's text that is this vault's.
-    static func identity(in identityFile: Data, recipient: String, source: VaultKeySource) throws(VaultError) -> AgeX25519Identity {
+    static func identity(in identityFile: [UInt8], recipient: String, source: VaultKeySource) throws(VaultError) -> AgeX25519Identity {
         let identities: [AgeX25519Identity]
         do {
             identities = try AgeIdentityFile.parse(identityFile)
@@ -260,10 +267,10 @@ extension VaultSecretStore {
         guard let recipient = try layout.readRecipient() else { throw .notCreated(folder: layout.folder) }
         var tried: [String] = []
         let (identity, source) = try identityFromSlots(layout: layout, recipient: recipient, tried: &tried)
-        if let file = try PrivateFiles.read(layout.vault, limit: Self.maximumVaultSize) {
-            _ = try decrypt(file, header: try parseHeader(file, path: layout.vault), identity: identity, path: layout.vault)
-        }
+        // The key must open the vault as it is, sealed and no older than recorded.
+        let read = try contents(layout, recipient: recipient, identity: identity)
         remember(identity)
+        if !read.isAuthenticated { upgrade() }
         let seconds = UInt32(clamping: max(timeout.components.seconds, 1))
         guard configuration.usesKeyringCache else {
             return VaultUnlockReport(source: source, isCached: false, keyring: nil, keySerial: nil, timeoutSeconds: seconds, cacheFailure: nil)
@@ -287,3 +294,4 @@ extension VaultSecretStore {
         return VaultIdentityCache(service: service, recipient: recipient).remove()
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Secrets
 import Dispatch
 import Foundation
 import RizqAge
@@ -22,9 +23,20 @@ import Synchronization
 ///
 /// Writes are atomic and serialised across processes by a lock file: a reader sees the old
 /// vault or the new one, and a writer killed at any moment loses nothing another writer was
-/// told was stored. Folders are 0700 and files 0600 whatever the umask. A vault that does not
-/// decrypt (truncated, a changed byte) is reported as ``VaultError/damaged(path:reason:)`` and
-/// never overwritten until ``setAsideDamagedVault()`` moves it aside.
+/// told was stored. Folders are 0700 and files 0600 whatever the umask, and are judged (owner,
+/// mode, kind) on every read as on every write. A vault that does not decrypt (truncated, a
+/// changed byte) is reported as ``VaultError/damaged(path:reason:)`` and never overwritten until
+/// ``setAsideDamagedVault()`` moves it aside.
+///
+/// The contents are sealed with a key derived from the identity (``VaultContents``): a
+/// `vault.age` someone encrypted to the public key in `recipient.txt` is refused
+/// (``VaultError/unauthenticated(path:reason:)``), and so is an older copy put back, which this
+/// machine's record of the vault's generation notices (``VaultError/rolledBack(path:reason:)``;
+/// ``acceptRestoredVault()`` takes a copy restored on purpose). A vault written by the last
+/// release (unsealed) is read, and rewritten sealed at once, unless this machine has seen it
+/// sealed. A write may not make `vault.age` larger than ``maximumVaultSize``
+/// (``VaultError/vaultFull(path:size:limit:room:)``); a read accepts up to ``readLimit``, so
+/// that a vault an older release let grow past it is read and shrunk by deleting.
 ///
 /// The identity, once unlocked, is kept in this object's memory for its lifetime (``lock()``
 /// forgets it), and so are the decrypted contents last read or written, keyed by the stamp of
@@ -33,7 +45,7 @@ import Synchronization
 /// after any other process's write reads the file again. ``lock()`` forgets them too, and a
 /// failure is never cached. Blocking work (files, `systemd-creds`, scrypt) never runs on the Swift
 /// concurrency pool in the `async` forms.
-public final class VaultSecretStore: SecretStore {
+public final class VaultSecretStore: FileBackedSecretStore {
     /// The service whose vault this is (a folder name; usually the app id).
     public let service: String
     /// Where the files are and where the key comes from.
@@ -44,8 +56,13 @@ public final class VaultSecretStore: SecretStore {
     /// The recipient and contents last read or written, keyed by their files' stamps.
     private let cache = Mutex(VaultReadCache())
 
-    /// The largest `vault.age` read: bounds what a damaged or hostile file can make us hold.
-    static let maximumVaultSize = 256 << 20
+    /// The largest `vault.age` a write produces (256 MiB): a write that would cross it, or make
+    /// a vault already over it larger, is refused.
+    public static let maximumVaultSize = 256 << 20
+    /// The largest `vault.age` a read accepts (512 MiB, age's own bound here): twice what a write
+    /// produces, so that a vault an older release let grow past ``maximumVaultSize`` can still be
+    /// read, listed and shrunk. Bounds what a damaged or hostile file can make us hold.
+    public static let readLimit = Age.maximumFileSize
 
     /// The vault of `service` (`nil`: `RIZQ_PREFS_APP_ID`, else the executable's name). Nothing
     /// is touched on disk until the first call.
@@ -81,15 +98,32 @@ public final class VaultSecretStore: SecretStore {
 
     /// Stores `bytes` for `account`, replacing what was there; makes the vault (with
     /// ``VaultConfiguration/newVaultSlots``) if there is none.
+    /// - Throws: ``VaultError/vaultFull(path:size:limit:room:)`` when the vault would grow past
+    ///   ``maximumVaultSize``, saying how large a secret still fits.
     public func store(_ bytes: Data, isText: Bool, forAccount account: String, label: String?) throws(VaultError) {
         try validate(account: account, label: label, size: bytes.count)
         let now = Date()
         let label = label ?? SecretInput.defaultLabel(service: service, account: account)
-        _ = try mutate(createIfMissing: true) { (contents: inout VaultContents) throws(VaultError) -> Bool in
-            let created = contents.items[account]?.created ?? now
-            contents.items[account] = VaultItem(data: bytes, isText: isText, label: label, created: created, modified: now)
-            return true
+        do {
+            _ = try mutate(createIfMissing: true) { (contents: inout VaultContents) throws(VaultError) -> Bool in
+                let created = contents.items[account]?.created ?? now
+                contents.items[account] = VaultItem(data: bytes, isText: isText, label: label, created: created, modified: now)
+                return true
+            }
+        } catch .vaultFull(let path, let size, let limit, nil) {
+            throw .vaultFull(path: path, size: size, limit: limit, room: Self.room(forSecretOf: bytes.count, inVaultOf: size, limit: limit))
         }
+    }
+
+    /// About how many bytes a secret could hold, when one of `secretSize` bytes made the vault
+    /// `vaultSize`: the vault without it, then base64 (4 bytes per 3) and age's 16-byte tag per
+    /// 64 KiB chunk, with a margin for the item's JSON.
+    static func room(forSecretOf secretSize: Int, inVaultOf vaultSize: Int, limit: Int) -> Int {
+        let encoded = (secretSize + 2) / 3 * 4
+        let sealed = encoded + encoded / (64 << 10) * 16 + 16
+        let without = max(0, vaultSize - sealed)
+        let free = max(0, limit - without - 512)
+        return max(0, free * 3 / 4 - free / (64 << 10) * 16)
     }
 
     /// Removes `account`'s item; `false` when there was none (or no vault).
@@ -111,7 +145,7 @@ public final class VaultSecretStore: SecretStore {
     /// no `vault.age`.
     public func setAsideDamagedVault() throws(VaultError) -> String? {
         let layout = try layout()
-        guard PrivateFiles.exists(layout.folder) else { return nil }
+        guard try PrivateFiles.checkFolder(layout.folder) else { return nil }
         return try VaultLock.holding(layout.lock, timeout: configuration.lockTimeout) { () throws(VaultError) -> String? in
             guard PrivateFiles.exists(layout.vault) else { return nil }
             let stamp = ISO8601DateFormatter().string(from: Date()).replacingOccurrences(of: ":", with: "")
@@ -119,6 +153,23 @@ public final class VaultSecretStore: SecretStore {
             try PrivateFiles.move(layout.vault, to: aside)
             return aside
         }
+    }
+
+    /// Takes the vault as it is now, when you put an older copy back on purpose (a restore from
+    /// a backup): forgets this machine's record of its generation, so that the next read accepts
+    /// it (and records it, sealing it if it is in the old format). Nothing else changes.
+    ///
+    /// Only for a copy you restored yourself: the refusal it lifts is what notices someone else
+    /// putting an older vault, or one written to the public key, in place of yours.
+    public func acceptRestoredVault() throws(VaultError) {
+        let layout = try layout()
+        forgetCache()
+        try generationRecord(layout).remove()
+    }
+
+    /// This machine's record of the vault's generation.
+    func generationRecord(_ layout: VaultLayout) -> VaultGenerationRecord {
+        VaultGenerationRecord(folder: layout.folder, stateFolder: configuration.stateFolder)
     }
 
     // MARK: - SecretStore
@@ -143,30 +194,8 @@ public final class VaultSecretStore: SecretStore {
         do { return try accountNames() } catch { throw error.secretError }
     }
 
-    /// The synchronous `storeSecret`, on a dispatch thread, not the Swift concurrency pool.
-    public func storeSecret(_ bytes: Data, isText: Bool, forAccount account: String, label: String?) async throws(SecretError) {
-        try await offload { () throws(SecretError) in try self.storeSecret(bytes, isText: isText, forAccount: account, label: label) }
-    }
-
-    /// The synchronous `secretBytes(forAccount:)`, on a dispatch thread.
-    public func secretBytes(forAccount account: String) async throws(SecretError) -> Data? {
-        try await offload { () throws(SecretError) -> Data? in try self.secretBytes(forAccount: account) }
-    }
-
-    /// The synchronous `deleteSecret(forAccount:)`, on a dispatch thread.
-    public func deleteSecret(forAccount account: String) async throws(SecretError) -> Bool {
-        try await offload { () throws(SecretError) -> Bool in try self.deleteSecret(forAccount: account) }
-    }
-
-    /// The synchronous `accounts()`, on a dispatch thread.
-    public func accounts() async throws(SecretError) -> [String] {
-        try await offload { () throws(SecretError) -> [String] in try self.accounts() }
-    }
-
-    private func offload<T: Sendable>(_ work: @escaping @Sendable () throws(SecretError) -> T) async throws(SecretError) -> T {
-        // No deadline of its own: every step has one (the lock's wait, the key-source programs).
-        try await BlockingCall.run(on: .global(), timeout: nil, onTimeout: .deadlineExceeded(seconds: 0, detail: "the vault"), work)
-    }
+    /// "the vault", for an error.
+    public var storeDescription: String { "the vault" }
 
     // MARK: - Reading and writing the vault
 
@@ -180,18 +209,58 @@ public final class VaultSecretStore: SecretStore {
         _ = try layout()
     }
 
-    /// The vault's contents, `nil` when there is no vault.
+    /// The vault's contents, `nil` when there is no vault. Contents in the last release's
+    /// unsealed format are sealed at once (``upgrade()``).
     private func readContents() throws(VaultError) -> VaultContents? {
         let layout = try layout()
-        guard let recipient = try recipient(layout) else { return nil }
-        return try contents(layout, recipient: recipient, identity: nil)
+        let read = try retryingRaces(layout) { () throws(VaultError) -> VaultContents? in
+            guard let recipient = try recipient(layout) else { return nil }
+            return try contents(layout, recipient: recipient, identity: nil)
+        }
+        if let read, !read.isAuthenticated { upgrade() }
+        return read
+    }
+
+    /// Rewrites a vault in the last release's format sealed, under the lock (``mutate`` seals
+    /// whatever it reads unsealed). A failure leaves it as it was, readable (this machine then
+    /// records nothing, so it is still accepted), and is logged.
+    func upgrade() {
+        do {
+            _ = try mutate(createIfMissing: false) { (_: inout VaultContents) throws(VaultError) -> Bool in false }
+        } catch {
+            ChainedSecretStore.logger.warning("the vault is in the last release's unsealed format and could not be sealed now; it is read as it is", metadata: ["service": "\(service)", "error": "\(error)"])
+        }
+    }
+
+    /// Runs a read that takes no lock, again (at most twice) when it failed in a way a writer
+    /// replacing the files meanwhile explains — a re-key between reading `recipient.txt` and
+    /// `vault.age`, a newer generation recorded between reading the file and judging it — and
+    /// the files did change under it. A failure on files that stayed put is the answer.
+    func retryingRaces<T>(_ layout: VaultLayout, _ body: () throws(VaultError) -> T) throws(VaultError) -> T {
+        var attempt = 0
+        while true {
+            let before = [try? PrivateFiles.stamp(of: layout.recipient), try? PrivateFiles.stamp(of: layout.vault)]
+            do {
+                return try body()
+            } catch {
+                attempt += 1
+                let after = [try? PrivateFiles.stamp(of: layout.recipient), try? PrivateFiles.stamp(of: layout.vault)]
+                switch error {
+                case .damaged, .rolledBack, .wrongKey:
+                    guard attempt < 3, before != after else { throw error }
+                default:
+                    throw error
+                }
+            }
+        }
     }
 
     /// The vault's recipient, from the cache while `recipient.txt`'s stamp is the cached one;
     /// `nil` when there is no vault.
     func recipient(_ layout: VaultLayout) throws(VaultError) -> String? {
         do throws(VaultError) {
-            guard let stamp = try PrivateFiles.stamp(of: layout.recipient) else {
+            // The folder is judged on every read, as on every write.
+            guard try PrivateFiles.checkFolder(layout.folder), let stamp = try PrivateFiles.stamp(of: layout.recipient) else {
                 forgetCache()
                 return nil
             }
@@ -211,8 +280,9 @@ public final class VaultSecretStore: SecretStore {
     /// The contents of `vault.age` (empty when it does not exist), from the cache while its
     /// stamp is the cached one and the identity is in memory. Otherwise it is read, its header
     /// parsed (damage is reported before any key source is asked), the identity unlocked
-    /// (`identity`, when the caller has it already), and it is decrypted and decoded, once.
-    private func contents(_ layout: VaultLayout, recipient: String, identity: AgeX25519Identity?) throws(VaultError) -> VaultContents {
+    /// (`identity`, when the caller has it already), and it is decrypted, its seal checked, its
+    /// generation judged against this machine's record (and recorded), once.
+    func contents(_ layout: VaultLayout, recipient: String, identity: AgeX25519Identity?) throws(VaultError) -> VaultContents {
         do throws(VaultError) {
             guard let stamp = try PrivateFiles.stamp(of: layout.vault) else {
                 cache.withLock { $0.contents = nil }
@@ -223,7 +293,7 @@ public final class VaultSecretStore: SecretStore {
                let cached = cache.withLock({ $0.contents(stamp: stamp, recipient: recipient) }) {
                 return cached
             }
-            guard let (file, readStamp) = try PrivateFiles.readStamped(layout.vault, limit: Self.maximumVaultSize) else {
+            guard let (file, readStamp) = try readVault(layout) else {
                 cache.withLock { $0.contents = nil }
                 return VaultContents()
             }
@@ -231,12 +301,20 @@ public final class VaultSecretStore: SecretStore {
             let key: AgeX25519Identity
             if let identity { key = identity } else { key = try unlockedIdentity(recipient: recipient) }
             let contents = try decrypt(file, header: header, identity: key, path: layout.vault)
+            let record = generationRecord(layout)
+            try record.judge(contents, recipient: recipient, vault: layout.vault)
+            if contents.isAuthenticated { noteGeneration(contents.generation, recipient: recipient, record: record) }
             cache.withLock { $0.contents = .init(stamp: readStamp, recipient: recipient, contents: contents) }
             return contents
         } catch {
             cache.withLock { $0.contents = nil }
             throw error
         }
+    }
+
+    /// Caches `contents`, just written as the file with `stamp` under `recipient`.
+    func cacheContents(stamp: FileStamp, recipient: String, contents: VaultContents) {
+        cache.withLock { $0.contents = .init(stamp: stamp, recipient: recipient, contents: contents) }
     }
 
     /// Empties the cache: after a failure, and when the key is forgotten.
@@ -253,10 +331,24 @@ public final class VaultSecretStore: SecretStore {
         }
     }
 
+    /// `vault.age`'s bytes and stamp, at most ``readLimit`` of them; `nil` when it does not exist.
+    func readVault(_ layout: VaultLayout) throws(VaultError) -> (data: Data, stamp: FileStamp)? {
+        do {
+            guard let (bytes, stamp) = try PrivateFile.read(layout.vault, trust: PrivateFiles.vaultFile, limit: Self.readLimit) else { return nil }
+            return (Data(bytes), stamp)
+        } catch {
+            if case .tooLarge(let size, _) = error.problem {
+                throw .damaged(path: layout.vault, reason: "it is \(size) bytes, more than the \(Self.readLimit >> 20) MiB a read accepts; decrypt it with `age -d` and split it by hand")
+            }
+            throw error.vaultError
+        }
+    }
+
     /// Decrypts `vault.age` (its `header` parsed by ``parseHeader(_:path:)``) with the vault's
-    /// own identity: any failure is damage.
+    /// own identity and checks its seal: a failure to decrypt is damage, a seal that does not
+    /// verify ``VaultError/unauthenticated(path:reason:)``.
     func decrypt(_ file: Data, header: AgeHeader, identity: AgeX25519Identity, path: String) throws(VaultError) -> VaultContents {
-        let plaintext: Data
+        var plaintext: Data
         do {
             plaintext = try Age.decrypt(file, header: header, with: [identity])
         } catch .noMatchingIdentity {
@@ -264,7 +356,18 @@ public final class VaultSecretStore: SecretStore {
         } catch {
             throw .damaged(path: path, reason: error.description)
         }
-        return try VaultContents.decode(plaintext, path: path)
+        defer { plaintext.resetBytes(in: 0..<plaintext.count) }
+        return try VaultContents.decode(plaintext, path: path, service: service, sealKey: VaultSeal.key(of: identity))
+    }
+
+    /// Records a generation read or written; a record that cannot be written leaves the vault
+    /// working (the next read tries again), and is logged.
+    func noteGeneration(_ generation: UInt64, recipient: String, retiring: String? = nil, record: VaultGenerationRecord) {
+        do {
+            try record.advance(recipient: recipient, generation: generation, retiring: retiring)
+        } catch {
+            ChainedSecretStore.logger.warning("the vault's generation could not be recorded; an older copy put back would not be noticed", metadata: ["service": "\(service)", "error": "\(error)"])
+        }
     }
 
     /// Read, change, write under the vault's lock: the change sees every write acknowledged
@@ -276,7 +379,8 @@ public final class VaultSecretStore: SecretStore {
     /// key source is asked; not needed when the cached contents are those of the file as it
     /// is). Under the lock the file's stamp is taken again, as another writer may have replaced
     /// it meanwhile: it is read and decrypted only if it is not the cached one. What is written
-    /// becomes the cache, under the stamp of the new file.
+    /// becomes the cache, under the stamp of the new file. Contents read in the last release's
+    /// unsealed format are written sealed even when `body` changes nothing.
     private func mutate(createIfMissing: Bool, _ body: (inout VaultContents) throws(VaultError) -> Bool) throws(VaultError) -> Bool? {
         let layout = try layout()
         let unlocked: (recipient: String, identity: AgeX25519Identity)?
@@ -310,10 +414,11 @@ public final class VaultSecretStore: SecretStore {
                     recipient = identity.recipient.string
                     contents = VaultContents()
                 }
-                guard try body(&contents) else { return false }
-                let stamp = try write(contents, to: layout, identity: identity)
-                cache.withLock { $0.contents = .init(stamp: stamp, recipient: recipient, contents: contents) }
-                return true
+                let changed = try body(&contents)
+                guard changed || !contents.isAuthenticated else { return false }
+                let (stamp, written) = try write(contents, to: layout, identities: [identity], recipient: recipient)
+                cache.withLock { $0.contents = .init(stamp: stamp, recipient: recipient, contents: written) }
+                return changed
             }
         } catch {
             forgetCache()
@@ -329,7 +434,7 @@ public final class VaultSecretStore: SecretStore {
                cache.withLock({ $0.contents(stamp: stamp, recipient: recipient) }) != nil {
                 return
             }
-            if let file = try PrivateFiles.read(layout.vault, limit: Self.maximumVaultSize) {
+            if let (file, _) = try readVault(layout) {
                 _ = try parseHeader(file, path: layout.vault)
             }
         } catch {
@@ -338,20 +443,35 @@ public final class VaultSecretStore: SecretStore {
         }
     }
 
-    /// Encrypts and durably replaces `vault.age`; returns the new file's stamp.
+    /// Seals, encrypts to `identities` (one, or two while a re-key is under way) and durably
+    /// replaces `vault.age` as the next generation (after the higher of the one read and the one
+    /// this machine recorded), then records it for `recipient` (what `recipient.txt` says).
+    /// Returns the new file's stamp and the contents as written.
+    /// - Throws: ``VaultError/vaultFull(path:size:limit:room:)`` when the file would be larger
+    ///   than ``maximumVaultSize`` and than it is now (a vault already over it may shrink).
     @discardableResult
-    func write(_ contents: VaultContents, to layout: VaultLayout, identity: AgeX25519Identity) throws(VaultError) -> FileStamp {
+    func write(_ contents: VaultContents, to layout: VaultLayout, identities: [AgeX25519Identity], recipient: String, retiring: String? = nil) throws(VaultError) -> (stamp: FileStamp, contents: VaultContents) {
+        let record = generationRecord(layout)
+        let recorded = ((try? record.load()) ?? nil)?.generation ?? 0
+        var next = contents
+        let last = max(contents.generation, recorded)
+        next.generation = last == .max ? .max : last + 1
+        next.isAuthenticated = true
+        var plaintext = try next.encoded(service: service, generation: next.generation, sealKeys: identities.map { VaultSeal.key(of: $0) })
+        defer { plaintext.resetBytes(in: 0..<plaintext.count) }
         let file: Data
         do {
-            file = try Age.encrypt(try contents.encoded(), to: [identity.recipient])
-        } catch let error as AgeError {
-            throw .fileSystem(path: layout.vault, operation: "encrypt", reason: error.description)
-        } catch let error as VaultError {
-            throw error
+            file = try Age.encrypt(plaintext, to: identities.map(\.recipient))
         } catch {
-            throw .fileSystem(path: layout.vault, operation: "encrypt", reason: "\(error)")
+            throw .fileSystem(path: layout.vault, operation: "encrypt", reason: error.description)
         }
-        return try PrivateFiles.replace(layout.vault, with: file)
+        if file.count > Self.maximumVaultSize {
+            let current = ((try? PrivateFiles.stamp(of: layout.vault)) ?? nil).map { Int($0.size) } ?? 0
+            if file.count > current { throw .vaultFull(path: layout.vault, size: file.count, limit: Self.maximumVaultSize, room: nil) }
+        }
+        let stamp = try PrivateFiles.replace(layout.vault, with: file)
+        noteGeneration(next.generation, recipient: recipient, retiring: retiring, record: record)
+        return (stamp, next)
     }
 
     // MARK: - The identity in memory
@@ -367,3 +487,4 @@ public final class VaultSecretStore: SecretStore {
         unlocked.withLock { $0 = identity }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Secrets
 /// What ``VaultSecretStore/unlock(timeout:)`` did: which slot opened the vault, and whether the
 /// identity is now cached in the kernel keyring (and if not, why).
 public struct VaultUnlockReport: Sendable, Equatable {
@@ -33,3 +34,4 @@ public struct VaultUnlockReport: Sendable, Equatable {
         return "unlocked with \(source.rawValue); not cached (\(cacheFailure?.description ?? "the kernel-keyring cache is off")): each new process unlocks through its slots"
     }
 }
+#endif

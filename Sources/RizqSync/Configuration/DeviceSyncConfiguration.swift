@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// How a suite is synced between the user's devices: where the replicas go, which keys, and
 /// with which limits. Kept in the suite's sync state, so that an app and `rizq-prefs sync`
 /// work from the same settings.
@@ -54,9 +58,33 @@ public struct DeviceSyncConfiguration: Sendable, Hashable {
         return nil
     }
 
-    /// The retention in milliseconds.
+    /// The retention in milliseconds (saturated: a retention of any length never traps).
     var retentionMilliseconds: Int64 {
         let (seconds, attoseconds) = tombstoneRetention.components
-        return seconds * 1000 + attoseconds / 1_000_000_000_000_000
+        let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1000)
+        if overflow { return seconds < 0 ? 0 : Int64.max }
+        let (sum, overflowAgain) = whole.addingReportingOverflow(attoseconds / 1_000_000_000_000_000)
+        return overflowAgain ? Int64.max : sum
+    }
+
+    /// `folder` written one way: no empty or `.` components, so no `//`, `/./` or trailing `/`
+    /// (`/home/u/Sync/./notes/` → `/home/u/Sync/notes`). `..` stays: behind a link it is not
+    /// the lexical parent. ``DeviceSync`` keeps the folder in this form, and takes two folders
+    /// for one when these forms agree or they are the same folder on disk (so `--folder DIR/`
+    /// given again is no account change).
+    static func normalized(_ folder: String) -> String {
+        guard folder.hasPrefix("/") else { return folder }
+        let parts = folder.split(separator: "/", omittingEmptySubsequences: true).filter { $0 != "." }
+        return "/" + parts.joined(separator: "/")
+    }
+
+    /// Whether `left` and `right` name one folder: the same ``normalized(_:)`` form, or the
+    /// same folder on disk (device and inode: `..`, links).
+    static func sameFolder(_ left: String, _ right: String) -> Bool {
+        if normalized(left) == normalized(right) { return true }
+        var first = stat()
+        var second = stat()
+        guard stat(left, &first) == 0, stat(right, &second) == 0 else { return false }
+        return first.st_dev == second.st_dev && first.st_ino == second.st_ino
     }
 }

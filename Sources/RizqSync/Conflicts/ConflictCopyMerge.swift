@@ -17,4 +17,17 @@ public struct ConflictCopyMerge: Sendable, Equatable {
     public var changedKeys: [String]
     /// Where the copy was archived; `nil` in a dry run, or when it could not be moved.
     public var archivedTo: String?
+    /// Why the copy was not merged, when it was not: a link (never followed), a FIFO or device
+    /// (never opened for reading), another user's file, one too large, not JSON, not a replica.
+    /// It is left where it is; the other copies are merged all the same.
+    public var skipped: String?
+
+    /// A copy merged (or skipped, with why).
+    public init(path: String, kind: Kind, changedKeys: [String], archivedTo: String?, skipped: String? = nil) {
+        self.path = path
+        self.kind = kind
+        self.changedKeys = changedKeys
+        self.archivedTo = archivedTo
+        self.skipped = skipped
+    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import RizqCore
 import RizqJSON
 import RizqPrefs
 #if canImport(Glibc)
@@ -46,7 +47,15 @@ public enum SuiteConflictCopies {
         var results: [ConflictCopyMerge] = []
         for path in copies(of: store) {
             guard let copyTime = modificationMilliseconds(path) else { continue }
-            let entries = try read(path)
+            // One copy that cannot be read (a link, a FIFO, not JSON) is skipped, and said so:
+            // the others are merged all the same.
+            let entries: [String: PrefValue]
+            do {
+                entries = try read(path)
+            } catch {
+                results.append(ConflictCopyMerge(path: path, kind: .suite, changedKeys: [], archivedTo: nil, skipped: ReplicaFolder.reason(error)))
+                continue
+            }
             _ = store.synchronize()
             let live = store.entries
             var changes: [(key: String, value: PrefValue)] = []
@@ -81,14 +90,25 @@ public enum SuiteConflictCopies {
         return results
     }
 
-    /// The copy's keys and values (its schema version, if any, left out).
+    /// The copy's keys and values (its schema version, if any, left out): read as a suite file
+    /// is (RizqCore's ``PrivateFile``: never through a link — a sync engine carries links, and one
+    /// named like a copy could point at another app's suite or a secrets file — never a FIFO or
+    /// device, only this user's file that others cannot write, at most the size of a suite file).
     private static func read(_ path: String) throws(SyncError) -> [String: PrefValue] {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw .unreadableReplica(path: path, reason: "it cannot be read")
+        let bytes: [UInt8]
+        do {
+            guard let read = try PrivateFile.read(path, trust: .settings("conflict copy"), limit: SuiteStore.fileSizeLimit) else {
+                throw SyncError.unreadableReplica(path: path, reason: "it is gone")
+            }
+            bytes = read.bytes
+        } catch let error as FileError {
+            throw .unreadableReplica(path: path, reason: error.reason)
+        } catch {
+            throw .unreadableReplica(path: path, reason: "\(error)")
         }
         let parsed: PrefValue
         do {
-            parsed = try JSONReader.parseSuiteDocument(Array(data)).value
+            parsed = try JSONReader.parseSuiteDocument(bytes).value
         } catch {
             throw .unreadableReplica(path: path, reason: "it is not valid JSON (\(error))")
         }

@@ -1,6 +1,9 @@
 import Foundation
 import RizqPrefs
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
 extension SuiteStore {
     /// Enables device sync for this suite with `configuration` (what `rizq-prefs sync enable`
@@ -14,7 +17,7 @@ extension SuiteStore {
     /// Pointing the suite at another folder is an account change, as on iOS: the values then
     /// become those of the new folder's devices (``SyncChangeReason/accountChange``).
     ///
-    /// `replicaID` names this device (default: ``RizqCore/ReplicaIdentity/current(environment:)``).
+    /// `replicaID` names this device (default: ``/RizqCore/ReplicaIdentity/current(environment:)``).
     /// Where the folder lies in a Syncthing folder, the lock and temporary files of replicas are
     /// added to its `.stignore`.
     /// - Throws: ``SyncError/invalidConfiguration(_:)``, or why the state cannot be written.
@@ -72,18 +75,23 @@ extension DeviceSync {
 
     /// Writes `configuration` into the sync state (see
     /// ``RizqPrefs/SuiteStore/enableDeviceSync(_:replicaID:)``).
-    func configure(_ configuration: DeviceSyncConfiguration) throws(SyncError) {
+    func configure(_ requested: DeviceSyncConfiguration) throws(SyncError) {
+        // One spelling of the folder, kept and compared: `DIR/` or `DIR/.` is the same folder.
+        var configuration = requested
+        configuration.folder = DeviceSyncConfiguration.normalized(requested.folder)
         _ = store.synchronize()
         let marks = store.keysMarkedForSync
         let live = store.entries
         let state = try locked { current, save throws(SyncError) -> SyncState in
             var state: SyncState
             if let current {
-                let existing = try SyncState(parsing: current, path: stateFile.path)
+                let existing = try parseState(current)
                 for entry in existing.entries.values { clock.observe(entry.stamp) }
-                if existing.configuration.folder == configuration.folder {
+                if DeviceSyncConfiguration.sameFolder(existing.configuration.folder, configuration.folder) {
                     state = existing
+                    // The spelling kept so far stays (a link or `..` to the same folder).
                     state.configuration = configuration
+                    state.configuration.folder = DeviceSyncConfiguration.normalized(existing.configuration.folder)
                 } else {
                     // Another folder: an account change. What the suite holds becomes a
                     // baseline that the new folder's devices override.
@@ -116,7 +124,11 @@ extension DeviceSync {
     /// Removes device `id`'s replica from the folder (Syncthing spreads the removal) and ignores
     /// it from now on unless it publishes something newer. Its changes merged so far stay: this
     /// device's replica carries them. Run it for a device that is gone for good.
-    /// - Returns: whether there was a replica file to remove.
+    /// - Returns: whether there was a replica file to remove (`false`: the device was forgotten
+    ///   before, and its file is gone).
+    /// - Throws: ``SyncError/unknownDevice(id:known:)`` when this suite knows no device `id`
+    ///   (none merged, none forgotten, no replica file of that name): nothing is changed. `known`
+    ///   lists the devices merged and those whose replica is in the folder.
     @discardableResult
     public func forgetDevice(_ id: String) throws(SyncError) -> Bool {
         guard id != replicaID else { throw .cannotForgetSelf(id) }
@@ -125,11 +137,21 @@ extension DeviceSync {
         try withState { state throws(SyncError) in
             let folder = ReplicaFolder(path: state.configuration.folder)
             let file = try folder.replicaFile(id)
+            var info = stat()
+            let present = lstat(file.path, &info) == 0
+            guard present || state.devices[id] != nil || state.forgotten[id] != nil else {
+                // Known: those merged, and those whose replica is in the folder.
+                let inFolder = folder.names().replicas.compactMap(ReplicaFolder.replicaID(ofFile:)).filter { $0 != replicaID }
+                throw .unknownDevice(id: id, known: Set(state.devices.keys).union(inFolder).sorted())
+            }
             var newest = state.devices[id]
             if let bytes = try? file.read(), let document = try? ReplicaDocument(parsing: bytes, path: file.path) {
-                newest = [newest, document.newest].compactMap { $0 }.max()
+                // Only stamps this device's clock would take: a forged one must not make the
+                // device unforgettable.
+                let taken = document.entries.values.map(\.stamp).filter { clock.refusal(of: $0) == nil }
+                newest = ([newest].compactMap { $0 } + taken).max()
             }
-            removed = FileManager.default.fileExists(atPath: file.path)
+            removed = present
             do throws(SuiteStoreError) {
                 try file.remove()
             } catch {

@@ -9,7 +9,7 @@ import Synchronization
 /// `NSUbiquitousKeyValueStore` and Defaults' iCloud sync on Linux.
 ///
 /// Each device writes only its own replica file (`replica-<device>.json`) in the folder — the
-/// synced keys, each with the ``RizqCore/ChangeStamp`` of its last change, and tombstones for
+/// synced keys, each with the ``/RizqCore/ChangeStamp`` of its last change, and tombstones for
 /// deleted keys — so the engine never sees two writers on one file. Each device merges the
 /// others' replicas key by key into its live suite, under the suite's lock and through the
 /// suite's own write path, so that apps and other processes see merged values as any change.
@@ -60,7 +60,17 @@ public final class DeviceSync: Sendable {
         var roundScheduled = false
         var reportedRefusals: [String: PrefValue] = [:]
         var reportedStale: Set<String> = []
+        /// Files and values skipped, reported once each (path, key and reason).
         var reportedUnreadable: Set<String> = []
+        /// Merges decided by a clock, reported once each (key and both stamps).
+        var reportedLosses: Set<String> = []
+        /// Clock skews reported, by device (the offset in warning-sized steps).
+        var reportedSkews: [String: Int64] = [:]
+        /// The state's entries already judged by the credential rule and the suite's limits,
+        /// by key and stamp (``repair(_:)`` judges each once).
+        var vetted: [String: ChangeStamp] = [:]
+        /// What each entry takes in the state, by key and stamp (the merge's size budget).
+        var entrySizes: [String: (stamp: ChangeStamp, bytes: Int)] = [:]
         var lastStatus: SyncStatus?
         /// What the last round wrote into the suite, key by key, until the observer has seen it
         /// (the change stream delivers it later): not taken for a local change.
@@ -74,7 +84,7 @@ public final class DeviceSync: Sendable {
 
     /// The device sync of a suite whose sync was enabled (`rizq-prefs sync enable`, or
     /// ``RizqPrefs/SuiteStore/enableDeviceSync(_:replicaID:)``). `replicaID` names this device
-    /// (default: ``RizqCore/ReplicaIdentity/current(environment:)``).
+    /// (default: ``/RizqCore/ReplicaIdentity/current(environment:)``).
     /// - Throws: ``SyncError/notEnabled(suite:)``, or why the state cannot be read.
     public convenience init(store: SuiteStore, replicaID: String? = nil) throws(SyncError) {
         try self.init(opening: store, replicaID: replicaID)
@@ -184,7 +194,38 @@ public final class DeviceSync: Sendable {
             throw .storage(error)
         }
         guard let bytes else { return nil }
-        return try SyncState(parsing: bytes, path: stateFile.path)
+        return try parseState(bytes)
+    }
+
+    /// The state in `bytes`, without what it must not keep (``repair(_:)``: a stamp beyond the
+    /// clock's maximum offset, a credential). The next save writes it so.
+    func parseState(_ bytes: [UInt8]) throws(SyncError) -> SyncState {
+        var state = try SyncState(parsing: bytes, path: stateFile.path)
+        _ = repair(&state)
+        return state
+    }
+
+    // MARK: Clocks
+
+    /// How far a device's stamps may be from this device's clock before it is reported
+    /// (``ClockSkew``, ``SyncReport/clockSkews``, `rizq-prefs sync status` and `doctor`): one
+    /// minute — more than a replica takes to travel, less than an offset that decides edits
+    /// people make one after the other.
+    public static let clockWarningOffset: Duration = .seconds(60)
+
+    /// ``clockWarningOffset`` in milliseconds.
+    static var clockWarningMilliseconds: Int64 { 60_000 }
+
+    /// The devices (this one included) whose stamps are far from this device's clock, as the
+    /// last round measured them (``ClockSkew``).
+    public var clockSkews: [ClockSkew] {
+        get throws(SyncError) { clockSkews(of: try requireState()) }
+    }
+
+    /// The keys whose last merge was decided by a clock that is off, with the explanation
+    /// (the edit that lost was made later, once the clocks' offset is taken out).
+    public var decidedByClock: [String: String] {
+        get throws(SyncError) { try requireState().clockLosses }
     }
 
     func requireState() throws(SyncError) -> SyncState {
@@ -259,7 +300,7 @@ public final class DeviceSync: Sendable {
     func withState(_ change: (inout SyncState) throws(SyncError) -> Void) throws(SyncError) {
         try locked { current, save throws(SyncError) in
             guard let current else { throw .notEnabled(suite: store.suiteName) }
-            var state = try SyncState(parsing: current, path: stateFile.path)
+            var state = try parseState(current)
             try change(&state)
             guard try save(state) else { return }
             local.withLock { $0.snapshot = state }

@@ -35,6 +35,20 @@ struct SyncState: Sendable, Equatable {
     var forgotten: [String: ChangeStamp] = [:]
     /// When a round last read the folder (milliseconds since 1970).
     var lastMerge: Int64?
+    /// For each other device (stamp origin), the newest of its stamps seen and how far ahead of
+    /// this device's clock it was when first seen (``ClockSkew``).
+    var clocks: [String: ClockReading] = [:]
+    /// How far ahead of their clocks other devices found this device's stamps, as their replicas
+    /// say (only those past ``DeviceSync/clockWarningOffset``).
+    var reports: [String: Int64] = [:]
+    /// Keys whose last merge was decided by a clock that is off, with the explanation.
+    var clockLosses: [String: String] = [:]
+
+    /// A device's newest stamp, and how far ahead of this device's clock it was when first seen.
+    struct ClockReading: Sendable, Equatable {
+        var stamp: ChangeStamp
+        var ahead: Int64
+    }
 
     init(configuration: DeviceSyncConfiguration) {
         self.configuration = configuration
@@ -81,6 +95,11 @@ struct SyncState: Sendable, Equatable {
             "forgotten": .dictionary(forgotten.mapValues { .string($0.description) }),
         ]
         if let lastMerge { document["lastMerge"] = .int(Int(lastMerge)) }
+        if !clocks.isEmpty {
+            document["clocks"] = .dictionary(clocks.mapValues { .dictionary(["stamp": .string($0.stamp.description), "ahead": .int(Int($0.ahead))]) })
+        }
+        if !reports.isEmpty { document["reports"] = .dictionary(reports.mapValues { .int(Int($0)) }) }
+        if !clockLosses.isEmpty { document["clockLosses"] = .dictionary(clockLosses.mapValues(PrefValue.string)) }
         do {
             return try JSONWriter.bytes(.dictionary(document))
         } catch {
@@ -91,7 +110,8 @@ struct SyncState: Sendable, Equatable {
     init(parsing bytes: [UInt8], path: String) throws(SyncError) {
         let root: PrefValue
         do {
-            root = try JSONReader.parse(bytes)
+            // Values sit as deep as in a replica: the same two levels are not counted.
+            root = try JSONReader.parse(bytes, envelope: ReplicaDocument.envelopeDepth)
         } catch {
             throw .unreadableReplica(path: path, reason: "the sync state is not valid JSON (\(error))")
         }
@@ -136,6 +156,20 @@ struct SyncState: Sendable, Equatable {
         devices = Self.stamps(document["devices"])
         forgotten = Self.stamps(document["forgotten"])
         if case .int(let milliseconds)? = document["lastMerge"] { lastMerge = Int64(milliseconds) }
+        if case .dictionary(let members)? = document["clocks"] {
+            for (device, member) in members {
+                guard case .dictionary(let fields) = member, case .string(let text)? = fields["stamp"], let stamp = ChangeStamp(parsing: text),
+                    case .int(let ahead)? = fields["ahead"]
+                else { continue }
+                clocks[device] = ClockReading(stamp: stamp, ahead: Int64(ahead))
+            }
+        }
+        if case .dictionary(let members)? = document["reports"] {
+            for (device, member) in members { if case .int(let value) = member { reports[device] = Int64(value) } }
+        }
+        if case .dictionary(let members)? = document["clockLosses"] {
+            for (key, member) in members { if case .string(let text) = member { clockLosses[key] = text } }
+        }
     }
 
     private static func stamps(_ value: PrefValue?) -> [String: ChangeStamp] {

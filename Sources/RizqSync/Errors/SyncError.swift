@@ -28,6 +28,9 @@ public enum SyncError: Error, Sendable, Equatable {
     case cannotForgetSelf(String)
     /// The key is not synced (neither listed nor marked `sync: true`).
     case keyNotSynced(key: String)
+    /// No device of this id is known to this suite: none merged, none forgotten, no replica file
+    /// of that name. `known` lists the devices that are.
+    case unknownDevice(id: String, known: [String])
 }
 
 extension SyncError: CustomStringConvertible {
@@ -50,6 +53,9 @@ extension SyncError: CustomStringConvertible {
             return error.description
         case .keyNotSynced(let key):
             return "key '\(key)' is not synced; list it ('rizq-prefs sync enable … --keys \(key)') or declare it with Key(…, sync: true)"
+        case .unknownDevice(let id, let known):
+            return "no device '\(id)' is known to this suite (" + (known.isEmpty ? "it has merged no other device" : "known: " + known.joined(separator: ", "))
+                + "); nothing was changed: take the id from 'rizq-prefs sync status --json' (\"devices\")"
         case .cannotForgetSelf(let id):
             return "'\(id)' is this device's own replica id; run 'rizq-prefs sync forget-device' on another device"
         }

@@ -21,8 +21,20 @@ public enum SyncEvent: Sendable, Equatable {
     /// Another device's replica has changed nothing for longer than the tombstone retention:
     /// a key deleted meanwhile may come back from it. Forget the device if it is gone.
     case staleReplica(id: String, newest: ChangeStamp)
-    /// A file in the folder is not a replica this version can read; it is left alone.
+    /// A file in the folder is not taken: not a replica this version can read, a link or a FIFO
+    /// (never followed or opened), another user's file, one too large, one whose `replica`
+    /// field names another device than its name. It is left alone.
     case unreadableReplica(path: String, reason: String)
+    /// One key's value in another device's replica was not taken (``SkippedInput``): its stamp
+    /// is further ahead than the clock's maximum offset, it looks like a credential, the suite
+    /// cannot hold it, or it would make the suite too large. Sent once per file, key and reason.
+    case inputSkipped(SkippedInput)
+    /// A device's stamps are far from this device's clock (``ClockSkew``). Sent when first seen
+    /// and when the offset changes.
+    case clockSkew(ClockSkew)
+    /// The merge of `key` was decided by a clock that is off: the edit that lost was made
+    /// later, once the clocks' offset is taken out. `explanation` says whose and by how much.
+    case decidedByClock(key: String, explanation: String)
     /// The status changed.
     case statusChanged(SyncStatus)
 }

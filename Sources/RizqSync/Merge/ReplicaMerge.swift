@@ -26,4 +26,23 @@ enum ReplicaMerge {
         }
         return changed
     }
+
+    /// Merges `incoming` into `entries`, key by key in key order; an entry that would win is
+    /// taken only when `admits` lets it (`admits` gets the key, the winner, and the entry it
+    /// would replace — what keeps a merge within a size). Returns the keys whose entry changed.
+    @discardableResult
+    static func merge(
+        _ incoming: [String: SyncedEntry], into entries: inout [String: SyncedEntry], admits: (String, SyncedEntry, SyncedEntry?) -> Bool
+    ) -> [String] {
+        var changed: [String] = []
+        for key in incoming.keys.sorted() {
+            guard let theirs = incoming[key] else { continue }
+            let mine = entries[key]
+            if let mine, mine.stamp >= theirs.stamp { continue }
+            guard admits(key, theirs, mine) else { continue }
+            entries[key] = theirs
+            changed.append(key)
+        }
+        return changed
+    }
 }

@@ -12,6 +12,7 @@ import RizqPrefs
 ///     "fontSize": {"stamp": "1764150000123.0@3f9c…", "value": 14},
 ///     "theme": {"deleted": true, "stamp": "1764150000456.2@77b0…"}
 ///   },
+///   "clocks": {"77b0…": 86399120},
 ///   "format": "rizq-prefs-replica-1",
 ///   "newest": "1764150000456.2@77b0…",
 ///   "replica": "3f9c…",
@@ -21,9 +22,15 @@ import RizqPrefs
 ///
 /// Values are written as suite files write them (tagged `$date` and `$data`), so that exact
 /// types survive the trip. `newest` is the latest stamp inside, for people and for
-/// ``SyncEvent/staleReplica(id:newest:)``.
+/// ``SyncEvent/staleReplica(id:newest:)``. `clocks` (optional) says, for each device whose
+/// stamps this device found ahead of its own clock by more than
+/// ``DeviceSync/clockWarningOffset``, by how many milliseconds (``ClockSkew``). Each value sits
+/// two objects deeper than in a suite file (`entries`, then its entry): the reader does not count
+/// those two levels (``envelopeDepth``), so every value a suite holds reads back.
 struct ReplicaDocument: Sendable, Equatable {
     static let format = "rizq-prefs-replica-1"
+    /// The levels around each value that a suite file does not have (`entries`, its entry).
+    static let envelopeDepth = 2
 
     /// The device that wrote it.
     var replica: String
@@ -32,6 +39,9 @@ struct ReplicaDocument: Sendable, Equatable {
     /// The suite's name.
     var suite: String
     var entries: [String: SyncedEntry]
+    /// How far ahead of the writer's clock it found other devices' stamps (milliseconds), for
+    /// those further ahead than ``DeviceSync/clockWarningOffset``.
+    var clocks: [String: Int64] = [:]
 
     /// The latest stamp of any entry.
     var newest: ChangeStamp? { entries.values.lazy.map(\.stamp).max() }
@@ -53,6 +63,7 @@ struct ReplicaDocument: Sendable, Equatable {
         ]
         if let app { document["app"] = .string(app) }
         if let newest { document["newest"] = .string(newest.description) }
+        if !clocks.isEmpty { document["clocks"] = .dictionary(clocks.mapValues { .int(Int($0)) }) }
         do {
             return try JSONWriter.bytes(.dictionary(document))
         } catch {
@@ -64,7 +75,7 @@ struct ReplicaDocument: Sendable, Equatable {
     init(parsing bytes: [UInt8], path: String) throws(SyncError) {
         let root: PrefValue
         do {
-            root = try JSONReader.parse(bytes)
+            root = try JSONReader.parse(bytes, envelope: Self.envelopeDepth)
         } catch {
             throw .unreadableReplica(path: path, reason: "it is not valid JSON (\(error))")
         }
@@ -85,6 +96,11 @@ struct ReplicaDocument: Sendable, Equatable {
             throw .unreadableReplica(path: path, reason: "it has no \"entries\" object")
         }
         self.init(replica: replica, app: app, suite: suite, entries: try Self.decode(raw, path: path))
+        if case .dictionary(let members)? = document["clocks"] {
+            for (device, value) in members where ReplicaIdentity.isValid(device) {
+                if case .int(let milliseconds) = value { clocks[device] = Int64(milliseconds) }
+            }
+        }
     }
 
     /// Entries as JSON members: `{"stamp": "…", "value": …}` or `{"deleted": true, "stamp": "…"}`.

@@ -19,6 +19,17 @@ struct ReplicaFolder: Sendable {
         var path: String
         /// Whether it is a conflict copy (then archived once merged).
         var isConflictCopy: Bool
+        /// The entries whose values may be taken (``ReplicaCache/Checked``).
+        var entries: [String: SyncedEntry]
+        /// The keys whose values may not be taken, and why.
+        var skipped: [String: String]
+    }
+
+    /// A file in the folder that was not read, and why (it is left where it is).
+    struct Problem: Sendable, Equatable {
+        var path: String
+        var reason: String
+        var isConflictCopy: Bool
     }
 
     let path: String
@@ -61,25 +72,49 @@ struct ReplicaFolder: Sendable {
         return ReplicaIdentity.isValid(id) ? id : nil
     }
 
-    /// Every replica in the folder and every conflict copy of one, read. A file that cannot be
-    /// read or is not a replica is left alone and reported in `problems` (never deleted: it may
-    /// be a newer version's).
-    func readAll(cache: inout ReplicaCache) -> (reads: [Read], problems: [SyncError]) {
+    /// Every replica in the folder and every conflict copy of one, read — but `own`'s replica
+    /// (this device's: its entries come from its state, and no file speaks for it). A file that
+    /// cannot be read or is not a replica is left alone and reported in `problems` (never
+    /// deleted: it may be a newer version's): a link or FIFO (never followed or opened for
+    /// reading), another user's file, one too large, one that is not a replica, one whose
+    /// `replica` field names another device than its file name does.
+    func readAll(cache: inout ReplicaCache, own: String? = nil) -> (reads: [Read], problems: [Problem]) {
         let (replicas, copies) = names()
         var reads: [Read] = []
-        var problems: [SyncError] = []
+        var problems: [Problem] = []
         for (name, isCopy) in replicas.map({ ($0, false) }) + copies.map({ ($0, true) }) {
             let file = path + "/" + name
+            let named = Self.replicaID(ofFile: isCopy ? ConflictCopyName.original(of: name) ?? name : name)
+            if !isCopy, let own, named == own { continue }
+            guard let named else {
+                problems.append(Problem(path: file, reason: "its name holds no valid replica id (replica-<id>.json)", isConflictCopy: isCopy))
+                continue
+            }
             do throws(SyncError) {
-                if let document = try cache.read(file) {
-                    reads.append(Read(document: document, path: file, isConflictCopy: isCopy))
+                guard let checked = try cache.read(file) else { continue }
+                guard checked.document.replica == named else {
+                    problems.append(Problem(
+                        path: file,
+                        reason: "it says it is the replica of device '\(checked.document.replica)', but its name is device '\(named)''s: a file speaks only for the device it is named after",
+                        isConflictCopy: isCopy))
+                    continue
                 }
+                reads.append(Read(document: checked.document, path: file, isConflictCopy: isCopy, entries: checked.entries, skipped: checked.skipped))
             } catch {
-                problems.append(error)
+                problems.append(Problem(path: file, reason: Self.reason(error), isConflictCopy: isCopy))
             }
         }
         cache.keep(only: Set(reads.map(\.path)))
         return (reads, problems)
+    }
+
+    /// Why a replica could not be read, in words (the path is said apart).
+    static func reason(_ error: SyncError) -> String {
+        switch error {
+        case .unreadableReplica(_, let reason): return reason
+        case .storage(.unreadable(_, let reason)): return reason
+        default: return error.description
+        }
     }
 
     /// Adds the ignore patterns to `.stignore` in the root of the Syncthing folder that holds
@@ -122,19 +157,56 @@ struct ReplicaCache: Sendable {
         var nanoseconds: Int
     }
 
-    private var entries: [String: (version: Version, document: ReplicaDocument)] = [:]
+    /// A replica read, with each value judged once per version of the file: the entries whose
+    /// values may be taken, and those that may not — a value the suite cannot hold
+    /// (``RizqPrefs/PrefValue/isRepresentableInJSON``: nested deeper than a suite file holds, a
+    /// date out of range…) or one the credential rule refuses (a peer's token is neither merged
+    /// nor published again from here).
+    struct Checked: Sendable {
+        var document: ReplicaDocument
+        var entries: [String: SyncedEntry]
+        var skipped: [String: String]
+
+        init(_ document: ReplicaDocument) {
+            self.document = document
+            entries = [:]
+            skipped = [:]
+            entries.reserveCapacity(document.entries.count)
+            for (key, entry) in document.entries {
+                if let reason = Self.refusal(key: key, entry: entry) {
+                    skipped[key] = reason
+                } else {
+                    entries[key] = entry
+                }
+            }
+        }
+
+        /// Why `entry` may not be taken under `key`, as far as its value goes; `nil` when it may.
+        static func refusal(key: String, entry: SyncedEntry) -> String? {
+            guard let value = entry.value else { return nil }
+            if let problem = value.storageProblem() {
+                return "the suite cannot hold its value" + (problem.path.isEmpty ? "" : " (at \(problem.path))") + ": " + problem.reason
+            }
+            if let reason = SecretGate.refusal(key: key, value: value) {
+                return "its value looks like a credential (\(reason)): a credential is never synced"
+            }
+            return nil
+        }
+    }
+
+    private var entries: [String: (version: Version, checked: Checked)] = [:]
 
     init() {}
 
-    /// The document at `path`: the cached one when the file is the same version; `nil` when
-    /// the file is gone.
-    mutating func read(_ path: String) throws(SyncError) -> ReplicaDocument? {
+    /// The replica at `path`, checked: the cached one when the file is the same version; `nil`
+    /// when the file is gone.
+    mutating func read(_ path: String) throws(SyncError) -> Checked? {
         var info = stat()
         guard lstat(path, &info) == 0 else { return nil }
         let version = Version(
             device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size),
             seconds: info.st_mtim.tv_sec, nanoseconds: info.st_mtim.tv_nsec)
-        if let cached = entries[path], cached.version == version { return cached.document }
+        if let cached = entries[path], cached.version == version { return cached.checked }
         let directory = (path as NSString).deletingLastPathComponent
         let name = String(((path as NSString).lastPathComponent).dropLast(".json".count))
         let bytes: [UInt8]?
@@ -145,9 +217,9 @@ struct ReplicaCache: Sendable {
             throw .storage(error)
         }
         guard let bytes else { return nil }
-        let document = try ReplicaDocument(parsing: bytes, path: path)
-        entries[path] = (version, document)
-        return document
+        let checked = Checked(try ReplicaDocument(parsing: bytes, path: path))
+        entries[path] = (version, checked)
+        return checked
     }
 
     /// Forgets the files not in `paths`.

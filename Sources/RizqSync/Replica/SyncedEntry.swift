@@ -1,7 +1,7 @@
 import RizqPrefs
 
 /// One synced key as a replica holds it: its value, or nothing when it was deleted (a
-/// tombstone), and the ``RizqCore/ChangeStamp`` of the change that made it so.
+/// tombstone), and the ``/RizqCore/ChangeStamp`` of the change that made it so.
 ///
 /// The stamp belongs to the change, not to the copy: a value pulled from another device keeps
 /// the stamp its device gave it, and so does every replica that passes it on.

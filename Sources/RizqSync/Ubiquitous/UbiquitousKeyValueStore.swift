@@ -80,7 +80,7 @@ public final class UbiquitousKeyValueStore: Sendable {
         if let listener { sync?.hub.remove(listener) }
     }
 
-    /// The app's store: over the standard suite (``RizqPrefs/SuiteStore/standard``), synced and
+    /// The app's store: over the standard suite (``/RizqPrefs/SuiteStore/standard``), synced and
     /// started when `rizq-prefs sync enable` (or ``RizqPrefs/SuiteStore/enableDeviceSync(_:replicaID:)``)
     /// enabled sync for it, else local only. Apple's `NSUbiquitousKeyValueStore.default`.
     public static var `default`: UbiquitousKeyValueStore {

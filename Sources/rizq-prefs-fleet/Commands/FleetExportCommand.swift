@@ -1,3 +1,4 @@
+#if CLI
 import RizqCommandLine
 import ArgumentParser
 import RizqFleet
@@ -32,3 +33,4 @@ struct FleetExportCommand: AsyncParsableCommand {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if CLI
 import RizqCommandLine
 import ArgumentParser
 import RizqFleet
@@ -35,3 +36,4 @@ struct FleetGetCommand: AsyncParsableCommand {
         Output.line(json ? value.json : value.plain)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if CLI
 import RizqCommandLine
 import ArgumentParser
 import Foundation
@@ -75,3 +76,4 @@ struct FleetImportCommand: AsyncParsableCommand {
 
     private var displayName: String { InputFile(file).displayName }
 }
+#endif

@@ -1,3 +1,4 @@
+#if CLI
 import RizqCommandLine
 import ArgumentParser
 import RizqFleet
@@ -26,3 +27,4 @@ struct FleetListCommand: AsyncParsableCommand {
         SuiteListing.print(fleet.entries, keys: fleet.keys, json: json, empty: "fleet suite \(fleet.name) is empty: it has no keys (\(fleet.engine.endpointDescription))")
     }
 }
+#endif

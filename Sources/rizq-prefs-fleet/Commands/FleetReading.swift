@@ -1,3 +1,4 @@
+#if CLI
 import RizqCommandLine
 import RizqFleet
 
@@ -25,3 +26,4 @@ enum FleetReading {
         }
     }
 }
+#endif

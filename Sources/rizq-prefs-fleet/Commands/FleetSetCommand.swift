@@ -1,3 +1,4 @@
+#if CLI
 import RizqCommandLine
 import ArgumentParser
 import RizqFleet
@@ -44,3 +45,4 @@ struct FleetSetCommand: AsyncParsableCommand {
         }
     }
 }
+#endif

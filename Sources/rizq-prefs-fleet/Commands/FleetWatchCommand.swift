@@ -1,3 +1,4 @@
+#if CLI
 import RizqCommandLine
 import ArgumentParser
 import Dispatch
@@ -98,3 +99,4 @@ struct FleetWatchCommand: AsyncParsableCommand {
 
     nonisolated(unsafe) private static var signalSources: [any DispatchSourceSignal] = []
 }
+#endif

@@ -1,3 +1,4 @@
+#if CLI
 import RizqCommandLine
 import ArgumentParser
 import Foundation
@@ -94,3 +95,4 @@ enum FleetSession {
         opened = []
     }
 }
+#endif

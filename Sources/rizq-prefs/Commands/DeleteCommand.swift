@@ -1,3 +1,4 @@
+#if CLI
 import RizqCommandLine
 import ArgumentParser
 import RizqPrefs
@@ -28,3 +29,4 @@ struct DeleteCommand: ParsableCommand {
         try suite.flushOrFail()
     }
 }
+#endif

@@ -1,9 +1,11 @@
+#if CLI
 import RizqCommandLine
 import ArgumentParser
 import Foundation
 import RizqImport
 import RizqPrefs
 import RizqSecrets
+import RizqSync
 
 /// `rizq-prefs doctor`
 struct DoctorCommand: ParsableCommand {
@@ -20,7 +22,9 @@ struct DoctorCommand: ParsableCommand {
             migrate --app ID --recover); and the chain of secret backends ('rizq-prefs secret \
             backends'): that writes have somewhere to go, that the backend they go to is usable \
             (a Secret Service reachable and unlocked, a vault that a key source here opens), and \
-            that every backend in the chain can be read. Each finding that needs you comes with a \
+            that every backend in the chain can be read; for each suite synced between devices, a \
+            device whose stamps are more than a minute from this device's clock (with the offset) \
+            and a key whose last merge such a clock decided. Each finding that needs you comes with a \
             fix. Exits 0 when nothing needs you (warnings, such as a folder other users can list, \
             are printed but do not fail), 3 when a suite file or folder does, else 4 when the \
             secrets do. --json prints \
@@ -52,7 +56,9 @@ struct DoctorCommand: ParsableCommand {
         var checks = catalog.inspect().map { Check(area: "files", finding: $0) }
         checks += lookAlikeFindings(catalog).map { Check(area: "files", finding: $0) }
         checks += killedImportFindings(catalog).map { Check(area: "files", finding: $0) }
+        checks += sandboxFindings(catalog).map { Check(area: "files", finding: $0) }
         if !skipSecrets { checks += secretFindings().map { Check(area: "secrets", finding: $0) } }
+        checks += syncFindings().map { Check(area: "sync", finding: $0) }
 
         let storageTrouble = checks.contains { $0.area == "files" && $0.finding.severity == .problem }
         let secretTrouble = checks.contains { $0.area == "secrets" && $0.finding.severity == .problem }
@@ -70,6 +76,10 @@ struct DoctorCommand: ParsableCommand {
                 Output.line("Secrets of \(secretService) (rizq-prefs secret backends)")
                 for check in checks where check.area == "secrets" { show(check.finding) }
             }
+            if checks.contains(where: { $0.area == "sync" }) {
+                Output.line("Device sync (rizq-prefs sync status)")
+                for check in checks where check.area == "sync" { show(check.finding) }
+            }
         }
         if storageTrouble { throw ExitCode(ExitStatus.storage.rawValue) }
         if secretTrouble { throw ExitCode(ExitStatus.secretService.rawValue) }
@@ -80,6 +90,66 @@ struct DoctorCommand: ParsableCommand {
         let mark = finding.severity.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)
         Output.line("  \(mark) " + DisplayText.escaped("\(finding.path.isEmpty ? "" : finding.path + ": ")\(finding.message)"))
         if !finding.fix.isEmpty { Output.line("           fix: " + DisplayText.escaped(finding.fix)) }
+    }
+
+    /// For each synced suite: a warning per device whose stamps are far from this device's
+    /// clock (with the offset), and per key whose last merge such a clock decided; one line
+    /// when all is well. Read only: the sync state as the last round left it.
+    private func syncFindings() -> [SuiteCatalog.Finding] {
+        var findings: [SuiteCatalog.Finding] = []
+        for enabled in DeviceSync.enabledSuites() {
+            let sync: DeviceSync
+            let skews: [ClockSkew]
+            let decided: [String: String]
+            do {
+                guard let store = try? SuiteStore(suite: enabled.suite, appID: enabled.app ?? enabled.suite),
+                    let opened = try store.deviceSync()
+                else { continue }
+                sync = opened
+                skews = try sync.clockSkews
+                decided = try sync.decidedByClock
+            } catch {
+                findings.append(.init(
+                    severity: .problem, path: enabled.suite, message: "the sync state cannot be read: \(error)",
+                    fix: "move the sync state aside and enable sync again (rizq-prefs sync enable)"))
+                continue
+            }
+            let path = sync.statePath
+            for skew in skews {
+                findings.append(.init(severity: .warning, path: path, message: "suite \(enabled.suite): \(skew)", fix: skew.fix))
+            }
+            for (_, explanation) in decided.sorted(by: { $0.key < $1.key }) {
+                findings.append(.init(
+                    severity: .warning, path: path, message: "suite \(enabled.suite): \(explanation)",
+                    fix: "set the key again on the device whose value should win, once the clocks agree"))
+            }
+            if skews.isEmpty, decided.isEmpty {
+                findings.append(.init(severity: .ok, path: path, message: "suite \(enabled.suite): no clock of a synced device is far from this one's", fix: ""))
+            }
+        }
+        return findings
+    }
+
+    /// Inside a Flatpak sandbox: which folder the suites are in, and whether app-group suites are
+    /// shared with other apps (the permission that shares them, when they are not).
+    private func sandboxFindings(_ catalog: SuiteCatalog) -> [SuiteCatalog.Finding] {
+        guard let sandbox = FlatpakSandbox.current else { return [] }
+        let app = sandbox.appID ?? "this app"
+        let environment = ProcessInfo.processInfo.environment
+        if let home = environment["RIZQ_PREFS_HOME"], !home.isEmpty {
+            return [.init(severity: .ok, path: catalog.root, message: "inside the Flatpak sandbox of \(app): the suites are where RIZQ_PREFS_HOME says", fix: "")]
+        }
+        let home = environment["HOME"] ?? NSHomeDirectory()
+        if FlatpakSandbox.sharedPreferencesRoot(home: home) == catalog.root {
+            return [.init(
+                severity: .ok, path: catalog.root,
+                message: "inside the Flatpak sandbox of \(app), with --filesystem=xdg-config/rizq-prefs: the suites are the host's, and app-group suites are shared with the host and every app given the same permission",
+                fix: "")]
+        }
+        return [.init(
+            severity: .ok, path: catalog.root,
+            message: "inside the Flatpak sandbox of \(app): the suites are this app's own (~/.var/app/\(app)/config/rizq-prefs on the host), and its app-group suites are its alone",
+            fix: "to share app-group suites with the host and other sandboxed apps, give each app the permission: flatpak override --user --filesystem=xdg-config/rizq-prefs:create \(app) (or finish-args in its manifest)")]
     }
 
     /// A problem for each import that was killed before it finished (its journal is left): it
@@ -150,3 +220,4 @@ struct DoctorCommand: ParsableCommand {
         return findings
     }
 }
+#endif

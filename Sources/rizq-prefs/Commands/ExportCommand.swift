@@ -1,3 +1,4 @@
+#if CLI
 import RizqCommandLine
 import ArgumentParser
 import Foundation
@@ -34,3 +35,4 @@ struct ExportCommand: ParsableCommand {
         Output.syncIfFile()
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if CLI
 import RizqCommandLine
 import ArgumentParser
 import Foundation
@@ -62,3 +63,4 @@ struct FleetStubCommand: ParsableCommand {
         throw FleetLauncher.exec(arguments)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if CLI
 import RizqCommandLine
 import ArgumentParser
 import RizqPrefs
@@ -15,6 +16,13 @@ struct GetCommand: ParsableCommand {
             Examples:
               rizq-prefs get --app com.rizq.app current_streak
               rizq-prefs get --suite group.com.rizq.app last_sync_timestamp --json
+              rizq-prefs get --mounted /etc/config http.timeout
+
+            --mounted DIR reads KEY from a mounted folder of one file per key instead of a \
+            suite (a Kubernetes ConfigMap or Secret volume, Docker's /run/secrets, systemd's \
+            $CREDENTIALS_DIRECTORY), as an app's MountedFolderProvider does: from one \
+            generation, the file's text with its trailing newlines cut. A warning on stderr says \
+            when the file is a subPath mount, which never updates.
             """)
 
     @OptionGroup var store: StoreOptions
@@ -25,7 +33,14 @@ struct GetCommand: ParsableCommand {
     @Flag(help: "Print the value as JSON even when it is a string.")
     var json = false
 
+    @Option(help: ArgumentHelp("Read KEY from this mounted folder of one file per key, not from a suite.", valueName: "dir"))
+    var mounted: String?
+
     func run() throws {
+        if let mounted {
+            try MountedFolderCommands.get(folder: mounted, key: key, json: json, store: store)
+            return
+        }
         let suite = try store.openStore()
         guard let value = suite.prefValue(forKey: key) else {
             throw CLIError(.notFound, "no key '\(key)' in suite \(suite.suiteName) (\(suite.location.path)); list its keys with 'rizq-prefs list'")
@@ -33,3 +48,4 @@ struct GetCommand: ParsableCommand {
         Output.line(json ? value.json : value.plain)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if CLI
 import RizqCommandLine
 import ArgumentParser
 import Foundation
@@ -59,3 +60,4 @@ struct ImportCommand: ParsableCommand {
 
     private var displayName: String { InputFile(file).displayName }
 }
+#endif

@@ -1,3 +1,4 @@
+#if CLI
 import RizqCommandLine
 import ArgumentParser
 import Foundation
@@ -293,3 +294,4 @@ struct ImportDumpCommand: ParsableCommand {
         }
     }
 }
+#endif

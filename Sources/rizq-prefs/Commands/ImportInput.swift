@@ -1,3 +1,4 @@
+#if CLI
 import RizqCommandLine
 import Foundation
 import RizqProfiles
@@ -37,3 +38,4 @@ enum ImportInput: Equatable {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if CLI
 import RizqCommandLine
 import ArgumentParser
 import RizqPrefs
@@ -23,3 +24,4 @@ struct ListCommand: ParsableCommand {
         SuiteListing.print(suite.entries, keys: suite.keys, json: json, empty: "suite \(store.suiteDescription) is empty: it has no keys (\(suite.location.path))")
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if CLI
 import RizqCommandLine
 import RizqPrefs
 import RizqJSON
@@ -44,3 +45,4 @@ struct ProfileListing {
         return (try? JSONWriter.string(object, pretty: true)) ?? "{}"
     }
 }
+#endif

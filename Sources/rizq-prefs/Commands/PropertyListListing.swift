@@ -1,3 +1,4 @@
+#if CLI
 import RizqCommandLine
 import Foundation
 import RizqImport
@@ -52,3 +53,4 @@ struct PropertyListListing {
         return (try? JSONWriter.string(object, pretty: true)) ?? "{}"
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if CLI
 import RizqCommandLine
 import ArgumentParser
 import RizqPrefs
@@ -44,3 +45,4 @@ struct SetCommand: ParsableCommand {
         try suite.flushOrFail()
     }
 }
+#endif

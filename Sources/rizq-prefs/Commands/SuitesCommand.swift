@@ -1,3 +1,4 @@
+#if CLI
 import RizqCommandLine
 import ArgumentParser
 import RizqPrefs
@@ -52,3 +53,4 @@ struct SuitesCommand: ParsableCommand {
         if !unreadable.isEmpty { throw ExitCode(ExitStatus.storage.rawValue) }
     }
 }
+#endif

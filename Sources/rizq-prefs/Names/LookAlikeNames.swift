@@ -1,3 +1,4 @@
+#if CLI
 import RizqCommandLine
 import Foundation
 
@@ -100,3 +101,4 @@ enum LookAlikeNames {
         "U+" + String(format: "%04X", scalar.value)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if CLI
 import RizqCommandLine
 import ArgumentParser
 
@@ -112,3 +113,4 @@ enum CommandNames {
         return nil
     }
 }
+#endif

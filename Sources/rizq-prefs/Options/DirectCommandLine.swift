@@ -1,3 +1,4 @@
+#if CLI
 import RizqCommandLine
 import ArgumentParser
 #if canImport(Glibc)
@@ -43,3 +44,4 @@ struct Direct<Command: ParsableCommand>: ParsableCommand {
     @OptionGroup var command: Command
     @OptionGroup var verbosity: Verbosity
 }
+#endif

@@ -1,3 +1,4 @@
+#if CLI
 #if canImport(Glibc)
 import RizqCommandLine
 import Glibc
@@ -41,3 +42,4 @@ enum RawArguments {
         }
     }
 }
+#endif

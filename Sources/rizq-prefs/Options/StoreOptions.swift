@@ -1,3 +1,4 @@
+#if CLI
 import RizqCommandLine
 import ArgumentParser
 import Foundation
@@ -64,3 +65,4 @@ extension SuiteStore {
         }
     }
 }
+#endif

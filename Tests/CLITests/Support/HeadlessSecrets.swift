@@ -6,7 +6,7 @@ extension CLIHarness {
     var secretsRoot: String { root + "/secrets" }
 
     /// A machine with no desktop: no session bus, no keyring; this test's own vault folder and
-    /// config file; no passphrase source unless `extra` sets one. systemd-creds is used only with
+    /// config file and state folder; no passphrase source unless `extra` sets one. systemd-creds is used only with
     /// `systemd: true` (root, the host key).
     func headless(systemd: Bool = false, _ extra: [String: String?] = [:]) -> [String: String?] {
         var environment: [String: String?] = [
@@ -14,6 +14,8 @@ extension CLIHarness {
             "RIZQ_SECRETS_CONFIG": root + "/secrets.json", "RIZQ_SECRETS_SYSTEMD_CREDS": systemd ? "1" : "0",
             "RIZQ_SECRETS_PASSPHRASE_FILE": nil, "RIZQ_SECRETS_PASSPHRASE_FD": nil, "RIZQ_SECRETS_PASSPHRASE_COMMAND": nil,
             "RIZQ_SECRETS_KEY_FILE": nil, "RIZQ_SECRETS_BACKEND": nil, "CREDENTIALS_DIRECTORY": nil,
+            // The vaults' generation records (outside the vaults' folder), this test's own too.
+            "XDG_STATE_HOME": root + "/state",
         ]
         for (name, value) in extra { environment[name] = value }
         return environment

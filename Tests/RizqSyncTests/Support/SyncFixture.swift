@@ -8,10 +8,11 @@ final class TemporaryFolder: Sendable {
     let path: String
 
     init(_ label: String = "rizq-sync-test") {
-        let template = NSTemporaryDirectory() + "/\(label).XXXXXX"
+        // One spelling, as device sync keeps a folder (no `//`): paths compare as written.
+        let template = (NSTemporaryDirectory() as NSString).appendingPathComponent("\(label).XXXXXX")
         var bytes = Array(template.utf8CString)
         let made = bytes.withUnsafeMutableBufferPointer { buffer in buffer.baseAddress.flatMap { mkdtemp($0) } }
-        path = made.map { String(cString: $0) } ?? NSTemporaryDirectory() + "/\(label)-\(UUID().uuidString)"
+        path = made.map { String(cString: $0) } ?? (NSTemporaryDirectory() as NSString).appendingPathComponent("\(label)-\(UUID().uuidString)")
         try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     }
 

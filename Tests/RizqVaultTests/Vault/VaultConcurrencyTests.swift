@@ -54,7 +54,8 @@ final class VaultConcurrencyTests: VaultTestCase {
         // The final vault, read by Debian's age with the key file: every acknowledged secret.
         let decrypted = try runProcess("/usr/bin/age", ["-d", "-i", keyFile, folder + "/vault.age"])
         XCTAssertEqual(decrypted.status, 0)
-        let items = try XCTUnwrap(JSONSerialization.jsonObject(with: decrypted.stdout) as? [String: [String: Any]])
+        let sealed = try XCTUnwrap(JSONSerialization.jsonObject(with: decrypted.stdout) as? [String: Any])
+        let items = try XCTUnwrap(sealed["items"] as? [String: [String: Any]])
         var checked = 0
         for writer in 0..<Self.writers {
             let acked = acknowledged.indices(writer)

@@ -33,7 +33,8 @@ final class VaultKeySourceTests: VaultTestCase {
         let pipeline = try runShell(#"cd "$FOLDER" && systemd-creds decrypt --name="rizq-prefs.$SERVICE.identity" slots/systemd.cred - | age -d -i - vault.age"#,
                                     environment: ["FOLDER": folder, "SERVICE": service])
         XCTAssertEqual(pipeline.status, 0, pipeline.stderr)
-        let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(pipeline.stdout.utf8)) as? [String: [String: Any]])
+        let sealed = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(pipeline.stdout.utf8)) as? [String: Any])
+        let json = try XCTUnwrap(sealed["items"] as? [String: [String: Any]])
         XCTAssertEqual(json["token"]?["data"] as? String, Data("stock-tools".utf8).base64EncodedString())
     }
 

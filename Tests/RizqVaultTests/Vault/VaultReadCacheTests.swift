@@ -18,7 +18,9 @@ final class VaultReadCacheTests: VaultTestCase {
 
     /// The store of this test process: the same vault, the same key file.
     func makeStore() -> VaultSecretStore {
-        VaultSecretStore(service: service, configuration: VaultConfiguration(root: root, keyFile: keyFile, usesSystemdCredentials: false, usesKeyringCache: false))
+        VaultSecretStore(service: service, configuration: VaultConfiguration(
+            root: root, keyFile: keyFile, usesSystemdCredentials: false, usesKeyringCache: false,
+            stateFolder: scratch + "/.local/state/rizq-prefs/vaults"))
     }
 
     func childSet(_ account: String, _ value: String) throws {

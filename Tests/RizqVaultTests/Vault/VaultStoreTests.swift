@@ -156,7 +156,9 @@ final class VaultStoreTests: VaultTestCase {
         XCTAssertTrue(status.contains("key-file present=true usable=true protection=obfuscation"), status)
         let recovered = try runProcess("/usr/bin/age", ["-d", "-i", keyFile, folder + "/vault.age"])
         XCTAssertEqual(recovered.status, 0)
-        let json = try XCTUnwrap(JSONSerialization.jsonObject(with: recovered.stdout) as? [String: [String: Any]])
+        let sealed = try XCTUnwrap(JSONSerialization.jsonObject(with: recovered.stdout) as? [String: Any])
+        XCTAssertEqual(sealed["format"] as? String, "rizq-prefs.vault.v2")
+        let json = try XCTUnwrap(sealed["items"] as? [String: [String: Any]])
         XCTAssertEqual(json["api"]?["data"] as? String, Data("key-file-secret".utf8).base64EncodedString())
         XCTAssertEqual(json["api"]?["isText"] as? Bool, true)
         // A key made by age-keygen beforehand becomes the vault's key.

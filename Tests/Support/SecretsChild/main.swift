@@ -26,6 +26,8 @@
 //   rizq-secrets-test-child cache-locked SERVICE
 //       stores and reads an item twice (the second read takes the remembered path), runs
 //       $RIZQ_LOCK_COMMAND (another process locks the keyring), reads it again.
+//   rizq-secrets-test-child file-keyring SERVICE COMMAND …, portal TIMEOUT
+//       the file keyring and the Secret portal (see FileKeyringChild.swift).
 //   rizq-secrets-test-child cache-restart SERVICE
 //       stores and reads accounts "kept" and "cleared" twice, runs $RIZQ_RESTART_COMMAND (which
 //       may clear and store items around a daemon restart), then reads both again.
@@ -52,6 +54,12 @@ func printStore(_ step: String, _ store: SecretServiceStore, _ secret: String, a
 }
 
 let arguments = Array(CommandLine.arguments.dropFirst())
+if arguments.count >= 3, arguments[0] == "file-keyring" {
+    runFileKeyring(arguments)
+}
+if arguments.count == 2, arguments[0] == "portal", let timeout = Double(arguments[1]) {
+    runPortal(timeout: timeout)
+}
 if arguments.count == 3, arguments[0] == "faults", let pid = pid_t(arguments[2]) {
     runFaults(service: arguments[1], pid: pid)
 }

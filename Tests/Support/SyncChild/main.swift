@@ -14,10 +14,12 @@ import RizqSync
 //   get KEY          → "value KEY JSON" | "value KEY -"
 //   wait KEY JSON [S] → "seen KEY" once the suite holds JSON under KEY | "timeout KEY" (S s, default 120)
 //   now              → "ok now"                                        (DeviceSync.syncNow)
+//   skews            → "skew DEVICE this|other OFFSET-MS" each, then "skews done" (DeviceSync.clockSkews)
 //   quit             → exits 0
 //
 // It prints "ready" once started, and one line per event: "merged REASON k1,k2",
-// "published", "refused KEY", "status …".
+// "published", "refused KEY", "status …", "skipped KEY DEVICE", "unreadable PATH",
+// "clock DEVICE OFFSET-MS", "decided KEY".
 /// One line to stdout, at once (write(2): the test waits for it).
 func say(_ line: String) {
     FileHandle.standardOutput.write(Data((line + "\n").utf8))
@@ -68,6 +70,10 @@ Task.detached {
         case .published: say("published")
         case .secretRefused(let key, _), .quotaExceeded(let key, _): say("refused \(key)")
         case .statusChanged(let status): say("status \(status)")
+        case .inputSkipped(let skipped): say("skipped \(skipped.key ?? "-") \(skipped.device ?? "-")")
+        case .unreadableReplica(let path, _): say("unreadable \(path)")
+        case .clockSkew(let skew): say("clock \(skew.device) \(skew.offsetMilliseconds)")
+        case .decidedByClock(let key, _): say("decided \(key)")
         default: break
         }
     }
@@ -136,6 +142,12 @@ while let line = readLine() {
         } catch {
             say("error now \(error)")
         }
+    case "skews":
+        // skews → "skew DEVICE this|other OFFSET-MS" per device, then "skews done"
+        for skew in (try? sync.clockSkews) ?? [] {
+            say("skew \(skew.device) \(skew.isThisDevice ? "this" : "other") \(skew.offsetMilliseconds)")
+        }
+        say("skews done")
     case "quit":
         sync.stop()
         try? store.flush()

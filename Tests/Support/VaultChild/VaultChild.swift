@@ -6,7 +6,8 @@ import RizqSecrets
 /// strace). Configuration comes from the environment (VaultConfiguration.fromEnvironment:
 /// RIZQ_SECRETS_DIR, RIZQ_SECRETS_PASSPHRASE_FILE/_FD/_COMMAND, RIZQ_SECRETS_KEY_FILE), plus
 /// RIZQ_TEST_TERMINAL=1 (ask on the terminal), RIZQ_TEST_NO_SYSTEMD=1, RIZQ_TEST_NO_CACHE=1,
-/// RIZQ_TEST_WORK_FACTOR (scrypt log2 N), RIZQ_TEST_LOCK_TIMEOUT (seconds).
+/// RIZQ_TEST_WORK_FACTOR (scrypt log2 N), RIZQ_TEST_LOCK_TIMEOUT and RIZQ_TEST_COMMAND_TIMEOUT
+/// (seconds).
 /// Secrets come in on stdin and go out on stdout, never in an argument. Every outcome is one line
 /// (`ok …`, or `error <case> <message>` with exit status 1).
 ///
@@ -26,6 +27,7 @@ struct VaultChild {
         if environment["RIZQ_TEST_NO_CACHE"] == "1" { configuration.usesKeyringCache = false }
         if let factor = environment["RIZQ_TEST_WORK_FACTOR"].flatMap(Int.init) { configuration.scryptWorkFactor = factor }
         if let seconds = environment["RIZQ_TEST_LOCK_TIMEOUT"].flatMap(Double.init) { configuration.lockTimeout = seconds }
+        if let seconds = environment["RIZQ_TEST_COMMAND_TIMEOUT"].flatMap(Double.init) { configuration.commandTimeout = seconds }
         let vault = VaultSecretStore(service: arguments[1], configuration: configuration)
         let rest = Array(arguments.dropFirst(2))
         if command == "chain-writer" {
@@ -91,6 +93,11 @@ struct VaultChild {
         case "remove-slot":
             try vault.removeSlot(VaultKeySource(rawValue: rest[0]) ?? .kernelKeyringCache)
             print("ok removed")
+        case "rekey":
+            print("ok rekeyed \(try vault.rekey())")
+        case "accept-restored":
+            try vault.acceptRestoredVault()
+            print("ok accepted")
         case "set-aside":
             print("ok \(try vault.setAsideDamagedVault() ?? "none")")
         case "writer":
@@ -145,6 +152,10 @@ struct VaultChild {
         case .untrusted: return "untrusted"
         case .timedOut: return "timedOut"
         case .invalidSlotChange: return "invalidSlotChange"
+        case .unauthenticated: return "unauthenticated"
+        case .rolledBack: return "rolledBack"
+        case .vaultFull: return "vaultFull"
+        case .invalidConfiguration: return "invalidConfiguration"
         }
     }
 

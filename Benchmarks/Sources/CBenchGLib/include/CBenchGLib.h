@@ -65,4 +65,19 @@ long bench_secret_get(char *error, size_t error_size);
  * Returns the secret's length, or -1. */
 long bench_libsecret_get(char *error, size_t error_size);
 
+/* MARK: libsecret's file backend (the peer of file-keyring-get and file-keyring-set) */
+
+/* Selects libsecret's file backend for this process, on the keyring at `path` with `password`
+ * (SECRET_BACKEND=file, SECRET_FILE_TEST_PATH, SECRET_FILE_TEST_PASSWORD, as its own tests do),
+ * and makes libsecret load it (untimed). Call before any other libsecret use in the process:
+ * its backend is a process-wide singleton. */
+int bench_file_keyring_prepare(const char *path, const char *password, char *error, size_t error_size);
+/* secret_password_lookup_binary_sync of the item with service=`service`, account=`account`
+ * (a schema with just those attributes, not matched by name): the secret's length, or -1. */
+long bench_file_keyring_lookup(const char *service, const char *account, char *error, size_t error_size);
+/* secret_password_store_binary_sync of `length` bytes for those attributes (libsecret rewrites
+ * the whole file: a temporary file, fsync, a backup link, rename). */
+int bench_file_keyring_store(const char *service, const char *account, const void *secret, size_t length, char *error,
+                             size_t error_size);
+
 #endif

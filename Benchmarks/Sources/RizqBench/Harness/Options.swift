@@ -6,7 +6,7 @@ import Foundation
 /// `--only` runs some workloads (see `workloads`) and `--sizes` some suite sizes: for profiling
 /// one of them under callgrind (docs/performance.md).
 struct Options {
-    static let workloads = ["get", "set", "set-memory", "set-durable", "flush", "open", "migrate", "bulk", "codable", "cross-process", "secret-get", "vault-get", "vault-set", "vault-unlock", "memory", "large", "sync-latency", "sync-merge", "cli-get", "cli-set"]
+    static let workloads = ["get", "set", "set-memory", "set-durable", "flush", "open", "migrate", "bulk", "codable", "cross-process", "mount-swap", "secret-get", "vault-get", "vault-set", "vault-unlock", "file-keyring-get", "file-keyring-set", "memory", "large", "sync-latency", "sync-merge", "cli-get", "cli-set"]
     /// The workloads with a GSettings peer (they need the schemas and dconf).
     static let gsettingsWorkloads: Set<String> = ["get", "set", "set-memory", "set-durable", "bulk", "cross-process", "cli-get", "cli-set"]
 
@@ -60,7 +60,7 @@ struct Options {
     /// workload").
     var planned: [(workload: String, size: Int?)] {
         sizes.flatMap { size in Options.sizedWorkloads.filter(runs).map { ($0, Optional(size)) } }
-            + ["bulk", "codable", "cross-process", "secret-get", "vault-get", "vault-set", "vault-unlock", "large", "memory", "sync-latency", "sync-merge", "cli-get", "cli-set"].filter(runs).map { ($0, nil) }
+            + ["bulk", "codable", "cross-process", "mount-swap", "secret-get", "vault-get", "vault-set", "vault-unlock", "file-keyring-get", "file-keyring-set", "large", "memory", "sync-latency", "sync-merge", "cli-get", "cli-set"].filter(runs).map { ($0, nil) }
     }
 
     var needsGSettings: Bool { !oursOnly && !only.isDisjoint(with: Options.gsettingsWorkloads) }

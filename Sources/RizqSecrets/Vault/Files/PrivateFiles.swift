@@ -1,3 +1,4 @@
+#if Secrets
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -86,7 +87,7 @@ enum PrivateFiles {
     }
 
     /// Writes `data` to a new file `path` (it must not exist), 0600, durably.
-    static func createExclusive(_ path: String, data: Data) throws(VaultError) {
+    static func createExclusive(_ path: String, data: some ContiguousBytes) throws(VaultError) {
         do {
             try AtomicFile.create(data, at: path, subject: "vault file")
         } catch {
@@ -97,7 +98,7 @@ enum PrivateFiles {
     /// Replaces `path` with `data` atomically and durably; returns the new file's stamp (after
     /// the rename, taken on its own descriptor).
     @discardableResult
-    static func replace(_ path: String, with data: Data) throws(VaultError) -> FileStamp {
+    static func replace(_ path: String, with data: some ContiguousBytes) throws(VaultError) -> FileStamp {
         do {
             return try AtomicFile.write(data, to: path, subject: "vault file")
         } catch {
@@ -161,3 +162,4 @@ extension FileError {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Secrets
 import RizqCore
 
 /// The vault's writer lock: RizqCore's ``FileLock`` on the folder's `lock` file, held from
@@ -28,3 +29,4 @@ enum VaultLock {
         try body()
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Secrets
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -43,8 +44,10 @@ struct KeyFileSlot {
         }
         let readable = access(path, R_OK) == 0
         var reason = readable ? "the key file \(path) is readable, \(where_)" : "the key file \(path) cannot be read (\(PrivateFiles.errnoText(errno)))"
-        if let problem = Self.trust.problem(with: info) {
-            reason = "the key file \(path) is refused: " + FileError(path: path, operation: .read, problem: problem, subject: "key file").reason
+        do {
+            try Self.trust.check(info, path: path, operation: .read)
+        } catch {
+            reason = "the key file \(path) is refused: " + error.reason
             return VaultKeySourceStatus(source: .keyFile, isPresent: true, isUsable: false, reason: reason, protection: protection, persistence: .untilDeleted)
         }
         return VaultKeySourceStatus(source: .keyFile, isPresent: true, isUsable: readable, reason: reason, protection: protection, persistence: .untilDeleted)
@@ -77,6 +80,22 @@ struct KeyFileSlot {
             guard identities.contains(where: { $0.recipient == identity.recipient }) else { throw .wrongKey(source: .keyFile) }
             return
         }
-        try PrivateFiles.createExclusive(path, data: Data(AgeIdentityFile.render(identity).utf8))
+        var bytes = AgeIdentityFile.renderBytes([identity])
+        defer { bytes.zeroize() }
+        try PrivateFiles.createExclusive(path, data: bytes)
+    }
+
+    /// Replaces the key file's contents with `identities` (a re-key: the new identity, with the
+    /// old one while the vault is re-encrypted), atomically, 0600. A link is replaced where it
+    /// points (the key file may live on a removable disk), once the file there is judged as a
+    /// read judges it.
+    func replace(with identities: [AgeX25519Identity]) throws(VaultError) {
+        guard let path else { throw .keySourceFailed(source: .keyFile, detail: "no key file configured (RIZQ_SECRETS_KEY_FILE)") }
+        _ = try self.identities()
+        let target = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+        var bytes = AgeIdentityFile.renderBytes(identities)
+        defer { bytes.zeroize() }
+        try PrivateFiles.replace(target, with: bytes)
     }
 }
+#endif

@@ -1,15 +1,54 @@
+#if Secrets
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import CProcessControl
 import Foundation
 import RizqCore
 
 /// Runs the programs a key source needs (`systemd-creds`, a passphrase command): secrets go in on
 /// stdin and come out on stdout, never in an argument; output is bounded; the caller waits at
-/// most `timeout` seconds, then the program is killed.
+/// most `timeout` seconds, then the program is killed with its whole process group (a shell's
+/// children too, not only `/bin/sh`).
+///
+/// The program inherits only stdin, stdout and stderr (every other descriptor is closed in the
+/// child, whatever its close-on-exec flag: a passphrase descriptor, the vault's files), and only
+/// the environment ``Environment`` lets through — never the `RIZQ_SECRETS_*` settings or a
+/// token some other variable holds.
 enum KeySourceCommand {
+    /// Which variables of this process's environment a program gets.
+    enum Environment {
+        /// `systemd-creds`: where programs are, the locale and time zone, and systemd's own
+        /// `SYSTEMD_*` settings (`SYSTEMD_CREDENTIAL_SECRET` names another host key).
+        case minimal
+        /// A passphrase command (`pass show …`, `secret-tool lookup …`, `op read …`): ``minimal``
+        /// and what such tools need to reach the user's agents and stores — `HOME`, `USER`,
+        /// `LOGNAME`, `SHELL`, `TERM`, `TMPDIR`, the `XDG_*` folders, `DBUS_SESSION_BUS_ADDRESS`,
+        /// `DISPLAY`, `WAYLAND_DISPLAY`, `SSH_AUTH_SOCK`, `GNUPGHOME`, `GPG_TTY`, `PASSWORD_STORE_*`.
+        case passphraseCommand
+
+        static let minimalNames: Set<String> = ["PATH", "LANG", "LANGUAGE", "TZ"]
+        static let commandNames: Set<String> = [
+            "HOME", "USER", "LOGNAME", "SHELL", "TERM", "TMPDIR", "XDG_RUNTIME_DIR", "XDG_CONFIG_HOME", "XDG_DATA_HOME",
+            "XDG_CACHE_HOME", "XDG_STATE_HOME", "DBUS_SESSION_BUS_ADDRESS", "DISPLAY", "WAYLAND_DISPLAY", "SSH_AUTH_SOCK", "GNUPGHOME",
+            "GPG_TTY",
+        ]
+
+        /// Whether the variable `name` goes to the program.
+        func admits(_ name: String) -> Bool {
+            if Self.minimalNames.contains(name) || name.hasPrefix("LC_") || name.hasPrefix("SYSTEMD_") { return true }
+            guard self == .passphraseCommand else { return false }
+            return Self.commandNames.contains(name) || name.hasPrefix("PASSWORD_STORE_")
+        }
+
+        /// `NAME=value` for every admitted variable of `environment`.
+        func entries(of environment: [String: String]) -> [String] {
+            environment.filter { admits($0.key) }.map { $0.key + "=" + $0.value }.sorted()
+        }
+    }
+
     struct Result {
         var status: Int32
         var stdout: Data
@@ -26,7 +65,10 @@ enum KeySourceCommand {
     /// The most a key source is allowed to write on stdout: an identity or a passphrase.
     static let outputLimit = 64 * 1024
 
-    static func run(_ executable: String, _ arguments: [String], input: Data?, timeout: Double, source: VaultKeySource, name: String) throws(VaultError) -> Result {
+    static func run(
+        _ executable: String, _ arguments: [String], input: Data?, timeout: Double, source: VaultKeySource, name: String,
+        environment: Environment = .minimal
+    ) throws(VaultError) -> Result {
         // stdin: the input is written whole into a pipe before the program starts (it is small,
         // within the pipe's buffer), so there is no writer thread and no SIGPIPE.
         var inputPipe: [Int32] = [-1, -1]
@@ -55,6 +97,14 @@ enum KeySourceCommand {
         posix_spawn_file_actions_adddup2(&actions, inputPipe[0], 0)
         posix_spawn_file_actions_adddup2(&actions, outputPipe[1], 1)
         posix_spawn_file_actions_adddup2(&actions, errorPipe[1], 2)
+        // A command may ask on the terminal (`age -d`, a pinentry): in its own process group it
+        // must be the terminal's foreground group, or its first read stops it (SIGTTIN).
+        let terminal = environment == .passphraseCommand ? ForegroundTerminal.open() : nil
+        defer { terminal?.takeBack() }
+        if let terminal { _ = rizq_spawn_add_foreground(&actions, terminal.descriptor) }
+        // Nothing but 0, 1 and 2 reaches the program, close-on-exec or not.
+        let closing = rizq_spawn_add_close_from(&actions, 3)
+        guard closing == 0 else { throw failure(source, name, "cannot close the other descriptors in the child: \(PrivateFiles.errnoText(closing))") }
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -66,12 +116,16 @@ enum KeySourceCommand {
         sigemptyset(&defaults)
         sigaddset(&defaults, SIGPIPE)
         posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        // Its own process group, so that a time-out kills what it started too.
+        posix_spawnattr_setpgroup(&attributes, 0)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
 
         let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
+        let envp: [UnsafeMutablePointer<CChar>?] = environment.entries(of: ProcessInfo.processInfo.environment).map { strdup($0) } + [nil]
+        defer { for pointer in envp { free(pointer) } }
         var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, executable, &actions, &attributes, argv, environ)
+        let spawned = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
         guard spawned == 0 else { throw failure(source, name, "cannot start \(executable): \(PrivateFiles.errnoText(spawned))") }
         close(inputPipe[0])
         inputPipe[0] = -1
@@ -88,16 +142,16 @@ enum KeySourceCommand {
         while !open.isEmpty {
             let now = DispatchTime.now().uptimeNanoseconds
             guard now < deadline else {
-                kill(pid, SIGKILL)
-                var status: Int32 = 0
-                _ = waitpid(pid, &status, 0)
+                stop(pid)
                 throw .timedOut(command: name, seconds: timeout)
             }
             var descriptors = open.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
             let ready = poll(&descriptors, nfds_t(descriptors.count), Int32(min((deadline - now) / 1_000_000 + 1, 60_000)))
             if ready < 0 {
                 if errno == EINTR { continue }
-                kill(pid, SIGKILL)
+                let code = errno
+                stop(pid)
+                errno = code
                 throw failure(source, name, "cannot wait for its output: \(PrivateFiles.errnoText(errno))")
             }
             for descriptor in descriptors where descriptor.revents != 0 {
@@ -123,8 +177,7 @@ enum KeySourceCommand {
             if reaped == pid { break }
             if reaped < 0, errno != EINTR { throw failure(source, name, "cannot wait for it: \(PrivateFiles.errnoText(errno))") }
             if DispatchTime.now().uptimeNanoseconds >= deadline {
-                kill(pid, SIGKILL)
-                _ = waitpid(pid, &status, 0)
+                stop(pid)
                 throw .timedOut(command: name, seconds: timeout)
             }
             var none = pollfd()
@@ -132,6 +185,43 @@ enum KeySourceCommand {
         }
         let exitStatus: Int32 = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
         return Result(status: exitStatus, stdout: stdout, stderr: stderr)
+    }
+
+    /// The controlling terminal, when this process is its foreground group: the program is made
+    /// the foreground group while it runs, and the terminal is taken back afterwards.
+    private struct ForegroundTerminal {
+        let descriptor: Int32
+
+        static func open() -> ForegroundTerminal? {
+            let descriptor = Glibc.open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)
+            guard descriptor >= 0 else { return nil }
+            guard tcgetpgrp(descriptor) == getpgrp() else {
+                close(descriptor)
+                return nil
+            }
+            return ForegroundTerminal(descriptor: descriptor)
+        }
+
+        /// Makes this process's group the foreground one again (SIGTTOU blocked meanwhile, as a
+        /// background group's `tcsetpgrp` raises it), and closes the descriptor.
+        func takeBack() {
+            var blocked = sigset_t()
+            var previous = sigset_t()
+            sigemptyset(&blocked)
+            sigaddset(&blocked, SIGTTOU)
+            pthread_sigmask(SIG_BLOCK, &blocked, &previous)
+            _ = tcsetpgrp(descriptor, getpgrp())
+            pthread_sigmask(SIG_SETMASK, &previous, nil)
+            close(descriptor)
+        }
+    }
+
+    /// Kills the program's whole process group (it leads it), then reaps the program.
+    private static func stop(_ pid: pid_t) {
+        kill(-pid, SIGKILL)
+        kill(pid, SIGKILL)
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
     }
 
     /// A pipe whose ends close on exec (glibc's pipe2 is not in Swift's Glibc module).
@@ -146,3 +236,4 @@ enum KeySourceCommand {
         .keySourceFailed(source: source, detail: "\(name): \(detail)")
     }
 }
+#endif

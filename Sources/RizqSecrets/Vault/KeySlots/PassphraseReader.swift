@@ -1,3 +1,4 @@
+#if Secrets
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -24,8 +25,12 @@ enum PassphraseReader {
         switch source {
         case .file(let path):
             var info = stat()
-            if stat(path, &info) == 0, let problem = fileTrust.problem(with: info) {
-                return (false, "\(source.summary) is refused: " + FileError(path: path, operation: .read, problem: problem, subject: "passphrase file").reason)
+            if stat(path, &info) == 0 {
+                do {
+                    try fileTrust.check(info, path: path, operation: .read)
+                } catch {
+                    return (false, "\(source.summary) is refused: " + error.reason)
+                }
             }
             return access(path, R_OK) == 0 ? (true, "\(source.summary) is readable") : (false, "\(source.summary) cannot be read (\(PrivateFiles.errnoText(errno)))")
         case .fileDescriptor(let fd):
@@ -50,7 +55,10 @@ enum PassphraseReader {
         case .fileDescriptor(let fd):
             passphrase = try readDescriptor(fd)
         case .command(let command):
-            let result = try KeySourceCommand.run("/bin/sh", ["-c", command], input: nil, timeout: timeout, source: .passphrase, name: "the passphrase command")
+            var result = try KeySourceCommand.run(
+                "/bin/sh", ["-c", command], input: nil, timeout: timeout, source: .passphrase, name: "the passphrase command",
+                environment: .passphraseCommand)
+            defer { result.stdout.resetBytes(in: 0..<result.stdout.count) }
             // Not the command's output or stderr: either could hold the passphrase.
             guard result.status == 0 else {
                 throw .keySourceFailed(source: .passphrase, detail: "the passphrase command exited with status \(result.status); fix it (run it by hand) or unset RIZQ_SECRETS_PASSPHRASE_COMMAND")
@@ -90,3 +98,4 @@ enum PassphraseReader {
         return bytes
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Secrets
 import Foundation
 import RizqAge
 
@@ -35,30 +36,53 @@ struct PassphraseSlot {
 
     /// Encrypts `identityFile` under a passphrase from the first usable source (asked twice on
     /// a terminal) into `slots/passphrase.age`.
-    func wrap(_ identityFile: Data) throws(VaultError) {
+    func wrap(_ identityFile: some DataProtocol) throws(VaultError) {
+        var passphrase = try newPassphrase()
+        defer { passphrase.zeroize() }
+        try wrap(identityFile, passphrase: passphrase)
+    }
+
+    /// A new passphrase from the first usable source (asked twice on a terminal), once the work
+    /// factor is known to be one a read accepts. The caller zeroes it.
+    func newPassphrase() throws(VaultError) -> [UInt8] {
+        guard VaultConfiguration.scryptWorkFactors.contains(workFactor) else {
+            throw .invalidConfiguration(reason: "the scrypt work factor 2^\(workFactor) is outside 2^\(VaultConfiguration.scryptWorkFactors.lowerBound)…2^\(VaultConfiguration.scryptWorkFactors.upperBound), what a read accepts (above 2^20 scrypt takes more than 1 GiB and seconds): no slot was written; set scryptWorkFactor to at most \(VaultConfiguration.scryptWorkFactors.upperBound) (age -p writes 18)")
+        }
         let (found, reasons) = usableSource()
         guard let source = found else { throw .keySourceFailed(source: .passphrase, detail: reasons.joined(separator: "; ")) }
-        let passphrase = try PassphraseReader.read(source, prompt: "New passphrase for the secrets of \(layout.service): ", confirm: true, timeout: timeout)
+        return try PassphraseReader.read(source, prompt: "New passphrase for the secrets of \(layout.service): ", confirm: true, timeout: timeout)
+    }
+
+    /// Encrypts `identityFile` under `passphrase` into `slots/passphrase.age`.
+    func wrap(_ identityFile: some DataProtocol, passphrase: [UInt8]) throws(VaultError) {
+        guard VaultConfiguration.scryptWorkFactors.contains(workFactor) else {
+            throw .invalidConfiguration(reason: "the scrypt work factor 2^\(workFactor) is outside what a read accepts; set scryptWorkFactor to at most \(VaultConfiguration.scryptWorkFactors.upperBound)")
+        }
         let file: Data
         do {
             file = try Age.encrypt(identityFile, to: [try AgeScryptRecipient(passphrase: passphrase, workFactor: workFactor)])
         } catch {
             throw .keySourceFailed(source: .passphrase, detail: "\(error)")
         }
+        try PrivateFiles.ensureFolder(layout.slots)
         try PrivateFiles.replace(layout.passphraseSlot, with: file)
     }
 
     /// The identity file text in `slots/passphrase.age`, under a passphrase from the first
     /// usable source. A source that is set up but fails is an error, not a reason to try another.
-    func unwrap() throws(VaultError) -> Data {
-        guard let file = try PrivateFiles.read(layout.passphraseSlot, limit: 1 << 20) else {
+    /// The caller zeroes it.
+    func unwrap() throws(VaultError) -> [UInt8] {
+        guard try PrivateFiles.checkFolder(layout.slots), let file = try PrivateFiles.read(layout.passphraseSlot, limit: 1 << 20) else {
             throw .keySourceFailed(source: .passphrase, detail: "this vault has no passphrase slot")
         }
         let (found, reasons) = usableSource()
         guard let source = found else { throw .keySourceFailed(source: .passphrase, detail: reasons.joined(separator: "; ")) }
-        let passphrase = try PassphraseReader.read(source, prompt: "Passphrase for the secrets of \(layout.service): ", confirm: false, timeout: timeout)
+        var passphrase = try PassphraseReader.read(source, prompt: "Passphrase for the secrets of \(layout.service): ", confirm: false, timeout: timeout)
+        defer { passphrase.zeroize() }
         do {
-            return try Age.decrypt(file, with: [AgeScryptIdentity(passphrase: passphrase)])
+            var plaintext = try Age.decrypt(file, with: [AgeScryptIdentity(passphrase: passphrase)])
+            defer { plaintext.resetBytes(in: 0..<plaintext.count) }
+            return Array(plaintext)
         } catch .wrongPassphrase {
             throw .wrongPassphrase(slot: layout.passphraseSlot)
         } catch {
@@ -66,3 +90,4 @@ struct PassphraseSlot {
         }
     }
 }
+#endif

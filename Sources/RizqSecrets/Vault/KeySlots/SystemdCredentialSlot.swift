@@ -1,3 +1,4 @@
+#if Secrets
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -52,29 +53,38 @@ struct SystemdCredentialSlot {
     }
 
     /// Seals `identityFile` into `slots/systemd.cred`.
-    func wrap(_ identityFile: Data) throws(VaultError) {
+    func wrap(_ identityFile: [UInt8]) throws(VaultError) {
         let (usable, reason) = availability()
         guard usable, let executable else { throw .keySourceFailed(source: .systemdCredential, detail: reason) }
         let key = hasTPM2() ? "auto" : "host"
         let result = try KeySourceCommand.run(
             executable, ["encrypt", "--name=\(credentialName)", "--with-key=\(key)", "-", "-"],
-            input: identityFile, timeout: timeout, source: .systemdCredential, name: "systemd-creds encrypt")
+            input: Data(identityFile), timeout: timeout, source: .systemdCredential, name: "systemd-creds encrypt")
         guard result.status == 0, !result.stdout.isEmpty else {
             throw .keySourceFailed(source: .systemdCredential, detail: "systemd-creds encrypt exited with status \(result.status): \(result.diagnostic)")
         }
+        try PrivateFiles.ensureFolder(layout.slots)
         try PrivateFiles.replace(layout.systemdSlot, with: result.stdout)
     }
 
-    /// The identity file text held in `slots/systemd.cred`.
-    func unwrap() throws(VaultError) -> Data {
+    /// The identity file text held in `slots/systemd.cred` (the caller zeroes it). The
+    /// credential is read here, judged as the vault's other files are (its folder and itself:
+    /// this user's or root's, nobody else's to read or write), and given to `systemd-creds` on
+    /// its stdin: it never opens a path itself.
+    func unwrap() throws(VaultError) -> [UInt8] {
         let (usable, reason) = availability()
         guard usable, let executable else { throw .keySourceFailed(source: .systemdCredential, detail: reason) }
-        let result = try KeySourceCommand.run(
-            executable, ["decrypt", "--name=\(credentialName)", layout.systemdSlot, "-"],
-            input: nil, timeout: timeout, source: .systemdCredential, name: "systemd-creds decrypt")
+        guard try PrivateFiles.checkFolder(layout.slots), let credential = try PrivateFiles.read(layout.systemdSlot, limit: 48 << 10) else {
+            throw .keySourceFailed(source: .systemdCredential, detail: "this vault has no systemd-creds slot")
+        }
+        var result = try KeySourceCommand.run(
+            executable, ["decrypt", "--name=\(credentialName)", "-", "-"],
+            input: credential, timeout: timeout, source: .systemdCredential, name: "systemd-creds decrypt")
+        defer { result.stdout.resetBytes(in: 0..<result.stdout.count) }
         guard result.status == 0 else {
             throw .keySourceFailed(source: .systemdCredential, detail: "systemd-creds decrypt of \(layout.systemdSlot) exited with status \(result.status): \(result.diagnostic); the host key (/var/lib/systemd/credential.secret) or TPM may have changed: unlock with another slot and add this one again")
         }
-        return result.stdout
+        return Array(result.stdout)
     }
 }
+#endif

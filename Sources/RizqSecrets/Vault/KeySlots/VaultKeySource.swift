@@ -1,3 +1,4 @@
+#if Secrets
 /// Where the vault's identity (its age `AGE-SECRET-KEY-1…` key) can come from, in the order
 /// they are tried: the kernel-keyring cache, then the key slots.
 public enum VaultKeySource: String, Sendable, CaseIterable, Codable {
@@ -68,3 +69,4 @@ public struct VaultKeySourceStatus: Sendable, Equatable, Codable {
         self.persistence = persistence
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Secrets
 /// Where the vault's passphrase comes from. With ``VaultConfiguration/fromEnvironment(_:)`` the
 /// sources are `RIZQ_SECRETS_PASSPHRASE_FILE`, `RIZQ_SECRETS_PASSPHRASE_FD` and
 /// `RIZQ_SECRETS_PASSPHRASE_COMMAND`, in that order; the terminal only when the app asks for it.
@@ -26,3 +27,4 @@ public enum VaultPassphraseSource: Sendable, Equatable, Codable {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Secrets
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -64,3 +65,4 @@ enum KernelKeyring {
         guard rizq_keyctl_invalidate(key) == 0 else { throw KernelKeyringError(.invalidate, code: errno) }
     }
 }
+#endif

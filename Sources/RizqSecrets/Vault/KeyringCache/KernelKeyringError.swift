@@ -1,3 +1,4 @@
+#if Secrets
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -80,3 +81,4 @@ public struct KernelKeyringError: Error, Sendable, Equatable, CustomStringConver
         return "\(operation.rawValue) failed: \(Errno(rawValue: code).description) (errno \(code))\(meaning)"
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Secrets
 import Crypto
 import Foundation
 import RizqAge
@@ -97,3 +98,4 @@ struct VaultIdentityCache {
         return removed
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if CLI
 import RizqCommandLine
 import ArgumentParser
 import Foundation
@@ -9,8 +10,8 @@ struct SecretBackendsCommand: ParsableCommand {
         commandName: "backends",
         abstract: "Show the chain of secret backends, and why each one is or is not used.",
         discussion: """
-            Prints the order reads take (credentials, secret-service, vault; plaintext only when \
-            named), where writes go and who chose it (the app, RIZQ_SECRETS_BACKEND, the config \
+            Prints the order reads take (credentials, secret-service, vault — inside a Flatpak \
+            sandbox credentials, file-keyring, secret-service, vault; plaintext only when named), where writes go and who chose it (the app, RIZQ_SECRETS_BACKEND, the config \
             file, a remembered automatic choice, or an automatic choice now), and for each backend: \
             whether it is there and why, what is wrong with it if anything, whether it is read-only, \
             how long it keeps secrets and what protects them. Looks at the Secret Service without \
@@ -66,3 +67,4 @@ struct SecretBackendsCommand: ParsableCommand {
         return lines
     }
 }
+#endif

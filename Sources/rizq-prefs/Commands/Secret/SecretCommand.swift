@@ -1,3 +1,4 @@
+#if CLI
 import RizqCommandLine
 import ArgumentParser
 
@@ -27,6 +28,8 @@ struct SecretCommand: ParsableCommand {
             """,
         subcommands: [
             SecretSetCommand.self, SecretGetCommand.self, SecretDeleteCommand.self, SecretListCommand.self, SecretBackendsCommand.self,
-            SecretUnlockCommand.self, SecretLockCommand.self, SecretMoveCommand.self, SecretExportCredentialCommand.self,
+            SecretUnlockCommand.self, SecretLockCommand.self, SecretRekeyCommand.self, SecretAcceptRestoredCommand.self,
+            SecretMoveCommand.self, SecretExportCredentialCommand.self,
         ])
 }
+#endif

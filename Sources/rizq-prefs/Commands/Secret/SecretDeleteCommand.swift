@@ -1,3 +1,4 @@
+#if CLI
 import RizqCommandLine
 import ArgumentParser
 import RizqSecrets
@@ -21,3 +22,4 @@ struct SecretDeleteCommand: ParsableCommand {
         }
     }
 }
+#endif

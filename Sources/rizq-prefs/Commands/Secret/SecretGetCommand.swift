@@ -1,3 +1,4 @@
+#if CLI
 import RizqCommandLine
 import ArgumentParser
 import Foundation
@@ -29,3 +30,4 @@ struct SecretGetCommand: ParsableCommand {
         secret.resetBytes(in: 0..<secret.count)
     }
 }
+#endif

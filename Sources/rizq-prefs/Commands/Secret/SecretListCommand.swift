@@ -1,3 +1,4 @@
+#if CLI
 import RizqCommandLine
 import ArgumentParser
 import RizqPrefs
@@ -25,3 +26,4 @@ struct SecretListCommand: ParsableCommand {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if CLI
 import RizqCommandLine
 import ArgumentParser
 import RizqSecrets
@@ -17,3 +18,4 @@ struct SecretLockCommand: ParsableCommand {
         Output.line(removed == 0 ? "no cached key for \(chain.service); nothing to forget" : "forgot the cached key of \(chain.service)")
     }
 }
+#endif

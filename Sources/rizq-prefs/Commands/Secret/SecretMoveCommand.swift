@@ -1,3 +1,4 @@
+#if CLI
 import RizqCommandLine
 import ArgumentParser
 import Foundation
@@ -28,10 +29,10 @@ struct SecretMoveCommand: ParsableCommand {
 
     @OptionGroup var options: SecretOptions
 
-    @Option(help: ArgumentHelp("The backend to move from: credentials, secret-service, vault or plaintext.", valueName: "backend"))
+    @Option(help: ArgumentHelp("The backend to move from: \(SecretBackendRegistry.standard.names.map(\.rawValue).joined(separator: ", ")).", valueName: "backend"))
     var from: String
 
-    @Option(help: ArgumentHelp("The backend to move to: secret-service, vault or plaintext.", valueName: "backend"))
+    @Option(help: ArgumentHelp("The backend to move to: any but credentials (\(SecretBackendRegistry.standard.names.filter { $0 != .credentials }.map(\.rawValue).joined(separator: ", "))).", valueName: "backend"))
     var to: String
 
     @Flag(help: "Delete each secret from --from once its copy was read back from --to.")
@@ -64,3 +65,4 @@ struct SecretMoveCommand: ParsableCommand {
         }
     }
 }
+#endif

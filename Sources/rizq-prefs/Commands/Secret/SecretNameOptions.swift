@@ -1,3 +1,4 @@
+#if CLI
 import RizqCommandLine
 import ArgumentParser
 import Foundation
@@ -31,7 +32,11 @@ struct SecretNameOptions: ParsableArguments {
     /// The chain of the service, as a command a person runs sees it: the vault may ask for its
     /// passphrase on the terminal when one is attached (never when stdin and stderr are both
     /// pipes, as for a script or a test).
+    ///
+    /// From here on the process cannot be dumped (``ProcessMemory/refuseDumps()``): every secret
+    /// command goes through here before any key or secret is in memory.
     func chain(_ configure: (inout SecretStoreConfiguration) -> Void = { _ in }) throws(CLIError) -> ChainedSecretStore {
+        ProcessMemory.refuseDumps()
         var configuration = SecretStoreConfiguration()
         configuration.asksOnTerminal = isatty(STDIN_FILENO) != 0 || isatty(STDERR_FILENO) != 0
         configure(&configuration)
@@ -62,3 +67,4 @@ struct SecretBackendOption: ParsableArguments {
         return name
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if CLI
 import RizqCommandLine
 import ArgumentParser
 import Foundation
@@ -49,3 +50,4 @@ extension CLIError {
         }
     }
 }
+#endif

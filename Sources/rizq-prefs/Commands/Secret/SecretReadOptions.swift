@@ -1,3 +1,4 @@
+#if CLI
 import ArgumentParser
 import RizqCommandLine
 import RizqSecrets
@@ -26,3 +27,4 @@ struct SecretItemOptions: ParsableArguments {
     @Argument(help: "The account: the secret's name.", transform: NegativeNumbers.unmarked)
     var key: String
 }
+#endif

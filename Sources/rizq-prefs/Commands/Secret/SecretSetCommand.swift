@@ -1,3 +1,4 @@
+#if CLI
 import RizqCommandLine
 import ArgumentParser
 import Foundation
@@ -41,7 +42,7 @@ struct SecretSetCommand: ParsableCommand {
     @Flag(help: "Store in the session keyring, forgotten when the keyring daemon stops (reads find items in every keyring).")
     var session = false
 
-    @Flag(help: "If the vault is damaged, move it aside (vault.age.damaged-<time>, kept) and start an empty vault with the same key; without it a damaged vault is never written over.")
+    @Flag(help: "If the vault is damaged, forged (not sealed by its key) or older than this machine has seen, move it aside (vault.age.damaged-<time>, kept) and start an empty vault with the same key; without it such a vault is never written over.")
     var force = false
 
     // Whatever else was typed, options included, so that a secret given as an argument is
@@ -71,7 +72,13 @@ struct SecretSetCommand: ParsableCommand {
             try store.storeSecret(secret, isText: isText, forAccount: key, label: label)
         } catch {
             // A damaged vault is never written over, unless --force moves it aside first.
-            guard force, case .damaged(let path, _) = error, let vault = store.backend(named: .vault) as? VaultSecretStore,
+            // So is one whose contents are not sealed by its key (a forgery) or are older than this
+            // machine has seen.
+            let refusedPath: String? = switch error {
+            case .damaged(let path, _), .untrusted(let path, _): path
+            default: nil
+            }
+            guard force, let path = refusedPath, let vault = store.backend(named: .vault) as? VaultSecretStore,
                 path == vault.folder + "/vault.age"
             else { throw CLIError(error) }
             let aside = try CLIError.secrets { () throws(SecretError) in
@@ -82,26 +89,20 @@ struct SecretSetCommand: ParsableCommand {
         }
     }
 
-    /// Reads one line from the terminal with echo off. The prompt shows once echo is off (and
-    /// typeahead discarded), so that what is typed after it is never echoed.
+    /// Reads one line from the terminal with echo off (back on however the prompt ends, Ctrl-C
+    /// included). The prompt shows once echo is off (and typeahead discarded), so that what is
+    /// typed after it is never echoed.
     private static func prompt(_ text: String) -> Data {
-        var saved = termios()
-        let haveTerminal = tcgetattr(STDIN_FILENO, &saved) == 0
-        if haveTerminal {
-            var quiet = saved
-            quiet.c_lflag &= ~tcflag_t(ECHO)
-            tcsetattr(STDIN_FILENO, TCSAFLUSH, &quiet)
+        TerminalEcho.withEchoOff(on: STDIN_FILENO, echoNewline: false) { () -> Data in
+            Output.prompt(text)
+            defer { Output.prompt("\n") }
+            var line = Data()
+            var byte: UInt8 = 0
+            while read(STDIN_FILENO, &byte, 1) == 1, byte != 0x0A {
+                line.append(byte)
+            }
+            return line
         }
-        Output.prompt(text)
-        defer {
-            if haveTerminal { tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved) }
-            Output.prompt("\n")
-        }
-        var line = Data()
-        var byte: UInt8 = 0
-        while read(STDIN_FILENO, &byte, 1) == 1, byte != 0x0A {
-            line.append(byte)
-        }
-        return line
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if CLI
 import RizqCommandLine
 import ArgumentParser
 import Foundation
@@ -47,3 +48,4 @@ struct SecretUnlockCommand: ParsableCommand {
         Output.line(unlocked.report.summary)
     }
 }
+#endif

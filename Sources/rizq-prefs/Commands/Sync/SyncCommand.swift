@@ -1,3 +1,4 @@
+#if CLI
 import RizqCommandLine
 import ArgumentParser
 
@@ -23,3 +24,4 @@ struct SyncCommand: ParsableCommand {
             SyncForgetDeviceCommand.self,
         ])
 }
+#endif

@@ -1,3 +1,4 @@
+#if CLI
 import RizqCommandLine
 import ArgumentParser
 import Foundation
@@ -16,7 +17,8 @@ struct SyncEnableCommand: ParsableCommand {
             are the starting point and it publishes at once. Any other device publishes nothing \
             until it has merged another device's replica, so its old values never overwrite the \
             others'. Running it again changes the settings; another --folder is an account change: \
-            the suite then takes the new folder's values.
+            the suite then takes the new folder's values (the same folder written another way — \
+            DIR/, DIR/., a link to it — is the same folder).
 
             Examples:
               rizq-prefs sync enable com.example.notes --folder ~/Sync/rizq/notes --keys theme,fontSize --first-device
@@ -70,7 +72,8 @@ struct SyncEnableCommand: ParsableCommand {
         } catch {
             throw CLIError(error)
         }
-        Output.line("sync of suite \(store.suiteName) enabled: folder \(absolute), device \(sync.replicaID)")
+        let kept = (try? sync.configuration.folder) ?? absolute
+        Output.line("sync of suite \(store.suiteName) enabled: folder \(kept), device \(sync.replicaID)")
         Output.line("status: \(sync.status)")
     }
 
@@ -79,3 +82,4 @@ struct SyncEnableCommand: ParsableCommand {
         return expanded.hasPrefix("/") ? expanded : FileManager.default.currentDirectoryPath + "/" + expanded
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if CLI
 import RizqCommandLine
 import ArgumentParser
 import RizqPrefs
@@ -14,7 +15,9 @@ struct SyncMergeConflictsCommand: ParsableCommand {
             device). Each copy is merged key by key — a replica's by change stamp; a suite copy's \
             keys count as changed when the copy was last modified, and a key the suite lacks is \
             taken — then moved to <root>/sync/conflicts/. Every suite under the root is looked at, \
-            synced or not. A second run changes nothing. --dry-run only says what would change.
+            synced or not. A second run changes nothing. --dry-run only says what would change. \
+            A copy that is a link (never followed), a FIFO, another user's file or not JSON is \
+            skipped and left in place, with the reason; the others are merged all the same.
             """)
 
     @Flag(help: "Say what would change; change and move nothing.")
@@ -44,6 +47,10 @@ struct SyncMergeConflictsCommand: ParsableCommand {
             return
         }
         for merge in merges {
+            if let reason = merge.skipped {
+                Output.line(DisplayText.escaped("\(merge.path): \(merge.kind.rawValue) copy skipped, left in place: \(reason)"))
+                continue
+            }
             let keys = merge.changedKeys.isEmpty ? "no key changed" : "keys " + merge.changedKeys.joined(separator: ", ")
             let place = dryRun ? "(dry run: nothing changed)" : merge.archivedTo.map { "archived to \($0)" } ?? "left in place (could not be moved)"
             Output.line("\(merge.path): \(merge.kind.rawValue) copy, \(keys); \(place)")
@@ -61,3 +68,4 @@ struct SyncMergeConflictsCommand: ParsableCommand {
         }
     }
 }
+#endif

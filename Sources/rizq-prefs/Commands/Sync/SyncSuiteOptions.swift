@@ -1,3 +1,4 @@
+#if CLI
 import RizqCommandLine
 import ArgumentParser
 import RizqPrefs
@@ -34,10 +35,11 @@ struct SyncSuiteOptions: ParsableArguments {
 extension CLIError {
     init(_ error: SyncError) {
         switch error {
-        case .notEnabled: self.init(.notFound, error.description)
+        case .notEnabled, .unknownDevice: self.init(.notFound, error.description)
         case .secretRefused, .quotaExceeded, .invalidConfiguration, .keyNotSynced, .cannotForgetSelf: self.init(.usage, error.description)
         case .storage(let underlying): self.init(underlying)
         case .unreadableReplica, .replicaIdentity: self.init(.storage, error.description)
         }
     }
 }
+#endif

@@ -38,7 +38,8 @@ final class SecretChainCommandTests: XCTestCase {
         // Recovery with stock tools: systemd-creds gives the identity, age decrypts the vault.
         let recovery = try runProcess("/bin/sh", ["-c", "cd \"$1\" && systemd-creds decrypt --name=rizq-prefs.$2.identity slots/systemd.cred - 2>/dev/null | age -d -i - vault.age", "sh", folder, service])
         XCTAssertEqual(recovery.status, 0)
-        let items = try XCTUnwrap(JSONSerialization.jsonObject(with: recovery.stdout) as? [String: [String: Any]])
+        let sealed = try XCTUnwrap(JSONSerialization.jsonObject(with: recovery.stdout) as? [String: Any])
+        let items = try XCTUnwrap(sealed["items"] as? [String: [String: Any]])
         XCTAssertEqual((items["auth_token"]?["data"] as? String).flatMap { Data(base64Encoded: $0) }, Data(token.utf8))
         XCTAssertEqual((items["device_key"]?["data"] as? String).flatMap { Data(base64Encoded: $0) }, binary)
         // Nothing of the token in any file, in any form.

@@ -95,7 +95,8 @@ final class SecretMoveCommandTests: XCTestCase {
     private func checkVault(folder: String, keyFile: String) throws {
         let decrypted = try runProcess("/usr/bin/age", ["-d", "-i", keyFile, folder + "/vault.age"])
         XCTAssertEqual(decrypted.status, 0, String(decoding: decrypted.stderr, as: UTF8.self))
-        let items = try XCTUnwrap(JSONSerialization.jsonObject(with: decrypted.stdout) as? [String: [String: Any]])
+        let sealed = try XCTUnwrap(JSONSerialization.jsonObject(with: decrypted.stdout) as? [String: Any])
+        let items = try XCTUnwrap(sealed["items"] as? [String: [String: Any]])
         XCTAssertEqual(items.count, Self.count)
         for index in 0..<Self.count {
             let data = (items["account-\(index)"]?["data"] as? String).flatMap { Data(base64Encoded: $0) }

@@ -1,3 +1,4 @@
+#if Secrets
 /// What one ``VaultSecretStore`` last read or wrote, each part keyed by the stamp of the file it
 /// came from, so that a read costs a `stat` of each file while nothing changed. Held in memory
 /// only (never written anywhere), filled only by successful reads and writes, and emptied by
@@ -26,3 +27,4 @@ struct VaultReadCache: Sendable {
         return contents.contents
     }
 }
+#endif

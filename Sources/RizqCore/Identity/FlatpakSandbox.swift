@@ -1,0 +1,66 @@
+import Foundation
+
+/// The Flatpak sandbox this process runs in, if any: known from `/.flatpak-info` alone, the file
+/// Flatpak puts at the root of every sandbox (and the file the Secret portal itself reads, through
+/// `/proc/PID/root`, to tell which app is calling). Suites use it to find the folder they are
+/// shared in (``sharedPreferencesRoot(home:)``), secrets to key the file keyring.
+///
+/// Environment variables never count: `GTK_USE_PORTAL=1` or `FLATPAK_ID` set outside a sandbox
+/// (a user's shell profile, a desktop file) do not make a process sandboxed, and taking them
+/// for it sends secrets to a keyring nothing else reads (linux-credentials/oo7#331). Snap's
+/// confinement, which libsecret also treats as a sandbox (`SNAP_NAME`), is not detected.
+public struct FlatpakSandbox: Sendable, Equatable, Codable {
+    /// Where Flatpak puts its description of the sandbox.
+    public static let infoPath = "/.flatpak-info"
+    /// The most read of it (a real one is under 1 KiB).
+    static let infoLimit = 64 << 10
+
+    /// The app id (`[Application] name=`), when the file could be read and names one.
+    public var appID: String?
+    /// The file it was found from.
+    public var infoPath: String
+
+    /// A sandbox of the app `appID`, described by the file at `infoPath`.
+    public init(appID: String?, infoPath: String = FlatpakSandbox.infoPath) {
+        self.appID = appID
+        self.infoPath = infoPath
+    }
+
+    /// The sandbox of this process: `nil` outside one. Looks at the file each time it is asked.
+    public static var current: FlatpakSandbox? { detect(infoPath: infoPath) }
+
+    /// The sandbox `infoPath` describes: `nil` when there is no regular file there.
+    public static func detect(infoPath: String = FlatpakSandbox.infoPath) -> FlatpakSandbox? {
+        var info = stat()
+        guard lstat(infoPath, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+        // The file says which app this is (for status and messages only: the portal reads it
+        // itself). One another user could have written is not believed, but still a sandbox.
+        let bytes = try? PrivateFile.read(infoPath, trust: .hostProvided("Flatpak sandbox description"), limit: infoLimit)?.bytes
+        return FlatpakSandbox(appID: bytes.flatMap(applicationName(in:)), infoPath: infoPath)
+    }
+
+    /// The host's preferences folder, `HOME/.config/rizq-prefs`, when it can be seen from inside
+    /// the sandbox — only when the app was given `--filesystem=xdg-config/rizq-prefs:create`
+    /// (the sandbox's own `XDG_CONFIG_HOME` is `~/.var/app/APP/config`) — else `nil`.
+    public static func sharedPreferencesRoot(home: String) -> String? {
+        let root = home + "/.config/rizq-prefs"
+        var info = stat()
+        guard lstat(root, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else { return nil }
+        return root
+    }
+
+    /// `name=` of the `[Application]` group of a key file.
+    static func applicationName(in bytes: [UInt8]) -> String? {
+        var group = ""
+        for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: true) {
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            if trimmed.hasPrefix("[") && trimmed.hasSuffix("]") {
+                group = String(trimmed.dropFirst().dropLast())
+            } else if group == "Application", trimmed.hasPrefix("name=") {
+                let name = trimmed.dropFirst(5).trimmingCharacters(in: .whitespaces)
+                return name.isEmpty ? nil : name
+            }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,135 @@
+#if Secrets
+import Crypto
+import Foundation
+import RizqCore
+
+/// This machine's record of one vault, kept outside the vault's folder: the recipient it was
+/// last seen under, the highest generation seen, and the recipients ``VaultSecretStore/rekey()``
+/// retired. It is how a read notices that an older copy of `vault.age` was put back (a synced or
+/// restored folder, someone with write access to it), and that a sealed vault was replaced by one
+/// in the last release's unsealed format.
+///
+/// The file is `<stateFolder>/<16 bytes of SHA-256 of the vault folder's path, hex>.json`
+/// (``VaultConfiguration/stateFolder``: `$XDG_STATE_HOME/rizq-prefs/vaults`), judged as a secret
+/// (this user's or root's, nobody else may read or write it), changed under its own lock and
+/// replaced atomically. It only ever moves forward: a write records after `vault.age` is in
+/// place, so a crash leaves the record behind the vault, never ahead of it.
+///
+/// What it cannot do: a machine that never read the vault (a new one, or one whose state
+/// folder was lost) has no record, and accepts whatever sealed generation it finds first (and a
+/// vault in the old format, which it then seals).
+struct VaultGenerationRecord {
+    /// The record's path.
+    let path: String
+    /// The vault folder it is about.
+    let folder: String
+
+    /// What the file holds.
+    struct Entry: Codable, Equatable {
+        /// The vault folder (for a person reading the file).
+        var folder: String
+        /// The recipient the vault was last seen under.
+        var recipient: String
+        /// The highest generation seen under it.
+        var generation: UInt64
+        /// Recipients a re-key replaced: a vault under one of them is an old copy.
+        var retired: [String]
+    }
+
+    /// The most retired recipients kept (the oldest go first).
+    static let retiredLimit = 16
+    static let trust = FileTrust.secret("vault generation record")
+
+    /// The record of the vault in `folder`, under `stateFolder`.
+    init(folder: String, stateFolder: String) {
+        self.folder = folder
+        let digest = SHA256.hash(data: Data(folder.utf8))
+        path = stateFolder + "/" + digest.prefix(16).map { String(format: "%02x", $0) }.joined() + ".json"
+    }
+
+    private var file: LockedFile { LockedFile(path: path, trust: Self.trust, sizeLimit: 64 << 10) }
+
+    /// The entry, `nil` when this machine has none.
+    /// - Throws: ``VaultError/untrusted(path:reason:)`` for a record another user could have
+    ///   written, or one that is not a record.
+    func load() throws(VaultError) -> Entry? {
+        let bytes: [UInt8]?
+        do {
+            bytes = try file.read()?.bytes
+        } catch {
+            throw error.vaultError
+        }
+        guard let bytes else { return nil }
+        return try decode(bytes)
+    }
+
+    private func decode(_ bytes: [UInt8]) throws(VaultError) -> Entry {
+        guard let entry = try? JSONDecoder().decode(Entry.self, from: Data(bytes)) else {
+            throw .untrusted(path: path, reason: "it is not this machine's record of the vault \(folder) (not its JSON); remove it with `rizq-prefs secret accept-restored` (acceptRestoredVault()) once the vault is the one you want")
+        }
+        return entry
+    }
+
+    /// Judges what a read found: `contents` decrypted from `vault` under `recipient`.
+    /// - Throws: ``VaultError/rolledBack(path:reason:)`` for an older generation than recorded
+    ///   or a retired recipient; ``VaultError/unauthenticated(path:reason:)`` for the old,
+    ///   unsealed format where this machine has seen the vault sealed.
+    func judge(_ contents: VaultContents, recipient: String, vault: String) throws(VaultError) {
+        guard let entry = try load() else { return }
+        let accept = "if you put this copy back yourself and want it, accept it with `rizq-prefs secret accept-restored` (acceptRestoredVault())"
+        if entry.retired.contains(recipient) {
+            throw .rolledBack(path: vault, reason: "it is under a key this machine re-keyed the vault away from (recorded in \(path)): it is an old copy; restore the current vault, or \(accept)")
+        }
+        guard entry.recipient == recipient else { return }
+        guard contents.isAuthenticated else {
+            throw .unauthenticated(path: vault, reason: "it is in the last release's unsealed format, but this machine has seen this vault sealed (generation \(entry.generation), recorded in \(path)): someone who had only the public key (recipient.txt) replaced it, or a copy from before the upgrade was put back; restore the sealed vault, or \(accept)")
+        }
+        if contents.generation < entry.generation {
+            throw .rolledBack(path: vault, reason: "it is generation \(contents.generation), older than generation \(entry.generation) that this machine has seen (recorded in \(path)): an older copy was put back, and secrets stored since would be lost; restore the newer vault, or \(accept)")
+        }
+    }
+
+    /// Records that the vault is at `generation` under `recipient` (`retiring`: a recipient a
+    /// re-key replaced). Never moves a recorded generation of the same recipient back.
+    func advance(recipient: String, generation: UInt64, retiring: String? = nil) throws(VaultError) {
+        do {
+            try file.withLock { current, replace in
+                var entry = try current.map { bytes throws(VaultError) in try decode(bytes) }
+                    ?? Entry(folder: folder, recipient: recipient, generation: 0, retired: [])
+                let before = current == nil ? nil : entry
+                if let retiring, retiring != recipient, !entry.retired.contains(retiring) {
+                    entry.retired.append(retiring)
+                    entry.retired = Array(entry.retired.suffix(Self.retiredLimit))
+                }
+                entry.retired.removeAll { $0 == recipient }
+                if entry.recipient == recipient {
+                    entry.generation = max(entry.generation, generation)
+                } else {
+                    entry.recipient = recipient
+                    entry.generation = generation
+                }
+                entry.folder = folder
+                guard entry != before else { return }
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.sortedKeys]
+                _ = try replace(Array(try encoder.encode(entry)) + [0x0A])
+            }
+        } catch let error as VaultError {
+            throw error
+        } catch let error as FileError {
+            throw error.vaultError
+        } catch {
+            throw .fileSystem(path: path, operation: "record the vault's generation in", reason: "\(error)")
+        }
+    }
+
+    /// Forgets the record: the next read accepts the vault as it is and records it.
+    func remove() throws(VaultError) {
+        do {
+            try file.remove()
+        } catch {
+            throw error.vaultError
+        }
+    }
+}
+#endif
