@@ -168,6 +168,9 @@ public struct SecretServiceStore: SecretStore {
     private func storeOperation(_ bytes: Data, _ isText: Bool, _ account: String, _ label: String?) -> @Sendable () throws(SecretError) -> Void {
         let (key, alias, prompt, timeout, roundTrip) = (key(account), collection.rawValue, allowsPrompt, timeout, roundTripTimeout)
         let label = label ?? SecretInput.defaultLabel(service: service, account: account)
+        // Text holding U+0000 goes as bytes (application/octet-stream): KWallet keeps a text/plain
+        // secret as a Qt string, which ends at the first NUL. Read back, it is the same text.
+        let isText = isText && !bytes.contains(0)
         return { () throws(SecretError) in
             try SecretServiceSession.perform(timeout: timeout, roundTrip: roundTrip, alias: alias) { calls, paths throws(ShimFailure) in
                 try SecretServicePolicy(calls: calls, allowsPrompt: prompt)
