@@ -128,12 +128,18 @@ struct SecretServicePolicy<Calls: SecretServiceCalls> {
     }
 
     /// Locks the collection with `alias`. Locking is what the caller asked for, so a prompt the
-    /// service wants for it is performed.
+    /// service wants for it is performed; a lock that locked nothing, at once or through its
+    /// prompt, is an error (KeePassXC's prompt may complete without locking), never a success.
     func lockKeyring(alias: String) throws(ShimFailure) {
         guard let collection = try calls.collection(alias: alias) else {
             throw ShimFailure(reason: .noCollection, detail: "there is no collection with the alias '\(alias)'")
         }
-        if let prompt = try calls.setLocked([collection], lock: true).prompt { _ = try calls.prompt(prompt) }
+        let locked = try calls.setLocked([collection], lock: true)
+        var done = locked.done
+        if let prompt = locked.prompt { done += try calls.prompt(prompt) }
+        if !done.contains(collection), try !calls.isLocked(collection: collection) {
+            throw ShimFailure(reason: .other, detail: "the service did not lock the \(alias) keyring (its answer named \(done))")
+        }
     }
 
     // MARK: Locked

@@ -25,17 +25,14 @@ enum SecretProvider: String, CaseIterable {
         }
     }
 
-    /// The Debian package whose version is the one tested.
-    var package: String {
+    /// What this provider is known to do differently.
+    var limits: ProviderLimits {
         switch self {
-        case .gnomeKeyring: "gnome-keyring"
-        case .keepassxc: "keepassxc"
-        case .kwallet: "libkf5wallet-bin"
+        case .gnomeKeyring: .gnomeKeyring
+        case .keepassxc: .keepassxc
+        case .kwallet: .kwallet
         }
     }
-
-    /// What this provider is known to do differently: ``ProviderLimits/table``.
-    var limits: ProviderLimits { ProviderLimits.table[self] ?? ProviderLimits.table[.gnomeKeyring].unsafelyUnwrapped }
 }
 
 /// Each provider's known limits, stated once, each with its reason: measured here against
@@ -53,6 +50,17 @@ struct ProviderLimits {
         /// Decoded as UTF-8 into a string up to the first NUL: invalid sequences become U+FFFD,
         /// and a NUL ends the secret.
         case cutAtNULAndInvalidUTF8Replaced
+    }
+
+    /// What `secret-tool lookup` does with a secret stored as `application/octet-stream` (what our
+    /// store sends for `Data`, and for text holding a NUL).
+    enum SecretToolBinary: Equatable {
+        /// Prints its bytes: the provider keeps no content type and answers `text/plain` for every
+        /// secret.
+        case printed
+        /// Refuses it ("secret does not contain a textual password", exit 1): the provider keeps
+        /// the content type, and secret-tool prints only `text/plain`.
+        case refusedAsNotText
     }
 
     /// What a search sees while the collection is locked.
@@ -75,47 +83,44 @@ struct ProviderLimits {
     enum SecretToolWhenLocked: Equatable {
         /// Exits 1 and prints nothing, as for a missing item.
         case exitsOneAsIfMissing
-        /// Waits for the unlock dialog (not run by the tests: it would only show a time-out).
+        /// Waits for the unlock dialog (the test ends it after 3 s).
         case waitsForADialog
     }
 
     var textPlain: TextPlain
+    var secretToolBinary: SecretToolBinary
     var lockedSearch: LockedSearch
     var headlessUnlock: HeadlessUnlock
     var secretToolWhenLocked: SecretToolWhenLocked
     /// Why the provider behaves so, with where it was found.
     var reasons: [String]
 
-    static let table: [SecretProvider: ProviderLimits] = [
-        .gnomeKeyring: ProviderLimits(
-            textPlain: .exact, lockedSearch: .listsItemsAsLocked, headlessUnlock: .dismissed, secretToolWhenLocked: .exitsOneAsIfMissing,
-            reasons: [
-                "secrets are bytes whatever their content type",
-                "unlocking asks gcr-prompter, which exits at once without a display: the prompt is dismissed",
-            ]),
-        .keepassxc: ProviderLimits(
-            textPlain: .invalidUTF8Replaced, lockedSearch: .listsNothing, headlessUnlock: .waitsForADialog,
-            secretToolWhenLocked: .exitsOneAsIfMissing,
-            reasons: [
-                "a text/* secret becomes the entry's password, a QString (other types an attachment, kept byte for byte)",
-                "a locked database exposes no items to the Secret Service, and its unlock dialog is offscreen",
-                "2.7.4 opens an access dialog when a client re-creates (CreateItem with replace) an item another client made "
-                    + "(keepassxreboot/keepassxc#9255, fixed in 2.7.6): our store replaces the secret in place (Item.SetSecret), which it allows",
-                "Service.Lock answers with a prompt, which completes with no dialog",
-            ]),
-        .kwallet: ProviderLimits(
-            textPlain: .cutAtNULAndInvalidUTF8Replaced, lockedSearch: .listsItemsAsLocked, headlessUnlock: .waitsForADialog,
-            secretToolWhenLocked: .waitsForADialog,
-            reasons: [
-                "a text/* secret (or any secret of an item whose xdg:schema is org.kde.KWallet.Password) is written as a KWallet "
-                    + "password: QString::fromUtf8, which in Qt 5 stops at the first NUL (kwalletfreedesktopitem.cpp SetSecret, "
-                    + "kwalletfreedesktopcollection.cpp CreateItem); other types are a Stream entry, kept byte for byte",
-                "Service.Lock closes the wallet; reopening a wallet with a password needs kwalletd's password dialog, offscreen here",
-                "a wallet opened at login by pam_kwallet5 shows Locked=true until a client unlocks it through the Secret Service "
-                    + "(its prompt then completes with no dialog): scripts/with-kwallet unlocks it at start",
-                "a SIGTERM within 5 s of a write loses the write's secret (kwalletd saves 5 s after a change)",
-            ]),
-    ]
+    static let gnomeKeyring = ProviderLimits(
+        textPlain: .exact, secretToolBinary: .printed, lockedSearch: .listsItemsAsLocked, headlessUnlock: .dismissed, secretToolWhenLocked: .exitsOneAsIfMissing,
+        reasons: [
+            "secrets are bytes: no content type is kept, every secret is answered as text/plain",
+            "unlocking asks gcr-prompter, which exits at once without a display: the prompt is dismissed",
+        ])
+    static let keepassxc = ProviderLimits(
+        textPlain: .invalidUTF8Replaced, secretToolBinary: .refusedAsNotText, lockedSearch: .listsNothing, headlessUnlock: .waitsForADialog,
+        secretToolWhenLocked: .exitsOneAsIfMissing,
+        reasons: [
+            "a text/* secret becomes the entry's password, a QString (other types an attachment, kept byte for byte, "
+                + "with its content type)",
+            "a locked database exposes no items to the Secret Service, and its unlock dialog is offscreen",
+            "2.7.4 opens an access dialog when a client re-creates (CreateItem with replace) an item another client made "
+                + "(keepassxreboot/keepassxc#9255, fixed in 2.7.6): our store replaces the secret in place (Item.SetSecret), which it allows",
+            "Service.Lock answers with a prompt, which completes with no dialog",
+        ])
+    static let kwallet = ProviderLimits(
+        textPlain: .cutAtNULAndInvalidUTF8Replaced, secretToolBinary: .refusedAsNotText, lockedSearch: .listsItemsAsLocked, headlessUnlock: .waitsForADialog,
+        secretToolWhenLocked: .waitsForADialog,
+        reasons: [
+            "a text/* secret (or any secret of an item whose xdg:schema is org.kde.KWallet.Password) is written as a KWallet "
+                + "password: QString::fromUtf8, which in Qt 5 stops at the first NUL (kwalletfreedesktopitem.cpp SetSecret, "
+                + "kwalletfreedesktopcollection.cpp CreateItem); other types are a Stream entry, kept byte for byte",
+            "Service.Lock closes the wallet; reopening a wallet with a password needs kwalletd's password dialog, offscreen here",
+        ])
 }
 
 /// The skip every provider test makes outside a provider session, and the session's facts.
@@ -144,7 +149,7 @@ private func exclusiveProviderSession() throws -> (provider: SecretProvider, pid
 
 /// Every provider: what works through ``SecretServiceStore`` and the chain, and the interop
 /// with `secret-tool`, both ways; where a provider keeps less than it was given, the row of
-/// ``ProviderLimits/table`` that says so.
+/// ``SecretProvider/limits`` that says so.
 final class SecretServiceProviderTests: XCTestCase {
     private var provider = SecretProvider.gnomeKeyring
     private var pid: pid_t = 0
@@ -164,8 +169,6 @@ final class SecretServiceProviderTests: XCTestCase {
         XCTAssertEqual(owner, pid, reply)
         let name = try String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
         XCTAssertEqual(name, provider.processName)
-        let version = try checked("/usr/bin/dpkg-query", ["-W", "-f=${Version}", provider.package])
-        print("provider \(provider.rawValue): \(provider.package) \(version)")
     }
 
     func testOurItemsStoreReadListReplaceAndDeleteTextAndBinary() throws {
@@ -218,8 +221,15 @@ final class SecretServiceProviderTests: XCTestCase {
         let binary = Data([0, 0xFF, 0x61, 0, 0x80])
         try store.setSecret(binary, forAccount: "ours_binary")
         let lookup = try runProcess("/usr/bin/secret-tool", ["lookup", "service", service, "account", "ours_binary"])
-        XCTAssertEqual(lookup.status, 0)
-        XCTAssertEqual(lookup.stdout, binary, "secret-tool prints the bytes we stored")
+        switch provider.limits.secretToolBinary {
+        case .printed:
+            XCTAssertEqual(lookup.status, 0)
+            XCTAssertEqual(lookup.stdout, binary, "secret-tool prints the bytes we stored")
+        case .refusedAsNotText:
+            XCTAssertEqual(lookup.status, 1)
+            XCTAssertEqual(lookup.stdout, Data())
+            XCTAssertEqual(String(decoding: lookup.stderr, as: UTF8.self), "secret-tool: secret does not contain a textual password\n")
+        }
 
         // The secret goes in on stdin, never in the arguments.
         try checked("/usr/bin/secret-tool", ["store", "--label=theirs", "service", service, "account", "theirs"], input: "from-secret-tool-λ")
@@ -233,7 +243,7 @@ final class SecretServiceProviderTests: XCTestCase {
 
     /// Storing over an item `secret-tool` made replaces its secret in place (`Item.SetSecret`):
     /// one item, the new value, text or bytes. (KeePassXC 2.7.4 would open an access dialog,
-    /// which nobody answers headless, if the item were re-created: ``ProviderLimits/table``.)
+    /// which nobody answers headless, if the item were re-created: ``SecretProvider/limits``.)
     func testStoringOverAnItemSecretToolMadeReplacesItInPlace() throws {
         let service = uniqueService()
         try checked("/usr/bin/secret-tool", ["store", "--label=theirs", "service", service, "account", "shared"], input: "first")
@@ -243,7 +253,8 @@ final class SecretServiceProviderTests: XCTestCase {
         let binary = Data([0x00, 0xFF, 0x01])
         try store.setSecret(binary, forAccount: "shared")
         XCTAssertEqual(try store.secretData(forAccount: "shared"), binary)
-        XCTAssertEqual(try runProcess("/usr/bin/secret-tool", ["lookup", "service", service, "account", "shared"]).stdout, binary)
+        let lookup = try runProcess("/usr/bin/secret-tool", ["lookup", "service", service, "account", "shared"])
+        XCTAssertEqual(lookup.stdout, provider.limits.secretToolBinary == .printed ? binary : Data())
         let search = try runCommand("/usr/bin/secret-tool", ["search", "--all", "service", service])
         XCTAssertEqual(search.stdout.components(separatedBy: "\n").filter { $0.hasPrefix("[/") }.count, 1, "replaced, not duplicated: \(search.stdout)")
         XCTAssertTrue(try store.deleteSecret(forAccount: "shared"))
@@ -354,14 +365,26 @@ final class SecretServiceProviderLockedTests: XCTestCase {
             XCTAssertEqual(lookup.stdout, "")
         }
 
-        // Allowed to prompt, with no display. Last: a prompt that waits for a dialog may keep
-        // the provider busy.
-        let prompting = SecretServiceStore(service: service, timeout: 3, allowsPrompt: true)
-        XCTAssertThrowsError(try prompting.secret(forAccount: "token")) { error in
-            switch limits.headlessUnlock {
-            case .dismissed: XCTAssertEqual(error as? SecretError, .promptDismissed)
-            case .waitsForADialog: XCTAssertEqual(error as? SecretError, .timedOut(seconds: 3))
-            }
+        // Allowed to prompt, with no display. Last: a prompt that waits for a dialog may keep the
+        // provider busy. A prompt that ends by itself has 20 s (a bound, not a measure); one that
+        // waits for a dialog is ended by a 3 s time-out.
+        let waits = limits.headlessUnlock == .waitsForADialog
+        let prompting = SecretServiceStore(service: service, timeout: waits ? 3 : 20, allowsPrompt: true)
+        let promptEnded = { (error: Error) in
+            XCTAssertEqual(error as? SecretError, waits ? .timedOut(seconds: 3) : .promptDismissed, provider.rawValue)
+        }
+        // A read unlocks the item it found; where a locked provider lists nothing, there is none
+        // to unlock: "locked" at once, as without prompting.
+        XCTAssertThrowsError(try prompting.secret(forAccount: "token"), "read, prompting") { error in
+            limits.lockedSearch == .listsNothing ? isLocked(error) : promptEnded(error)
+        }
+        // A new item unlocks the collection first: every provider's unlock prompt.
+        XCTAssertThrowsError(try prompting.setSecret("new", forAccount: "other"), "store new, prompting", promptEnded)
+        if limits.secretToolWhenLocked == .waitsForADialog {
+            // Ended by timeout(1) after 3 s: exit 124, nothing printed.
+            let lookup = try runCommand("/usr/bin/timeout", ["3", "/usr/bin/secret-tool", "lookup", "service", service, "account", "token"])
+            XCTAssertEqual(lookup.status, 124, "secret-tool waits for the unlock dialog: \(lookup.stderr)")
+            XCTAssertEqual(lookup.stdout, "")
         }
     }
 }
