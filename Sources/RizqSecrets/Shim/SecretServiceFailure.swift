@@ -38,7 +38,8 @@ enum SecretServiceFailure: Equatable, Sendable {
     ///
     /// `org.freedesktop.Secret.Error.NoSuchObject`, `org.freedesktop.Secret.Error.NoSession`
     /// (the session was the old daemon's), `org.freedesktop.DBus.Error.UnknownObject`,
-    /// `org.freedesktop.DBus.Error.UnknownMethod`; GDBus `disconnected`, `unknown-object`,
+    /// `org.freedesktop.DBus.Error.UnknownMethod`, KWallet's `org.qtproject.QtDBus.Error.InvalidObjectPath`
+    /// (a session it no longer knows); GDBus `disconnected`, `unknown-object`,
     /// `unknown-method`; GIO `closed`, `broken-pipe`; libsecret `no-such-object`.
     case disconnected
 
@@ -100,6 +101,9 @@ enum SecretServiceFailure: Equatable, Sendable {
         "org.freedesktop.Secret.Error.NoSession": .disconnected,
         "org.freedesktop.DBus.Error.UnknownObject": .disconnected,
         "org.freedesktop.DBus.Error.UnknownMethod": .disconnected,
+        // KWallet (QtDBus) answers so for a session path it no longer knows, where the
+        // specification says NoSession.
+        "org.qtproject.QtDBus.Error.InvalidObjectPath": .disconnected,
         "org.freedesktop.DBus.Error.NoReply": .timedOut,
         "org.freedesktop.DBus.Error.Timeout": .timedOut,
         "org.freedesktop.DBus.Error.TimedOut": .timedOut,

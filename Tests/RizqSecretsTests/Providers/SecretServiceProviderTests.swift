@@ -110,7 +110,8 @@ struct ProviderLimits {
             "a locked database exposes no items to the Secret Service, and its unlock dialog is offscreen",
             "2.7.4 opens an access dialog when a client re-creates (CreateItem with replace) an item another client made "
                 + "(keepassxreboot/keepassxc#9255, fixed in 2.7.6): our store replaces the secret in place (Item.SetSecret), which it allows",
-            "Service.Lock answers with a prompt, which completes with no dialog",
+            "Service.Lock answers with a prompt, which completes with no dialog, but may lock nothing after other clients' "
+                + "changes (lockKeyring then throws, never returns as if locked)",
         ])
     static let kwallet = ProviderLimits(
         textPlain: .cutAtNULAndInvalidUTF8Replaced, secretToolBinary: .refusedAsNotText, lockedSearch: .listsItemsAsLocked, headlessUnlock: .waitsForADialog,
@@ -345,8 +346,23 @@ final class SecretServiceProviderLockedTests: XCTestCase {
         try store.setSecret("kept", forAccount: "token")
         XCTAssertEqual(try store.keyringStatus().locked, false)
 
-        try store.lockKeyring()
-        XCTAssertTrue(try store.keyringStatus().locked, "the provider locked its collection")
+        do {
+            try store.lockKeyring()
+            XCTAssertTrue(try store.keyringStatus().locked, "lockKeyring returned: the provider locked its collection")
+        } catch {
+            // KeePassXC 2.7.4 only: its Lock prompt may complete having locked nothing (seen after
+            // other clients' changes in the same run, never in a fresh database); lockKeyring says
+            // so instead of returning. Then KeePassXC is locked as its user would, by its own command.
+            XCTAssertEqual(provider, .keepassxc, "\(error)")
+            guard case .failed(let detail) = error, detail.contains("did not lock") else { return XCTFail("\(error)") }
+            let environment = ProcessInfo.processInfo.environment
+            var lockEnvironment = environment
+            lockEnvironment["TMPDIR"] = environment["RIZQ_KEEPASSXC_TMPDIR"]
+            let lock = try runCommand(
+                "/usr/bin/keepassxc", ["--config", environment["RIZQ_KEEPASSXC_CONFIG"] ?? "", "--lock"], environment: lockEnvironment)
+            XCTAssertEqual(lock.status, 0, lock.stderr)
+            XCTAssertTrue(eventually { (try? store.keyringStatus().locked) == true }, "keepassxc --lock locked its collection")
+        }
         let isLocked = { (error: Error) in
             guard case .locked = error as? SecretError else { return XCTFail("\(provider.rawValue): \(error)") }
         }
