@@ -4,10 +4,10 @@ import XCTest
 
 /// The Secret Service of a real KeePassXC (Debian 12's 2.7.4, headless), started by
 /// `scripts/with-keepassxc`: what works through `SecretServiceStore` and the chain, and the
-/// interop with `secret-tool`. Skipped outside that script (scripts/test runs it there).
+/// interop with `secret-tool`. Skipped outside that script (scripts/test-secret-providers runs it there).
 final class KeePassXCTests: XCTestCase {
     override func setUpWithError() throws {
-        try XCTSkipIf(ProcessInfo.processInfo.environment["RIZQ_KEEPASSXC_PID"] == nil, "runs under scripts/with-keepassxc (scripts/test does)")
+        try XCTSkipIf(ProcessInfo.processInfo.environment["RIZQ_KEEPASSXC_PID"] == nil, "runs under scripts/with-keepassxc (scripts/test-secret-providers does)")
     }
 
     func testOurOwnItemsStoreReadListReplaceAndDeleteTextAndBinary() throws {
@@ -75,7 +75,7 @@ final class KeePassXCTests: XCTestCase {
 }
 
 /// KeePassXC frozen or locked: typed errors, never "not found", never a hang. Each test in a
-/// KeePassXC of its own (scripts/test runs this class in a session of its own, and a locked
+/// KeePassXC of its own (scripts/test-secret-providers runs the lock in a session of its own: a locked
 /// database can only be unlocked through its dialog).
 final class KeePassXCFaultTests: XCTestCase {
     private var pid: pid_t = 0
@@ -83,7 +83,7 @@ final class KeePassXCFaultTests: XCTestCase {
     override func setUpWithError() throws {
         let environment = ProcessInfo.processInfo.environment
         guard let text = environment["RIZQ_KEEPASSXC_PID"], let pid = pid_t(text) else {
-            throw XCTSkip("runs under scripts/with-keepassxc (scripts/test does)")
+            throw XCTSkip("runs under scripts/with-keepassxc (scripts/test-secret-providers does)")
         }
         self.pid = pid
     }
