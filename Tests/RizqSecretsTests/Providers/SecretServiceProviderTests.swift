@@ -333,10 +333,11 @@ final class SecretServiceProviderFrozenTests: XCTestCase {
 }
 
 /// A provider locked through the Secret Service (`Service.Lock`, what ``SecretServiceStore/lockKeyring()``
-/// sends): every operation is `locked` (never "not found", never a dialog waited for), account
-/// names stay listable where the provider lists locked items, and `secret-tool` does what the
-/// table says. Last in its session: neither KeePassXC nor a KWallet wallet with a password can be
-/// unlocked again headless.
+/// sends): without prompting, every operation is `locked` (never "not found", never a dialog
+/// waited for), and account names stay listable where the provider lists locked items; allowed
+/// to prompt, each provider's unlock prompt ends as ``ProviderLimits/HeadlessUnlock`` says; and
+/// `secret-tool` does what ``ProviderLimits/SecretToolWhenLocked`` says. Last in its session:
+/// neither KeePassXC nor a KWallet wallet with a password can be unlocked again headless.
 final class SecretServiceProviderLockedTests: XCTestCase {
     func testALockedProviderIsLockedNotMissing() throws {
         let (provider, _) = try exclusiveProviderSession()
