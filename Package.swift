@@ -130,7 +130,12 @@ let package = Package(
         ),
         .target(
             name: "RizqImport",
-            dependencies: ["RizqCore", "RizqPrefs", "RizqJSON", "RizqCredentials", "RizqSecrets", .product(name: "Logging", package: "swift-log")]
+            dependencies: [
+                "RizqCore", "RizqPrefs", "RizqJSON", "RizqCredentials", "RizqSecrets",
+                // SHA-256 of an imported input (its record's digest).
+                product("Crypto", "swift-crypto", when: "Secrets"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         // LevelDB, SQLite and snappy for RizqProfiles, loaded with dlopen at their first use: the
         // C APIs come from Debian's -dev headers, nothing links the libraries (rizq-prefs starts

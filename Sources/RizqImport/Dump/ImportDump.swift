@@ -231,7 +231,7 @@ public struct ImportDump: Sendable, Equatable {
             self.origin = nil
             self.entries = read.entries
             self.warnings = (origin.map { ["the origin \($0) was not needed: a property list holds one app's preferences"] } ?? []) + read.warnings
-            self.digest = "sha256:" + SHA256.hexDigest(bytes)
+            self.digest = "sha256:" + InputDigest.hex(bytes)
             self.source = source
             return
         }
@@ -257,7 +257,7 @@ public struct ImportDump: Sendable, Equatable {
         self.origin = read.origin
         self.entries = read.entries
         self.warnings = warnings
-        self.digest = "sha256:" + SHA256.hexDigest(bytes)
+        self.digest = "sha256:" + InputDigest.hex(bytes)
         self.source = source
     }
 
@@ -285,7 +285,7 @@ public struct ImportDump: Sendable, Equatable {
         self.origin = origin
         self.entries = entries
         self.warnings = []
-        self.digest = "sha256:" + SHA256.hexDigest(canonical)
+        self.digest = "sha256:" + InputDigest.hex(canonical)
         self.source = nil
     }
 
@@ -318,7 +318,7 @@ public struct ImportDump: Sendable, Equatable {
         self.origin = origin
         self.entries = entries
         self.warnings = allWarnings
-        self.digest = "sha256:" + SHA256.hexDigest(canonical)
+        self.digest = "sha256:" + InputDigest.hex(canonical)
         self.source = source
     }
 

@@ -18,7 +18,7 @@ extension FileKeyringStore: SecretBackend {
 
     /// The file, where its key comes from, and what protects it (``status()``).
     public func probe() -> SecretBackendStatus {
-        status().backendStatus(name)
+        status().backend
     }
 
     /// Inside a sandbox whose portal can key it, the file keyring is there (`.present`); with
@@ -39,7 +39,7 @@ extension FileKeyringStore: SecretBackend {
     public func checkReadyForWrite() throws(SecretError) {
         // With no key source there is no sandbox, so this throws without asking any portal.
         if keySource == nil { _ = try password() }
-        if let problem = status().problem { throw .storageFailed(detail: problem) }
+        if let problem = status().backend.problem { throw .storageFailed(detail: problem) }
     }
 
     /// "in the file keyring PATH", when the account has an item there.

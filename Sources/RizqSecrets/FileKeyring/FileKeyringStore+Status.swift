@@ -43,8 +43,10 @@ extension FileKeyringStore {
         }
         return FileKeyringStatus(
             sandbox: sandbox, keyring: location, fileExists: exists, itemCount: count, keySource: source,
-            hasPortalSecret: SecretPortal.hasCachedSecret, isAvailable: source != nil, reason: reason, problem: problem,
-            isReadable: true, isWritable: source != nil, persistence: .untilDeleted, protections: protections, location: path)
+            hasPortalSecret: SecretPortal.hasCachedSecret,
+            backend: SecretBackendStatus(
+                backend: name, isAvailable: source != nil, reason: reason, problem: problem, isReadable: true, isWritable: source != nil,
+                persistence: .untilDeleted, protections: protections, location: path))
     }
 }
 #endif

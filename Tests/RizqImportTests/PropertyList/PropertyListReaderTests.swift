@@ -26,7 +26,7 @@ final class PropertyListReaderTests: XCTestCase {
             XCTAssertEqual(dump["theme_mode"], "dark")
             XCTAssertEqual(dump["streak"], "12", "a typed entry's text is its JSON")
             let bytes = try PlistFixtures.bytes(name)
-            XCTAssertEqual(dump.digest, "sha256:" + SHA256.hexDigest(bytes))
+            XCTAssertEqual(dump.digest, "sha256:" + InputDigest.hex(bytes))
         }
     }
 

@@ -71,12 +71,12 @@ func originDigest(_ items: [(key: String, value: String)]) -> String {
         bytes += Array("\(item.key.utf8.count):".utf8) + Array(item.key.utf8)
         bytes += Array("\(item.value.utf8.count):".utf8) + Array(item.value.utf8)
     }
-    return SHA256.hexDigest(bytes)
+    return InputDigest.hex(bytes)
 }
 
 /// The first 16 hex digits of the SHA-256 of a value's UTF-8 (to name a value without showing it).
 func shortDigest(_ text: String) -> String {
-    String(SHA256.hexDigest(Array(text.utf8)).prefix(16))
+    String(InputDigest.hex(Array(text.utf8)).prefix(16))
 }
 
 extension StoredOrigin {
@@ -108,7 +108,7 @@ func fingerprint(_ folder: String) -> [String: String] {
         let modified = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
         if (info.st_mode & S_IFMT) == S_IFREG {
             let bytes = [UInt8](FileManager.default.contents(atPath: folder + "/" + relative) ?? Data())
-            result[relative] = "\(SHA256.hexDigest(bytes)) \(modified) \(info.st_mode)"
+            result[relative] = "\(InputDigest.hex(bytes)) \(modified) \(info.st_mode)"
         } else {
             result[relative] = "folder \(modified) \(info.st_mode)"
         }
