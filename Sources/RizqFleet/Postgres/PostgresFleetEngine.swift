@@ -124,7 +124,7 @@ public final class PostgresFleetEngine: FleetEngine {
         Int64(PostgresConnector.nanoseconds(configuration.callTimeout) / 1_000_000) * 3 / 4
     }
 
-    /// The conditional upsert (``PostgresFleetSQL``), then, when it wrote nothing, who holds
+    /// The conditional upsert (`PostgresFleetSQL`), then, when it wrote nothing, who holds
     /// the key. A write whose own stamp is already there (a retry after a lost answer) is
     /// reported as applied.
     ///
@@ -385,7 +385,7 @@ public final class PostgresFleetEngine: FleetEngine {
         return FleetNotice(revision: Int64(revision), entry: FleetEntry(change: FleetChange(key: key, value: value, stamp: stamp), revision: Int64(revision)))
     }
 
-    /// Deletes old tombstones (``PostgresFleetSQL/purgeTombstones(_:olderThanSeconds:)``).
+    /// Deletes old tombstones (`PostgresFleetSQL.purgeTombstones`).
     public func purgeTombstones(suite: String, olderThan age: Duration) async throws(FleetError) -> Int {
         let components = age.components
         let seconds = Double(components.seconds) + Double(components.attoseconds) / 1e18

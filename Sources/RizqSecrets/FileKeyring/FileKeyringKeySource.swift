@@ -13,7 +13,7 @@ public enum FileKeyringKeySource: String, Sendable, Equatable, Codable {
     /// The bytes of the environment variable `SECRET_FILE_TEST_PASSWORD`, as libsecret takes
     /// them (its name says what it is for: tests, and the tools that read the same file).
     case testPassword = "SECRET_FILE_TEST_PASSWORD"
-    /// The 64 bytes the Secret portal gives this app (``FlatpakSandbox``), kept for the process.
+    /// The 64 bytes the Secret portal gives this app (``/RizqCore/FlatpakSandbox``), kept for the process.
     case portal = "secret-portal"
     /// A password the program gave (benchmarks and tests).
     case given = "given"

@@ -44,11 +44,11 @@ public enum VaultError: Error, Sendable, Equatable {
     /// A slot change that would leave the vault unopenable, or name an unknown slot.
     case invalidSlotChange(reason: String)
     /// `vault.age` decrypts, but its contents do not carry the seal only the vault's identity can
-    /// make (``VaultContents``): someone who had only the public key wrote them, they were
+    /// make (the sealed `VaultContents`): someone who had only the public key wrote them, they were
     /// copied from another service's vault, or this machine saw the vault sealed and finds it in
     /// the old unsealed format. Left as it is.
     case unauthenticated(path: String, reason: String)
-    /// `vault.age` is older than what this machine has seen (``VaultGenerationRecord``): an
+    /// `vault.age` is older than what this machine has seen (its `VaultGenerationRecord`): an
     /// older copy was put back. Left as it is; ``VaultSecretStore/acceptRestoredVault()`` takes
     /// it when you restored it on purpose.
     case rolledBack(path: String, reason: String)

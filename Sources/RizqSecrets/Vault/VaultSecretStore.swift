@@ -28,7 +28,7 @@ import Synchronization
 /// changed byte) is reported as ``VaultError/damaged(path:reason:)`` and never overwritten until
 /// ``setAsideDamagedVault()`` moves it aside.
 ///
-/// The contents are sealed with a key derived from the identity (``VaultContents``): a
+/// The contents are sealed with a key derived from the identity (the sealed `VaultContents`): a
 /// `vault.age` someone encrypted to the public key in `recipient.txt` is refused
 /// (``VaultError/unauthenticated(path:reason:)``), and so is an older copy put back, which this
 /// machine's record of the vault's generation notices (``VaultError/rolledBack(path:reason:)``;
