@@ -27,7 +27,10 @@ enum VaultWorkload {
         let root = home.path + "/secrets"
         let keyFile = home.path + "/vault-key.txt"
         let passphraseFile = home.path + "/vault-passphrase"
-        try Data("bench passphrase \(UUID().uuidString)".utf8).write(to: URL(fileURLWithPath: passphraseFile))
+        // Private, as a passphrase file must be (one others can read is refused).
+        guard FileManager.default.createFile(
+            atPath: passphraseFile, contents: Data("bench passphrase \(UUID().uuidString)".utf8), attributes: [.posixPermissions: 0o600])
+        else { throw BenchError("cannot write the passphrase file \(passphraseFile)") }
         let configuration = VaultConfiguration(
             root: root, passphraseSources: [.file(passphraseFile)], keyFile: keyFile, usesSystemdCredentials: false, usesKeyringCache: false)
         let vault = VaultSecretStore(service: service, configuration: configuration)
