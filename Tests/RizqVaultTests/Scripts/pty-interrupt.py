@@ -51,10 +51,15 @@ while True:
     idle = 0.0
     output += os.read(master, 4096)
     if not interrupted and prompt in output.lower():
-        # Type Ctrl-C once echo is off (the prompt may show just before): bounded, 2 s at most.
-        for _ in range(400):
-            if not termios.tcgetattr(slave)[3] & termios.ECHO:
-                break
+        # Type Ctrl-C once echo is off (the prompt may show just before). The terminal's state
+        # announces itself nowhere to wait on, so it is asked again until it is off; the bound
+        # (60 s) only stops a hang, and running out of it is an error, never a Ctrl-C sent early.
+        deadline = time.monotonic() + 60
+        while termios.tcgetattr(slave)[3] & termios.ECHO:
+            if time.monotonic() > deadline:
+                os.kill(pid, signal.SIGKILL)
+                os.waitpid(pid, 0)
+                sys.exit("echo was never turned off after the prompt")
             time.sleep(0.005)
         os.write(master, b"\x03")
         interrupted = True
