@@ -78,6 +78,28 @@ void bench_settings_drain(void) {
     }
 }
 
+int bench_dconf_fence(char *error, size_t error_size) {
+    GError *gerror = NULL;
+    GDBusConnection *bus = g_bus_get_sync(G_BUS_TYPE_SESSION, NULL, &gerror);
+    if (bus == NULL) {
+        take_error(gerror, error, error_size);
+        return 0;
+    }
+    /* An empty changeset (a{smv} with no entries serialises to no bytes): the service answers
+     * it with a tag and changes nothing. */
+    GVariant *empty = g_variant_new_from_data(G_VARIANT_TYPE_BYTESTRING, "", 0, TRUE, NULL, NULL);
+    GVariant *reply = g_dbus_connection_call_sync(bus, "ca.desrt.dconf", "/ca/desrt/dconf/Writer/user", "ca.desrt.dconf.Writer",
+                                                  "Change", g_variant_new_tuple(&empty, 1), G_VARIANT_TYPE("(s)"),
+                                                  G_DBUS_CALL_FLAGS_NONE, -1, NULL, &gerror);
+    g_object_unref(bus);
+    if (reply == NULL) {
+        take_error(gerror, error, error_size);
+        return 0;
+    }
+    g_variant_unref(reply);
+    return 1;
+}
+
 /* MARK: Change listener */
 
 struct bench_listener {

@@ -4,7 +4,9 @@ import RizqPrefs
 // RizqBench [--quick] [--only WORKLOAD,...] — prints {"results": [...]} on stdout, progress on
 // stderr; scripts/bench builds it in release, runs it on a temporary home inside a private
 // D-Bus session (gnome-keyring unlocked, dconf activated on demand), and formats the results.
-// Child modes (started by the benchmark itself): child-ping, child-kubelet, child-memory, child-large.
+// Child modes (started by the benchmark itself): child-ping, child-kubelet, child-memory,
+// child-large, and peer WORKLOAD SIZE PEER (each peer of a workload in a process of its own:
+// PeerProcess).
 let arguments = Array(CommandLine.arguments.dropFirst())
 // A helper that dies must end the run with its error, not with SIGPIPE on our next write to it.
 signal(SIGPIPE, SIG_IGN)
@@ -25,6 +27,9 @@ do {
     case "child-large":
         guard arguments.count == 4, let size = Int(arguments[3]) else { fail("child-large ROOT SUITE SIZE") }
         try LargeSuiteWorkload.child(root: arguments[1], suite: arguments[2], size: size)
+        exit(0)
+    case "peer":
+        try PeerProcess.serve(arguments: Array(arguments.dropFirst()))
         exit(0)
     case "child-memory":
         guard arguments.count == 4 else { fail("child-memory ours|foundation ROOT SUITE") }
@@ -64,25 +69,21 @@ do {
         try GSettingsPeer.install(home: home, sizes: Set(options.sizes + [options.writes]))
     }
     for size in options.sizes {
-        // One GSettings suite per size, its values in dconf while this size runs.
-        let sizeWorkloads: Set<String> = ["get", "set", "set-memory", "set-durable"]
-        let gsettings = options.needsGSettings && GSettingsPeer.unavailable(size: size) == nil && !options.only.isDisjoint(with: sizeWorkloads)
-            ? try GSettingsSuite(size: size, filled: true, home: home) : nil
         if options.runs("get") {
             progress("get, \(size) keys")
-            results.append(try GetWorkload.run(home: home, size: size, gsettings: gsettings, options: options))
+            results.append(try GetWorkload.run(home: home, size: size, options: options))
         }
         if options.runs("set-memory") {
             progress("set-memory, \(size) keys")
-            results.append(try SetMemoryWorkload.run(home: home, size: size, gsettings: gsettings, options: options))
+            results.append(try SetMemoryWorkload.run(home: home, size: size, options: options))
         }
         if options.runs("set") {
             progress("set, \(size) keys")
-            results.append(try SetWorkload.run(home: home, size: size, gsettings: gsettings, options: options))
+            results.append(try SetWorkload.run(home: home, size: size, options: options))
         }
         if options.runs("set-durable") {
             progress("set-durable, \(size) keys")
-            results.append(try SetDurableWorkload.run(home: home, size: size, gsettings: gsettings, options: options))
+            results.append(try SetDurableWorkload.run(home: home, size: size, options: options))
         }
         if options.runs("flush") {
             progress("flush-1000, \(size) keys")

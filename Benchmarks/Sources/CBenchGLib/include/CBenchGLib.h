@@ -36,6 +36,13 @@ void bench_settings_sync(void);
  * objects opened on this thread), without blocking. */
 void bench_settings_drain(void);
 
+/* Waits until every change dconf-service made before this call has been announced on the bus:
+ * an empty Change call to the service, whose reply it sends after the Notify signals of the
+ * changes it handled before (its calls are handled one at a time, and the bus routes one
+ * sender's messages in order). A GSettings object opened after it cannot hear of those changes
+ * (see GSettingsSuite). Returns 1, or 0 with the error in `error`. */
+int bench_dconf_fence(char *error, size_t error_size);
+
 /* MARK: Change listener */
 
 typedef void (*bench_changed_callback)(int64_t value, void *context);

@@ -16,11 +16,15 @@ struct BenchResult: Encodable {
         var p99Ns: Double?
         /// Why a peer has no figure at this size (then `ns` and `ratio` are 0).
         var missing: String?
+        /// Why a peer that was run has no figure: it failed (its process died, a call of it
+        /// threw), in a process of its own, the rest of the row measured (then `ns` and `ratio`
+        /// are 0).
+        var failed: String?
         /// Changes that never arrived (cross-process delivery).
         var lost: Int?
 
         enum CodingKeys: String, CodingKey {
-            case name, ns, ratio, missing, lost
+            case name, ns, ratio, missing, failed, lost
             case p99Ns = "p99_ns"
         }
     }
@@ -64,6 +68,20 @@ struct BenchResult: Encodable {
         peers.append(Figure(name: name, ns: 0, ratio: 0, missing: reason))
     }
 
+    /// Records that a peer was run and failed, and why.
+    mutating func peer(_ name: String, failed reason: String) {
+        peers.append(Figure(name: name, ns: 0, ratio: 0, failed: reason))
+    }
+
+    /// Adds the peer a sampler measured as `contender`: its median, or why it failed.
+    mutating func peer(_ name: String, _ contender: String, in medians: Medians) {
+        if let reason = medians.failures[contender] {
+            peer(name, failed: reason)
+        } else {
+            peer(name, medians.of(contender))
+        }
+    }
+
     enum CodingKeys: String, CodingKey {
         case workload, size, unit, floor, floors, peers, baseline, ratio, lost
         case oursNs = "ours_ns"
@@ -87,7 +105,7 @@ struct BenchResult: Encodable {
         try container.encode(floors, forKey: .floors)
         try container.encode(peers, forKey: .peers)
         // The first measured peer under the names of the first report (issue 7), for older readers.
-        let first = peers.first { $0.missing == nil }
+        let first = peers.first { $0.missing == nil && $0.failed == nil }
         try container.encodeIfPresent(first?.name, forKey: .baseline)
         try container.encodeIfPresent(first?.ns, forKey: .baselineNs)
         try container.encodeIfPresent(first?.ratio, forKey: .ratio)

@@ -15,8 +15,12 @@ final class ChildProcess {
     private var buffer: [UInt8] = []
     private var inputOpen = true
     private var exitStatus: Int32?
+    /// The signal that ended the child, once it was reaped and a signal ended it.
+    private(set) var terminationSignal: Int32?
 
-    init(_ path: String, _ arguments: [String]) throws {
+    /// Starts `path` with `arguments`; its standard error goes to `errorPath` (a file, created or
+    /// truncated) when one is given, else to ours.
+    init(_ path: String, _ arguments: [String], errorPath: String? = nil) throws {
         var toChild: [Int32] = [0, 0]
         var fromChild: [Int32] = [0, 0]
         guard pipe(&toChild) == 0, pipe(&fromChild) == 0 else { throw BenchError("pipe failed: errno \(errno)") }
@@ -31,6 +35,7 @@ final class ChildProcess {
         posix_spawn_file_actions_adddup2(&actions, toChild[0], 0)
         posix_spawn_file_actions_adddup2(&actions, fromChild[1], 1)
         for end in toChild + fromChild { posix_spawn_file_actions_addclose(&actions, end) }
+        if let errorPath { posix_spawn_file_actions_addopen(&actions, 2, errorPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600) }
 
         let argv: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
@@ -117,6 +122,7 @@ final class ChildProcess {
         }
         let exited = (status & 0x7F) == 0
         exitStatus = exited ? (status >> 8) & 0xFF : -1
+        if !exited { terminationSignal = status & 0x7F }
         return exitStatus ?? -1
     }
 }

@@ -63,6 +63,12 @@ struct Options {
             + ["bulk", "codable", "cross-process", "mount-swap", "secret-get", "vault-get", "vault-set", "vault-unlock", "file-keyring-get", "file-keyring-set", "large", "memory", "sync-latency", "sync-merge", "cli-get", "cli-set"].filter(runs).map { ($0, nil) }
     }
 
+    /// The peer `peer` of `workload` at `size` in a process of its own (``PeerProcess``), set
+    /// up and ready; `nil` under `--ours-only`, which runs no peer.
+    func peerProcess(_ workload: String, size: Int, peer: String, home: BenchHome) -> PeerProcess? {
+        oursOnly ? nil : PeerProcess(workload: workload, size: size, peer: peer, home: home, options: self)
+    }
+
     var needsGSettings: Bool { !oursOnly && !only.isDisjoint(with: Options.gsettingsWorkloads) }
 
     /// Suite sizes for the workloads where size matters.

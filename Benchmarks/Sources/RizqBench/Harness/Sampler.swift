@@ -33,14 +33,38 @@ func percentile(_ samples: [Double], _ p: Double) -> Double {
 
 /// One thing timed in a workload: ours, a floor or a peer. `sample` runs one sample and
 /// returns its figure (per operation or for the whole run, as the workload reports).
+///
+/// A peer's failure costs only the peer: when its sample throws (its process died, its call
+/// failed), ``Sampler`` stops sampling it, records why (``Medians/failures``) and goes on with
+/// the others. A failure of ours or of a floor ends the workload.
 struct Contender {
     var name: String
     var sample: () throws -> Double
+    /// A peer (its failure is reported in its column, the run going on).
+    var isPeer = false
 
     init(_ name: String, _ sample: @escaping () throws -> Double) {
         self.name = name
         self.sample = sample
     }
+
+    /// A peer contender (see ``isPeer``).
+    static func peer(_ name: String, _ sample: @escaping () throws -> Double) -> Contender {
+        var contender = Contender(name, sample)
+        contender.isPeer = true
+        return contender
+    }
+}
+
+/// What a ``Sampler`` measured: each contender's median, and why a peer has none.
+struct Medians {
+    var figures: [String: Double] = [:]
+    /// The peers that failed, by name: why (the first failure; the peer was not sampled again).
+    var failures: [String: String] = [:]
+
+    /// The median a workload measured for `name`; NaN for a contender not measured (a failed
+    /// peer, or anything but ours under `--ours-only`).
+    func of(_ name: String) -> Double { figures[name] ?? .nan }
 }
 
 /// Runs samples after a warm-up, interleaving the contenders sample by sample so that all see
@@ -58,17 +82,27 @@ struct Sampler {
     /// that way, where it is 1.2× on a clean disk).
     var settlesDisk = false
 
-    /// The median of each contender's samples, by name.
-    func medians(_ contenders: [Contender]) throws -> [String: Double] {
-        let contenders = oursOnly ? contenders.filter { $0.name == "ours" } : contenders
-        for _ in 0..<warmup {
-            for contender in contenders { _ = try sample(contender) }
-        }
+    /// The median of each contender's samples, by name; a peer that fails is dropped from
+    /// the rotation and its reason kept.
+    func medians(_ contenders: [Contender]) throws -> Medians {
+        var contenders = oursOnly ? contenders.filter { $0.name == "ours" } : contenders
+        var result = Medians()
         var samples: [String: [Double]] = [:]
-        for _ in 0..<repetitions {
-            for contender in contenders { samples[contender.name, default: []].append(try sample(contender)) }
+        for round in 0..<(warmup + repetitions) {
+            for contender in contenders {
+                do {
+                    let figure = try sample(contender)
+                    if round >= warmup { samples[contender.name, default: []].append(figure) }
+                } catch {
+                    guard contender.isPeer else { throw error }
+                    result.failures[contender.name] = "\(error)"
+                    FileHandle.standardError.write(Data("  peer \(contender.name) failed: \(error)\n".utf8))
+                }
+            }
+            contenders.removeAll { result.failures[$0.name] != nil }
         }
-        return samples.mapValues(median)
+        for (name, figures) in samples where result.failures[name] == nil { result.figures[name] = median(figures) }
+        return result
     }
 
     private func sample(_ contender: Contender) throws -> Double {
@@ -93,11 +127,6 @@ struct Sampler {
             + " vcsw=\(after.usage.ru_nvcsw - before.usage.ru_nvcsw) ivcsw=\(after.usage.ru_nivcsw - before.usage.ru_nivcsw)\n"
         FileHandle.standardError.write(Data(line.utf8))
     }
-}
-
-extension Dictionary where Key == String, Value == Double {
-    /// The median a workload measured for `name` (every name it asks for, it measured).
-    func of(_ name: String) -> Double { self[name] ?? .nan }
 }
 
 /// The calling thread's clocks and counters at one moment (``Sampler``'s trace).

@@ -33,14 +33,14 @@ enum CLIWorkload {
                 return try timedRun(reading ? ours : ours.dropLast(2) + ["\(value)", "--int"])
             },
             Contender("floor") { try timedRun(["/bin/true"]) },
-            Contender("gsettings") {
+            .peer("gsettings") {
                 value += 1
                 return try timedRun(reading ? gsettings : gsettings.dropLast() + ["\(value)"])
             },
         ])
         var result = BenchResult(workload: workload, size: keys, ours: medians.of("ours"), unit: "ns")
         result.floor("starting and reaping /bin/true", medians.of("floor"))
-        result.peer(reading ? "GSettings (the gsettings get command)" : "GSettings (the gsettings set command)", medians.of("gsettings"))
+        result.peer(reading ? "GSettings (the gsettings get command)" : "GSettings (the gsettings set command)", "gsettings", in: medians)
         return result
     }
 

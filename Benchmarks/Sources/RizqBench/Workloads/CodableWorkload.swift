@@ -21,11 +21,8 @@ enum CodableWorkload {
     static func run(home: BenchHome, options: Options) throws -> BenchResult {
         let fixture = try Fixture(home: home, name: "codable", size: 100)
         @CodableUserDefault("profile", defaultValue: BenchProfile(), store: fixture.ours) var profile
-        let encoder = JSONEncoder()
-        let decoder = JSONDecoder()
-        fixture.foundation.set(try encoder.encode(BenchProfile()), forKey: "profile")
         let pairs = options.codablePairs
-        let medians = try options.sampler.medians([
+        var contenders = [
             Contender("ours") {
                 elapsedNanoseconds {
                     for step in 0..<pairs {
@@ -35,18 +32,31 @@ enum CodableWorkload {
                     }
                 } / Double(pairs)
             },
-            Contender("foundation") {
-                try elapsedNanoseconds {
-                    for step in 0..<pairs {
-                        var value = try fixture.foundation.data(forKey: "profile").map { try decoder.decode(BenchProfile.self, from: $0) } ?? BenchProfile()
-                        value.streak = step
-                        fixture.foundation.set(try encoder.encode(value), forKey: "profile")
-                    }
-                } / Double(pairs)
-            },
-        ])
+        ]
+        if let foundation = options.peerProcess("codable", size: 10, peer: "foundation", home: home) {
+            contenders.append(.peer("foundation", foundation))
+        }
+        let medians = try options.sampler.medians(contenders)
         var result = BenchResult(workload: "codable", size: 10, ours: medians.of("ours"))
-        result.peer("Foundation.UserDefaults+JSONEncoder", medians.of("foundation"))
+        result.peer("Foundation.UserDefaults+JSONEncoder", "foundation", in: medians)
         return result
+    }
+
+    /// The Foundation peer, in its process: the struct as JSON-encoded `Data`, read and written.
+    static func foundationPeer(home: BenchHome, options: Options) throws -> () throws -> Double {
+        let fixture = try FoundationFixture(home: home, name: "codable", size: 100)
+        let encoder = JSONEncoder()
+        let decoder = JSONDecoder()
+        fixture.defaults.set(try encoder.encode(BenchProfile()), forKey: "profile")
+        let pairs = options.codablePairs
+        return {
+            try elapsedNanoseconds {
+                for step in 0..<pairs {
+                    var value = try fixture.defaults.data(forKey: "profile").map { try decoder.decode(BenchProfile.self, from: $0) } ?? BenchProfile()
+                    value.streak = step
+                    fixture.defaults.set(try encoder.encode(value), forKey: "profile")
+                }
+            } / Double(pairs)
+        }
     }
 }

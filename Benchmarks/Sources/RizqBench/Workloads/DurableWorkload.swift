@@ -6,7 +6,7 @@ import RizqPrefs
 /// Foundation: `set` + `synchronize()`. Floor: the durable write of the bytes our flush wrote
 /// (our one set costs well under a microsecond of it).
 enum SetDurableWorkload {
-    static func run(home: BenchHome, size: Int, gsettings: GSettingsSuite?, options: Options) throws -> BenchResult {
+    static func run(home: BenchHome, size: Int, options: Options) throws -> BenchResult {
         let fixture = try Fixture(home: home, name: "set-durable-\(size)", size: size)
         let disk = try DurableWriteFloor(home: home, suitePath: fixture.ours.location.path)
         let operations = options.durableOperations
@@ -27,28 +27,41 @@ enum SetDurableWorkload {
                 for _ in 0..<operations { total += try disk.write(bytes) }
                 return total / Double(operations)
             },
-            Contender("foundation") {
-                round += 1
-                return elapsedNanoseconds {
-                    for step in 0..<operations {
-                        fixture.foundation.set(step &+ round, forKey: fixture.key(step))
-                        fixture.foundation.synchronize()
-                    }
-                } / Double(operations)
-            },
         ]
-        if let gsettings {
-            contenders.append(Contender("gsettings") {
-                round += 1
-                return try gsettings.durableWrites(operations, round: round)
-            })
-        }
+        contenders += SetWorkload.peers("set-durable", size: size, home: home, options: options)
         let medians = try options.durableSampler.medians(contenders)
         var result = BenchResult(workload: "set-durable", size: size, ours: medians.of("ours"))
         result.floor("durable write of the file", medians.of("floor"))
-        result.peer("Foundation.UserDefaults", medians.of("foundation"))
-        addGSettings(&result, gsettings, size: size, medians)
+        result.peer("Foundation.UserDefaults", "foundation", in: medians)
+        addGSettings(&result, size: size, medians)
         return result
+    }
+
+    /// The Foundation peer, in its process: `set` + `synchronize()`, per operation.
+    static func foundationPeer(home: BenchHome, size: Int, options: Options) throws -> () throws -> Double {
+        let fixture = try FoundationFixture(home: home, name: "set-durable-\(size)", size: size)
+        let operations = options.durableOperations
+        var round = 0
+        return {
+            round += 1
+            return elapsedNanoseconds {
+                for step in 0..<operations {
+                    fixture.defaults.set(step &+ round, forKey: fixture.key(step))
+                    fixture.defaults.synchronize()
+                }
+            } / Double(operations)
+        }
+    }
+
+    /// The GSettings peer, in its process: `g_settings_set_int64` + `g_settings_sync()`, per operation.
+    static func gsettingsPeer(home: BenchHome, size: Int, options: Options) throws -> () throws -> Double {
+        let gsettings = try GSettingsSuite(size: size, filled: true, home: home)
+        let operations = options.durableOperations
+        var round = 0
+        return {
+            round += 1
+            return try gsettings.durableWrites(operations, round: round)
+        }
     }
 }
 
@@ -62,7 +75,7 @@ enum FlushWorkload {
         let fixture = try Fixture(home: home, name: "flush-\(size)", size: size)
         let disk = try DurableWriteFloor(home: home, suitePath: fixture.ours.location.path)
         var round = 0
-        let contenders = [
+        var contenders = [
             Contender("ours") {
                 round += 1
                 for step in 0..<changes { fixture.ours.set(step &+ round, forKey: fixture.key(step)) }
@@ -71,17 +84,26 @@ enum FlushWorkload {
             Contender("floor") {
                 try disk.write(try DurableWriteFloor.bytes(of: fixture.ours.location.path))
             },
-            Contender("foundation") {
-                round += 1
-                for step in 0..<changes { fixture.foundation.set(step &+ round, forKey: fixture.key(step)) }
-                return elapsedNanoseconds { fixture.foundation.synchronize() }
-            },
         ]
+        if let foundation = options.peerProcess("flush", size: size, peer: "foundation", home: home) {
+            contenders.append(.peer("foundation", foundation))
+        }
         let medians = try options.durableSampler.medians(contenders)
         var result = BenchResult(workload: "flush-1000", size: size, ours: medians.of("ours"), unit: "ns")
         result.floor("durable write of the file", medians.of("floor"))
-        result.peer("Foundation.UserDefaults", medians.of("foundation"))
+        result.peer("Foundation.UserDefaults", "foundation", in: medians)
         return result
+    }
+
+    /// The Foundation peer, in its process: the same 1,000 sets (untimed), then `synchronize()`.
+    static func foundationPeer(home: BenchHome, size: Int, options: Options) throws -> () throws -> Double {
+        let fixture = try FoundationFixture(home: home, name: "flush-\(size)", size: size)
+        var round = 0
+        return {
+            round += 1
+            for step in 0..<changes { fixture.defaults.set(step &+ round, forKey: fixture.key(step)) }
+            return elapsedNanoseconds { fixture.defaults.synchronize() }
+        }
     }
 }
 
@@ -91,8 +113,7 @@ enum FlushWorkload {
 enum BulkWorkload {
     static func run(home: BenchHome, options: Options) throws -> BenchResult {
         let writes = options.writes
-        let gsettings = options.needsGSettings && GSettingsPeer.unavailable(size: writes) == nil
-        let keys = (0..<writes).map { "key-\($0)" }
+        let keys = Fixture.keys(writes)
         var round = 0
         var lastFile: String?
         var contenders = [
@@ -116,30 +137,35 @@ enum BulkWorkload {
                 blackHole(dictionary.count)
                 return inserts + (try disk.write(bytes))
             },
-            Contender("foundation") {
-                round += 1
-                guard let defaults = UserDefaults(suiteName: "bench.bulk-\(round)") else { throw BenchError("Foundation refused a suite") }
-                return elapsedNanoseconds {
-                    for (index, key) in keys.enumerated() { defaults.set(index, forKey: key) }
-                    defaults.synchronize()
-                }
-            },
         ]
-        if gsettings {
-            // A fresh, empty schema each sample (emptied outside the timing).
-            contenders.append(Contender("gsettings") {
-                try GSettingsSuite(size: writes, filled: false, home: home).writes(writes, round: 0, synced: true) * Double(writes)
-            })
-        }
+        contenders += SetWorkload.peers("bulk", size: writes, home: home, options: options)
         let medians = try options.durableSampler.medians(contenders)
         var result = BenchResult(workload: "bulk", size: writes, ours: medians.of("ours"), unit: "ns")
         result.floor("Dictionary inserts + durable write of the file", medians.of("floor"))
-        result.peer("Foundation.UserDefaults", medians.of("foundation"))
-        if gsettings {
-            result.peer("GSettings (dconf)", medians.of("gsettings"))
-        } else if let reason = GSettingsPeer.unavailable(size: writes) {
-            result.peer("GSettings (dconf)", missing: reason)
-        }
+        result.peer("Foundation.UserDefaults", "foundation", in: medians)
+        addGSettings(&result, size: writes, medians)
         return result
+    }
+
+    /// The Foundation peer, in its process: the same sets into a new suite, and `synchronize()`.
+    static func foundationPeer(home: BenchHome, size: Int, options: Options) throws -> () throws -> Double {
+        let keys = Fixture.keys(size)
+        var round = 0
+        return {
+            round += 1
+            guard let defaults = UserDefaults(suiteName: "bench.bulk-\(round)") else { throw BenchError("Foundation refused a suite") }
+            return elapsedNanoseconds {
+                for (index, key) in keys.enumerated() { defaults.set(index, forKey: key) }
+                defaults.synchronize()
+            }
+        }
+    }
+
+    /// The GSettings peer, in its process: the same sets into a fresh, empty schema each sample
+    /// (emptied outside the timing), and `g_settings_sync()`.
+    static func gsettingsPeer(home: BenchHome, size: Int, options: Options) throws -> () throws -> Double {
+        return {
+            try GSettingsSuite(size: size, filled: false, home: home).writes(size, round: 0, synced: true) * Double(size)
+        }
     }
 }

@@ -5,11 +5,16 @@ import RizqPrefs
 /// reads one, against the same for Foundation. Each runs in a child process of its own.
 enum MemoryWorkload {
     static func run(home: BenchHome, size: Int) throws -> BenchResult {
-        let fixture = try Fixture(home: home, name: "memory-\(size)", size: size)
+        _ = try Fixture(home: home, name: "memory-\(size)", size: size)
         let ours = try peakInChild(["child-memory", "ours", home.prefsRoot, "memory-\(size)"])
-        let foundation = try peakInChild(["child-memory", "foundation", home.prefsRoot, fixture.foundationSuite])
         var result = BenchResult(workload: "memory", size: size, ours: ours, unit: "bytes")
-        result.peer("Foundation.UserDefaults", foundation)
+        // The peer's failure is its own (its column), as in every workload.
+        do {
+            let foundation = try FoundationFixture(home: home, name: "memory-\(size)", size: size)
+            result.peer("Foundation.UserDefaults", try peakInChild(["child-memory", "foundation", home.prefsRoot, foundation.suite]))
+        } catch {
+            result.peer("Foundation.UserDefaults", failed: "\(error)")
+        }
         return result
     }
 
@@ -17,7 +22,7 @@ enum MemoryWorkload {
         let (status, output) = try spawnAndWait(selfPath(), arguments)
         let text = String(decoding: output, as: UTF8.self)
         guard status == 0, let bytes = Double(text.trimmingCharacters(in: .whitespacesAndNewlines)) else {
-            throw BenchError("memory child printed '\(text)'")
+            throw BenchError("the memory child (\(arguments[1])) ended with status \(status), printing '\(text)'")
         }
         return bytes
     }

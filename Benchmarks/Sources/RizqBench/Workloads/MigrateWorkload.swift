@@ -94,18 +94,8 @@ enum MigrateWorkload {
                 return parse.nanoseconds + stages + (try floor.write(migratedBytes))
             },
         ]
-        let foundationLimit = 100
-        if size <= foundationLimit {
-            let plist = try foundationTemplate(size: size, home: home)
-            contenders.append(Contender("foundation") {
-                round += 1
-                let name = "bench.migrate-copy-\(size)-\(round)"
-                try FileManager.default.copyItem(atPath: plist, toPath: home.foundationFolder + "/" + name + ".plist")
-                return try elapsedNanoseconds {
-                    guard let defaults = UserDefaults(suiteName: name) else { throw BenchError("Foundation refused a suite") }
-                    sink &+= try migrateByHand(defaults, name: name, size: size)
-                }
-            })
+        if size <= foundationLimit, let foundation = options.peerProcess("migrate", size: size, peer: "foundation", home: home) {
+            contenders.append(.peer("foundation", foundation))
         }
         let medians = try options.slowSampler.medians(contenders)
         blackHole(sink)
@@ -113,11 +103,33 @@ enum MigrateWorkload {
         result.floor("read of the old file + durable write of the migrated one", medians.of("floor"))
         result.floor(parseFloor.name + " + the stages on it + durable write of the migrated one", medians.of("floor-with-parse"))
         if size <= foundationLimit {
-            result.peer("Foundation.UserDefaults (migrated by hand)", medians.of("foundation"))
+            result.peer("Foundation.UserDefaults (migrated by hand)", "foundation", in: medians)
         } else {
             result.peer("Foundation.UserDefaults (migrated by hand)", missing: "setPersistentDomain of \(size) keys takes a minute or more")
         }
         return result
+    }
+
+    /// Foundation's `UserDefaults` is migrated at up to this many keys (see the type's notes).
+    static let foundationLimit = 100
+
+    /// The Foundation peer, in its process: a fresh copy of the old plist (not timed), opened and
+    /// migrated by hand.
+    static func foundationPeer(home: BenchHome, size: Int, options: Options) throws -> () throws -> Double {
+        let plist = try foundationTemplate(size: size, home: home)
+        var round = 0
+        var sink = 0
+        return {
+            round += 1
+            let name = "bench.migrate-copy-\(size)-\(round)"
+            try FileManager.default.copyItem(atPath: plist, toPath: home.foundationFolder + "/" + name + ".plist")
+            let elapsed = try elapsedNanoseconds {
+                guard let defaults = UserDefaults(suiteName: name) else { throw BenchError("Foundation refused a suite") }
+                sink &+= try migrateByHand(defaults, name: name, size: size)
+            }
+            blackHole(sink)
+            return elapsed
+        }
     }
 
     /// A fresh root holding a copy of the old file; returns the root.
@@ -140,12 +152,13 @@ enum MigrateWorkload {
         return total
     }
 
-    /// The old suite as Foundation's plist (written directly, as `Fixture` does).
+    /// The old suite as Foundation's plist (written directly, as `FoundationFixture` does).
     private static func foundationTemplate(size: Int, home: BenchHome) throws -> String {
         var domain: [String: Any] = ["old_name": "x"]
         for index in 0..<size { domain["key-\(index)"] = String(index) }
         let plist = try PropertyListSerialization.data(fromPropertyList: domain, format: .xml, options: 0)
         let path = home.path + "/migrate-template/foundation-\(size).plist"
+        try FileManager.default.createDirectory(atPath: home.path + "/migrate-template", withIntermediateDirectories: true)
         try plist.write(to: URL(fileURLWithPath: path))
         try FileManager.default.createDirectory(atPath: home.foundationFolder, withIntermediateDirectories: true)
         return path

@@ -11,12 +11,11 @@ import RizqPrefs
 enum OpenWorkload {
     static func run(home: BenchHome, size: Int, options: Options) throws -> BenchResult {
         let fixture = try Fixture(home: home, name: "open-\(size)", size: size)
-        let foundationFile = home.foundationFolder + "/" + fixture.foundationSuite + ".plist"
         let parseFloor = try ParseFloor(path: fixture.ours.location.path, size: size)
         let parseOnlyFloor = try ParseFloor(path: fixture.ours.location.path, size: size, buildsTable: false)
         var round = 0
         var sink = 0
-        let contenders = [
+        var contenders = [
             Contender("ours") {
                 round += 1
                 let root = home.path + "/open-copies/\(size)-\(round)"
@@ -52,23 +51,36 @@ enum OpenWorkload {
                 guard total == buffer.count else { throw BenchError("read \(total) of \(buffer.count) bytes of \(path)") }
                 return elapsed
             },
-            Contender("foundation") {
-                round += 1
-                let name = "bench.open-copy-\(size)-\(round)"
-                try FileManager.default.copyItem(atPath: foundationFile, toPath: home.foundationFolder + "/" + name + ".plist")
-                return try elapsedNanoseconds {
-                    guard let defaults = UserDefaults(suiteName: name) else { throw BenchError("Foundation refused a suite") }
-                    sink &+= defaults.integer(forKey: "key-1")
-                }
-            },
         ]
+        if let foundation = options.peerProcess("open", size: size, peer: "foundation", home: home) {
+            contenders.append(.peer("foundation", foundation))
+        }
         let medians = try options.slowSampler.medians(contenders)
         blackHole(sink)
         var result = BenchResult(workload: "open", size: size, ours: medians.of("ours"), unit: "ns")
         result.floor(parseFloor.name, medians.of("parse floor"))
         result.floor("read of the file", medians.of("floor"))
         result.floor(parseOnlyFloor.name, medians.of("parse-only floor"))
-        result.peer("Foundation.UserDefaults", medians.of("foundation"))
+        result.peer("Foundation.UserDefaults", "foundation", in: medians)
         return result
+    }
+
+    /// The Foundation peer, in its process: `UserDefaults(suiteName:)` on a fresh copy of the
+    /// plist (the copy not timed) and `integer(forKey:)`.
+    static func foundationPeer(home: BenchHome, size: Int, options: Options) throws -> () throws -> Double {
+        let fixture = try FoundationFixture(home: home, name: "open-\(size)", size: size)
+        var round = 0
+        var sink = 0
+        return {
+            round += 1
+            let name = "bench.open-copy-\(size)-\(round)"
+            try FileManager.default.copyItem(atPath: fixture.path, toPath: home.foundationFolder + "/" + name + ".plist")
+            let elapsed = try elapsedNanoseconds {
+                guard let defaults = UserDefaults(suiteName: name) else { throw BenchError("Foundation refused a suite") }
+                sink &+= defaults.integer(forKey: "key-1")
+            }
+            blackHole(sink)
+            return elapsed
+        }
     }
 }

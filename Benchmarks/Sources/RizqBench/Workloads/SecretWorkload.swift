@@ -27,11 +27,27 @@ enum SecretWorkload {
         defer { _ = try? store.deleteSecret(forAccount: account) }
         _ = try withGLibError { bench_secret_prepare(service, account, $0, $1) != 0 ? true : nil }
 
-        let keyring = try python.map { python in
-            guard let helper else { throw BenchError("set RIZQ_BENCH_KEYRING_HELPER with RIZQ_BENCH_PYTHON") }
-            return try KeyringHelper(python: python, script: helper, service: service, account: "python-" + account, token: token)
+        // A peer that fails costs only its column (its reason kept; the others go on).
+        var failures: [String: String] = [:]
+        var keyring: KeyringHelper?
+        if let python {
+            do {
+                guard let helper else { throw BenchError("set RIZQ_BENCH_KEYRING_HELPER with RIZQ_BENCH_PYTHON") }
+                keyring = try KeyringHelper(python: python, script: helper, service: service, account: "python-" + account, token: token)
+            } catch {
+                failures["python"] = "\(error)"
+            }
         }
         defer { keyring?.stop() }
+        func peer(_ name: String, _ body: () throws -> [Double]) -> [Double] {
+            guard failures[name] == nil else { return [] }
+            do {
+                return try body()
+            } catch {
+                failures[name] = "\(error)"
+                return []
+            }
+        }
 
         let handOver = HandOver()
         var samples: [String: [Double]] = [:]
@@ -70,22 +86,22 @@ enum SecretWorkload {
                     _ = try withGLibError { bench_bus_ping("org.freedesktop.secrets", "/org/freedesktop/secrets", $0, $1) != 0 ? true : nil }
                 })
             }
-            if let keyring { roundSamples["python"] = try keyring.time(calls: options.callsPerRound) }
-            for _ in 0..<options.spawnsPerRound { roundSamples["secret-tool", default: []].append(try secretToolLookup()) }
+            if let keyring { roundSamples["python"] = peer("python") { try keyring.time(calls: options.callsPerRound) } }
+            roundSamples["secret-tool"] = peer("secret-tool") { try (0..<options.spawnsPerRound).map { _ in try secretToolLookup() } }
             if round >= options.warmupRounds {
                 samples.merge(roundSamples) { $0 + $1 }
             }
         }
 
-        let medians = samples.mapValues(median)
+        let medians = Medians(figures: samples.filter { !$0.value.isEmpty }.mapValues(median), failures: failures)
         var result = BenchResult(workload: "secret-get", size: 1, ours: medians.of("ours"))
         result.floor("bare GetSecrets of the item (D-Bus)", medians.of("get-secrets"))
         result.floor("bare Peer.Ping to gnome-keyring (D-Bus)", medians.of("ping"))
         // Not floors but the parts of a read above the bare call, timed alone (docs/performance.md).
         result.floor("libsecret's read of the item path, on this thread", medians.of("libsecret"))
         result.floor("hand-over to a worker thread and back (empty)", medians.of("hand-over"))
-        if keyring != nil { result.peer("python keyring.get_password", medians.of("python")) }
-        result.peer("secret-tool lookup (a process)", medians.of("secret-tool"))
+        if python != nil { result.peer("python keyring.get_password", "python", in: medians) }
+        result.peer("secret-tool lookup (a process)", "secret-tool", in: medians)
         return result
     }
 

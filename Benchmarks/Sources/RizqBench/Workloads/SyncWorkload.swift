@@ -129,8 +129,8 @@ enum SyncWorkload {
                     }
                 },
             ])
-            var result = BenchResult(workload: "sync-merge", size: size, ours: figures["ours"] ?? .nan, unit: "ns")
-            result.floor("read the replica, parse it with JSONSerialization", figures["floor"] ?? .nan)
+            var result = BenchResult(workload: "sync-merge", size: size, ours: figures.of("ours"), unit: "ns")
+            result.floor("read the replica, parse it with JSONSerialization", figures.of("floor"))
             results.append(result)
         }
         return results

@@ -43,11 +43,16 @@ enum VaultWorkload {
         let setup = try setUp(home: home)
         let floor = try AgeDecryptFloor(vaultPath: setup.vault.folder + "/vault.age", keyFile: setup.keyFile)
         let reads = options.vaultReads
-        let peer = try python.map { python in
-            guard let helper else { throw BenchError("set RIZQ_BENCH_KEYRING_ALT_HELPER with RIZQ_BENCH_PYTHON") }
-            return try KeyringHelper(python: python, script: helper, service: service, account: "token-0", token: token + "-0", arguments: [home.path + "/crypted_pass.cfg"])
+        // The peer's process may fail to start or die: that costs only its column.
+        let peer: Result<KeyringHelper, BenchError>? = python.map { python in
+            do {
+                guard let helper else { throw BenchError("set RIZQ_BENCH_KEYRING_ALT_HELPER with RIZQ_BENCH_PYTHON") }
+                return .success(try KeyringHelper(python: python, script: helper, service: service, account: "token-0", token: token + "-0", arguments: [home.path + "/crypted_pass.cfg"]))
+            } catch {
+                return .failure(BenchError("\(error)"))
+            }
         }
-        defer { peer?.stop() }
+        defer { if case .success(let helper)? = peer { helper.stop() } }
         var contenders = [
             Contender("ours") {
                 try elapsedNanoseconds {
@@ -62,16 +67,16 @@ enum VaultWorkload {
                 } / Double(reads)
             },
         ]
-        if let peer {
-            contenders.append(Contender("python") {
-                let times = try peer.time(calls: reads)
+        if let peer, !options.oursOnly {
+            contenders.append(.peer("python") {
+                let times = try peer.get().time(calls: reads)
                 return times.reduce(0, +) / Double(times.count)
             })
         }
         let medians = try options.sampler.medians(contenders)
         var result = BenchResult(workload: "vault-get", size: items, ours: medians.of("ours"))
         result.floor("read vault.age + decrypt with swift-crypto", medians.of("floor"))
-        if peer != nil { result.peer("python keyring (keyrings.alt EncryptedKeyring) get_password", medians.of("python")) }
+        if peer != nil { result.peer("python keyring (keyrings.alt EncryptedKeyring) get_password", "python", in: medians) }
         return result
     }
 
