@@ -55,6 +55,16 @@ let package = Package(
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
+        // The `startup` workload's processes (issue 39): ours, the floors and the Foundation peer
+        // are runs of this one program. ParseFloor.swift, ReadFully.swift and Sampler.swift are
+        // links to RizqBench's.
+        .executableTarget(
+            name: "StartupProbe",
+            dependencies: [
+                "CSimdjsonFloor",
+                .product(name: "RizqPrefs", package: "RizqPrefs"),
+            ]
+        ),
         // The fleet suite's benchmarks (issue 26), run by scripts/bench under scripts/with-postgres.
         // Harness/BenchResult.swift and Harness/Sampler.swift are links to RizqBench's.
         .executableTarget(

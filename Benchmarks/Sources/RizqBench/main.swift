@@ -93,6 +93,10 @@ do {
             progress("open, \(size) keys")
             results.append(try OpenWorkload.run(home: home, size: size, options: options))
         }
+        if options.runs("startup") {
+            progress("startup, \(size) keys")
+            results.append(try StartupWorkload.run(home: home, size: size, options: options))
+        }
         if options.runs("migrate") {
             progress("migrate, \(size) keys")
             results.append(try MigrateWorkload.run(home: home, size: size, options: options))
@@ -156,6 +160,10 @@ do {
     for workload in ["cli-get", "cli-set"] where options.runs(workload) {
         progress("\(workload) (whole processes)")
         results.append(try CLIWorkload.run(workload, home: home, options: options, cli: environment["RIZQ_BENCH_CLI"]))
+    }
+    if options.runs("first-build") {
+        progress("first-build (new apps resolved and built from nothing, one per product)")
+        results += try FirstBuildWorkload.run(home: home, options: options, repository: environment["RIZQ_BENCH_REPO"])
     }
     if options.runs("memory") {
         progress("memory")

@@ -45,13 +45,16 @@ final class ParseFloor {
             + (buildsTable ? " + Dictionary" : ", keys as Strings, no table")
     }
 
-    /// A floor for the suite file at `path`, holding `size` keys.
-    init(path: String, size: Int, mode: Mode = .chosen, buildsTable: Bool = true) throws {
+    /// A floor for the suite file at `path`, holding `size` keys. `sizesBuffers: false` skips
+    /// the first, untimed parse (and its check): for a process that parses the file once
+    /// (StartupProbe's floor), as a process that starts and reads a suite does.
+    init(path: String, size: Int, mode: Mode = .chosen, buildsTable: Bool = true, sizesBuffers: Bool = true) throws {
         guard let parser = rizq_simdjson_parser_create() else { throw BenchError("simdjson: cannot make a parser (out of memory)") }
         self.parser = parser
         self.path = path
         self.mode = mode
         self.buildsTable = buildsTable
+        guard sizesBuffers else { return }
         // Sizes the parser's buffers, and checks that it reads the file as ours does.
         let (_, table, keys) = try open(lookingUp: "key-0")
         guard keys == size, !buildsTable || (table.count == size && table["key-0"] != nil) else {

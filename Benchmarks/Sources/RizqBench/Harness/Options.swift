@@ -6,7 +6,7 @@ import Foundation
 /// `--only` runs some workloads (see `workloads`) and `--sizes` some suite sizes: for profiling
 /// one of them under callgrind (docs/performance.md).
 struct Options {
-    static let workloads = ["get", "set", "set-memory", "set-durable", "flush", "open", "migrate", "bulk", "codable", "cross-process", "mount-swap", "secret-get", "vault-get", "vault-set", "vault-unlock", "file-keyring-get", "file-keyring-set", "memory", "large", "sync-latency", "sync-merge", "cli-get", "cli-set"]
+    static let workloads = ["get", "set", "set-memory", "set-durable", "flush", "open", "startup", "migrate", "bulk", "codable", "cross-process", "mount-swap", "secret-get", "vault-get", "vault-set", "vault-unlock", "file-keyring-get", "file-keyring-set", "memory", "large", "sync-latency", "sync-merge", "cli-get", "cli-set", "first-build"]
     /// The workloads with a GSettings peer (they need the schemas and dconf).
     static let gsettingsWorkloads: Set<String> = ["get", "set", "set-memory", "set-durable", "bulk", "cross-process", "cli-get", "cli-set"]
 
@@ -52,7 +52,7 @@ struct Options {
     func runs(_ workload: String) -> Bool { only.contains(workload) }
 
     /// The workloads that run once per suite size.
-    static let sizedWorkloads = ["get", "set-memory", "set", "set-durable", "flush", "open", "migrate"]
+    static let sizedWorkloads = ["get", "set-memory", "set", "set-durable", "flush", "open", "startup", "migrate"]
 
     /// The runs these options ask for, in order: each sized workload at each size, then the
     /// others; a size of `nil` for those. `scripts/bench` runs each in a process of its own, so
@@ -60,7 +60,7 @@ struct Options {
     /// workload").
     var planned: [(workload: String, size: Int?)] {
         sizes.flatMap { size in Options.sizedWorkloads.filter(runs).map { ($0, Optional(size)) } }
-            + ["bulk", "codable", "cross-process", "mount-swap", "secret-get", "vault-get", "vault-set", "vault-unlock", "file-keyring-get", "file-keyring-set", "large", "memory", "sync-latency", "sync-merge", "cli-get", "cli-set"].filter(runs).map { ($0, nil) }
+            + ["bulk", "codable", "cross-process", "mount-swap", "secret-get", "vault-get", "vault-set", "vault-unlock", "file-keyring-get", "file-keyring-set", "large", "memory", "sync-latency", "sync-merge", "cli-get", "cli-set", "first-build"].filter(runs).map { ($0, nil) }
     }
 
     /// The peer `peer` of `workload` at `size` in a process of its own (``PeerProcess``), set

@@ -1,0 +1,1 @@
+../RizqBench/Floors/ParseFloor.swift

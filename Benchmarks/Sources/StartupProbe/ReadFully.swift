@@ -1,0 +1,1 @@
+../RizqBench/Floors/ReadFully.swift

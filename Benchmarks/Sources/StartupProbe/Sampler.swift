@@ -1,0 +1,1 @@
+../RizqBench/Harness/Sampler.swift
