@@ -80,8 +80,7 @@ final class FleetCache: Sendable {
 
     /// How long a persist waits for more changes to join it: the local suites' own coalescing
     /// delay. Without it every committed write of a burst made its own two or three fsyncs,
-    /// which shared the disk with the engine's commit of the next write (issue 39: `fleet-set`
-    /// spent more time waiting for those than for its own round trip). What it costs: a
+    /// which shared the disk with the engine's commit of the next write (issue 39). What it costs: a
     /// process killed within this delay of a change left the cache's state behind its values,
     /// or both behind the engine — which the next catch-up repairs, as after any crash.
     static let persistDelay: DispatchTimeInterval = .milliseconds(50)
