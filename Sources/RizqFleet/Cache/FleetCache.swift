@@ -78,8 +78,16 @@ final class FleetCache: Sendable {
         }
     }
 
-    /// Writes the values, then the state, to disk soon, on the cache's own queue (never on a
-    /// caller's thread: each is an fsync). Several requests before it runs make one write.
+    /// How long a persist waits for more changes to join it: the local suites' own coalescing
+    /// delay. Without it every committed write of a burst made its own two or three fsyncs,
+    /// which shared the disk with the engine's commit of the next write (issue 39). What it costs: a
+    /// process killed within this delay of a change left the cache's state behind its values,
+    /// or both behind the engine — which the next catch-up repairs, as after any crash.
+    static let persistDelay: DispatchTimeInterval = .milliseconds(50)
+
+    /// Writes the values, then the state, to disk soon (``persistDelay``), on the cache's own
+    /// queue (never on a caller's thread: each is an fsync). Several requests before it runs
+    /// make one write.
     func schedulePersist() {
         let schedule = persisting.withLock { persisting in
             if persisting.scheduled { return false }
@@ -87,10 +95,18 @@ final class FleetCache: Sendable {
             return true
         }
         guard schedule else { return }
-        queue.async { [self] in
+        // Weakly held: a cache let go must not stay open (its lock file held) until the delay
+        // ends; it persists in its deinit instead.
+        queue.asyncAfter(deadline: .now() + Self.persistDelay) { [weak self] in
+            guard let self else { return }
             persisting.withLock { $0.scheduled = false }
             persistNow()
         }
+    }
+
+    deinit {
+        // A persist still waiting for its delay finds the cache gone: its changes are written now.
+        if persisting.withLock({ $0.scheduled }) { persistNow() }
     }
 
     /// The values, then the state, durably, now (on the calling thread).

@@ -96,6 +96,14 @@ extension PostgresFailure {
         (error as? PSQLError)?.code == .server
     }
 
+    /// Whether `error` is one the server gives only while executing a statement, never while
+    /// preparing it: a lock it stopped waiting for (55P03), a cancelled statement (57014), a
+    /// serialization failure or deadlock (40001, 40P01).
+    static func isExecutionOnly(_ error: any Error) -> Bool {
+        guard let psql = error as? PSQLError, psql.code == .server else { return false }
+        return ["55P03", "57014", "40001", "40P01"].contains(psql.serverInfo?[.sqlState] ?? "")
+    }
+
     /// Whether `error` is the server's "undefined table" (SQLSTATE 42P01): the fleet tables are gone.
     static func isMissingTable(_ error: any Error) -> Bool {
         guard let psql = error as? PSQLError, psql.code == .server else { return false }

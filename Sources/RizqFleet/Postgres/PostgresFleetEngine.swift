@@ -124,9 +124,10 @@ public final class PostgresFleetEngine: FleetEngine {
         Int64(PostgresConnector.nanoseconds(configuration.callTimeout) / 1_000_000) * 3 / 4
     }
 
-    /// The conditional upsert (`PostgresFleetSQL`), then, when it wrote nothing, who holds
-    /// the key. A write whose own stamp is already there (a retry after a lost answer) is
-    /// reported as applied.
+    /// The conditional upsert (`PostgresFleetSQL`), prepared once per connection: one round
+    /// trip, whose one row says who holds the key afterwards. A write whose own stamp is there
+    /// (this one, or a retry after a lost answer) is reported as applied; another stamp
+    /// superseded it.
     ///
     /// What a failure means: the server's own answer (an error, a lock it stopped waiting for)
     /// and a connection that could not be opened are ``FleetError/engineUnavailable(endpoint:reason:)``
@@ -155,40 +156,29 @@ public final class PostgresFleetEngine: FleetEngine {
 
     private func writeOnce(_ change: FleetChange, text: String?, suite: String) async throws(FleetError) -> FleetWriteDecision {
         let stamp = change.stamp
-        let query = PostgresFleetSQL.write(
-            suite, key: change.key, value: text, stamp: (stamp.milliseconds, Int64(stamp.counter), stamp.origin),
+        let statement = PostgresFleetSQL.Write(
+            suite: suite, key: change.key, value: text, stamp: (stamp.milliseconds, Int64(stamp.counter), stamp.origin),
             lockTimeoutMilliseconds: lockTimeoutMilliseconds)
-        let current = PostgresFleetSQL.currentStamp(suite, key: change.key)
-        enum Outcome: Sendable {
-            case applied(Int64)
-            case holder(ChangeStamp, Int64)
-            case noRow
-        }
         // Attempts sent whose outcome is unknown: each attempt counts until the server answers
         // it with an error (then it did not take effect). The connector tries once more on a new
         // connection when a reused one turns out dead, so there can be two.
         let inDoubt = DoubtCount()
-        let outcome: Outcome
+        let held: PostgresFleetSQL.Write.Row?
         do {
-            outcome = try await run { connection in
+            held = try await run { [connector] connection in
                 inDoubt.add(1)
                 do {
-                    var applied: Int64?
-                    for try await row in try await connection.query(query, logger: self.logger) {
-                        applied = try row.makeRandomAccess()[0].decode(Int64.self)
-                    }
-                    if let applied { return .applied(applied) }
-                    var holder: Outcome = .noRow
-                    for try await row in try await connection.query(current, logger: self.logger) {
-                        let cells = row.makeRandomAccess()
-                        let counter = try cells[1].decode(Int64.self)
-                        holder = .holder(
-                            ChangeStamp(milliseconds: try cells[0].decode(Int64.self), counter: UInt32(clamping: counter), origin: try cells[2].decode(String.self)),
-                            try cells[3].decode(Int64.self))
-                    }
-                    return holder
+                    var held: PostgresFleetSQL.Write.Row?
+                    for try await row in try await connection.execute(statement, logger: self.logger) { held = row }
+                    return held
                 } catch {
-                    if PostgresFailure.isServerAnswer(error) { inDoubt.add(-1) }
+                    if PostgresFailure.isServerAnswer(error) {
+                        inDoubt.add(-1)
+                        // postgres-nio keeps a statement whose preparation failed (the tables
+                        // missing, a permission) failed for the connection's life: a new
+                        // connection prepares it again. Errors of an execution keep it.
+                        if !PostgresFailure.isExecutionOnly(error) { connector.drop(connection) }
+                    }
                     throw error
                 }
             }
@@ -198,16 +188,13 @@ public final class PostgresFleetEngine: FleetEngine {
             }
             throw error
         }
-        switch outcome {
-        case .applied(let revision):
-            return .applied(revision: revision)
-        case .holder(let holder, let revision):
-            return holder == stamp ? .applied(revision: revision) : .superseded(by: holder)
-        case .noRow:
+        guard let held else {
             // The suite's row is gone (removed by hand): nothing was written; register it again.
             channels.withLock { _ = $0.removeValue(forKey: suite) }
             throw .engineUnavailable(endpoint: endpointDescription, reason: "the suite '\(suite)' was not registered in the engine; nothing was written")
         }
+        let holder = ChangeStamp(milliseconds: held.stamp.milliseconds, counter: UInt32(clamping: held.stamp.counter), origin: held.stamp.origin)
+        return holder == stamp ? .applied(revision: held.revision) : .superseded(by: holder)
     }
 
     /// One read: the head and up to `limit` rows above `revision` (the suite is registered
@@ -363,7 +350,7 @@ public final class PostgresFleetEngine: FleetEngine {
         }
     }
 
-    /// A notification's payload: the write as `PostgresFleetSQL.write` builds it, or a bare
+    /// A notification's payload: the write as `PostgresFleetSQL.Write` builds it, or a bare
     /// revision; anything else is a notice without a revision (the listener catches up).
     static func notice(_ payload: String) -> FleetNotice {
         if let revision = Int64(payload) { return FleetNotice(revision: revision) }

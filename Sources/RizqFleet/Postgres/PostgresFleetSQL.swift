@@ -73,14 +73,22 @@ enum PostgresFleetSQL {
     /// (`NOTIFY` payloads must stay under 8,000 bytes).
     static let notifiedEntryLimit = 7_000
 
-    /// The write, decided in one statement: take the suite's next revision (and its row lock,
-    /// held to commit), insert or replace the key's row only if the new stamp is greater than
-    /// the stored one (`ON CONFLICT … DO UPDATE … WHERE`, which PostgreSQL evaluates on the
-    /// latest committed version of the row), and notify the suite's channel — delivered at
-    /// commit, and only when the row was written — with the write itself as JSON
-    /// (`{"r": revision, "k": key, "v": value, "m", "c", "o": the stamp}`) when it is small,
-    /// else the bare revision. No row back: superseded (the revision taken is then a gap, which
-    /// readers skip).
+    /// The write, decided in one statement, prepared once per connection (`Write`): take the
+    /// suite's next revision (and its row lock, held to commit), insert the key's row or, when
+    /// it is there, replace it only if the new stamp is greater than the stored one (`ON
+    /// CONFLICT … DO UPDATE`, which PostgreSQL evaluates on the latest committed version of the
+    /// row, locking it), and notify the suite's channel — delivered at commit, and only when
+    /// the row was written — with the write itself as JSON (`{"r": revision, "k": key, "v":
+    /// value, "m", "c", "o": the stamp}`) when it is small, else the bare revision.
+    ///
+    /// One row back, whatever the outcome: the key's row as the statement leaves it (its
+    /// revision and stamp). The write's own stamp there means applied — by this statement, or
+    /// by an earlier attempt of the same write whose answer was lost; another stamp is the
+    /// later change that holds the key (this write was superseded; the revision it took is a
+    /// gap, which readers skip). An older stamp never wins: the update keeps every column of
+    /// the row as it was (`CASE`), so that the row holding the key is returned from the lock
+    /// the statement took, never from its snapshot, which may predate the winner's commit. No
+    /// row back: the suite is not registered (its row was removed).
     ///
     /// The wait for a lock is bounded on the server: before the suite's row is locked, the
     /// statement sets `lock_timeout` for its own transaction (`set_config(…, true)`, an
@@ -89,31 +97,79 @@ enum PostgresFleetSQL {
     /// `SELECT … FOR UPDATE`, a stuck writer) is cancelled by the server itself, with SQLSTATE
     /// 55P03, and rolled back: it can never commit after the caller was told it failed, as a
     /// statement the client merely stopped waiting for could (the server finishes it once the
-    /// lock goes). `lockTimeoutMilliseconds` is below the call's deadline, so that the server's
-    /// answer arrives first.
-    static func write(_ suite: String, key: String, value: String?, stamp: (Int64, Int64, String), lockTimeoutMilliseconds: Int64) -> PostgresQuery {
-        let lockTimeout = String(max(1, lockTimeoutMilliseconds))
-        return """
-        WITH bump AS (
-            UPDATE rizq_fleet_suites SET revision = revision + 1
-            WHERE suite = \(suite) AND (SELECT set_config('lock_timeout', \(lockTimeout), true)) IS NOT NULL
-            RETURNING id, revision
-        ), upsert AS (
-            INSERT INTO rizq_fleet_settings AS s (suite, key, value, stamp_ms, stamp_counter, stamp_origin, revision, changed_at)
-            SELECT \(suite), \(key), \(value), \(stamp.0), \(stamp.1), \(stamp.2), bump.revision, now() FROM bump
-            ON CONFLICT (suite, key) DO UPDATE
-               SET value = excluded.value, stamp_ms = excluded.stamp_ms, stamp_counter = excluded.stamp_counter,
-                   stamp_origin = excluded.stamp_origin, revision = excluded.revision, changed_at = excluded.changed_at
-             WHERE (excluded.stamp_ms, excluded.stamp_counter, excluded.stamp_origin) > (s.stamp_ms, s.stamp_counter, s.stamp_origin)
-            RETURNING revision, key, value, stamp_ms, stamp_counter, stamp_origin
-        )
-        SELECT upsert.revision, pg_notify('rizq_fleet_' || bump.id,
-            CASE WHEN octet_length(upsert.key) + coalesce(octet_length(upsert.value), 0) + octet_length(upsert.stamp_origin) < \(Int64(notifiedEntryLimit))
-                 THEN json_build_object('r', upsert.revision, 'k', upsert.key, 'v', upsert.value,
-                                        'm', upsert.stamp_ms, 'c', upsert.stamp_counter, 'o', upsert.stamp_origin)::text
-                 ELSE upsert.revision::text END)::text AS notified
-        FROM upsert CROSS JOIN bump
-        """
+    /// lock goes). The lock time-out is below the call's deadline, so that the server's answer
+    /// arrives first.
+    ///
+    /// Prepared (issue 39): the statement is parsed and planned once per connection, and each
+    /// write is one Bind/Execute/Sync round trip carrying only its values — it used to be
+    /// parsed and planned again for every write, several times the server time of the write
+    /// itself.
+    struct Write: PostgresPreparedStatement {
+        /// The key's row after the write: its revision and stamp.
+        struct Row: Sendable {
+            var revision: Int64
+            var stamp: (milliseconds: Int64, counter: Int64, origin: String)
+        }
+
+        /// Versioned: a connection never holds two statements under one name.
+        static let name = "rizq_fleet_write_1"
+
+        /// The stamp comparison, the same in every column of the update.
+        private static let newer = "(excluded.stamp_ms, excluded.stamp_counter, excluded.stamp_origin) > (s.stamp_ms, s.stamp_counter, s.stamp_origin)"
+
+        static let sql = """
+            WITH bump AS (
+                UPDATE rizq_fleet_suites SET revision = revision + 1
+                WHERE suite = $1 AND (SELECT set_config('lock_timeout', $7, true)) IS NOT NULL
+                RETURNING id, revision
+            ), upsert AS (
+                INSERT INTO rizq_fleet_settings AS s (suite, key, value, stamp_ms, stamp_counter, stamp_origin, revision, changed_at)
+                SELECT $1, $2, $3, $4, $5, $6, bump.revision, now() FROM bump
+                ON CONFLICT (suite, key) DO UPDATE SET
+                    value = CASE WHEN \(newer) THEN excluded.value ELSE s.value END,
+                    stamp_ms = CASE WHEN \(newer) THEN excluded.stamp_ms ELSE s.stamp_ms END,
+                    stamp_counter = CASE WHEN \(newer) THEN excluded.stamp_counter ELSE s.stamp_counter END,
+                    stamp_origin = CASE WHEN \(newer) THEN excluded.stamp_origin ELSE s.stamp_origin END,
+                    revision = CASE WHEN \(newer) THEN excluded.revision ELSE s.revision END,
+                    changed_at = CASE WHEN \(newer) THEN excluded.changed_at ELSE s.changed_at END
+                RETURNING revision, key, value, stamp_ms, stamp_counter, stamp_origin
+            )
+            SELECT upsert.revision, upsert.stamp_ms, upsert.stamp_counter, upsert.stamp_origin,
+                CASE WHEN upsert.revision = bump.revision THEN pg_notify('rizq_fleet_' || bump.id,
+                    CASE WHEN octet_length(upsert.key) + coalesce(octet_length(upsert.value), 0) + octet_length(upsert.stamp_origin) < \(PostgresFleetSQL.notifiedEntryLimit)
+                         THEN json_build_object('r', upsert.revision, 'k', upsert.key, 'v', upsert.value,
+                                                'm', upsert.stamp_ms, 'c', upsert.stamp_counter, 'o', upsert.stamp_origin)::text
+                         ELSE upsert.revision::text END)::text END AS notified
+            FROM upsert CROSS JOIN bump
+            """
+
+        static let bindingDataTypes: [PostgresDataType] = [.text, .text, .text, .int8, .int8, .text, .text]
+
+        var suite: String
+        var key: String
+        /// The value's JSON; `nil` for a tombstone.
+        var value: String?
+        var stamp: (milliseconds: Int64, counter: Int64, origin: String)
+        var lockTimeoutMilliseconds: Int64
+
+        func makeBindings() -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 7)
+            bindings.append(suite)
+            bindings.append(key)
+            bindings.append(value)
+            bindings.append(stamp.milliseconds)
+            bindings.append(stamp.counter)
+            bindings.append(stamp.origin)
+            bindings.append(String(max(1, lockTimeoutMilliseconds)))
+            return bindings
+        }
+
+        func decodeRow(_ row: PostgresRow) throws -> Row {
+            let cells = row.makeRandomAccess()
+            return Row(
+                revision: try cells[0].decode(Int64.self),
+                stamp: (try cells[1].decode(Int64.self), try cells[2].decode(Int64.self), try cells[3].decode(String.self)))
+        }
     }
 
     /// The suite's channel number as the engine holds it now (no row: the suite is not
@@ -122,11 +178,6 @@ enum PostgresFleetSQL {
     /// would hear nothing.
     static func channel(_ suite: String) -> PostgresQuery {
         "SELECT id FROM rizq_fleet_suites WHERE suite = \(suite)"
-    }
-
-    /// The key's row after a write that came back empty: who holds it.
-    static func currentStamp(_ suite: String, key: String) -> PostgresQuery {
-        "SELECT stamp_ms, stamp_counter, stamp_origin, revision FROM rizq_fleet_settings WHERE suite = \(suite) AND key = \(key)"
     }
 
     /// The suite's head and the rows above `revision`, lowest first, in one snapshot (one row

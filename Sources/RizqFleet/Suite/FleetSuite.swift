@@ -43,6 +43,10 @@ public final class FleetSuite: Sendable {
     public let options: FleetOptions
     let replica: FleetReplica
     private let cacheStore: FleetCache
+    /// The cache's values suite (``cache``), held here as well so that a read is one load and
+    /// the local suite's own read, inlined into the caller (issue 39: a cached get costs what a
+    /// local suite's get costs).
+    @usableFromInline let cacheValues: SuiteStore
     private let clock: HybridLogicalClock
     private let logger: Logger
     private let statusState: Mutex<StatusState>
@@ -82,6 +86,7 @@ public final class FleetSuite: Sendable {
         self.logger = logger
         let cache = try FleetCache(location: options.cache ?? .automatic(for: name), logger: logger)
         self.cacheStore = cache
+        self.cacheValues = cache.values
         let clock = HybridLogicalClock(origin: origin)
         // Everything this host saw before it stopped is behind its next edit.
         if let latest = cache.state.withLock({ $0.latestStamp }) { clock.observe(latest) }
@@ -112,16 +117,19 @@ public final class FleetSuite: Sendable {
 
     /// The cache: a suite on this host holding the fleet suite's values as last seen. Read it
     /// as any suite; do not write it (writes go through ``set(_:forKey:)``).
-    public var cache: SuiteStore { cacheStore.values }
+    public var cache: SuiteStore { cacheValues }
 
     /// The value `key` reads as: from the cache, its default when absent.
+    @inlinable
     public subscript<Value>(key: Key<Value>) -> Value {
-        cacheStore.values[key]
+        // Inlinable: the read is the local suite's typed read, specialised in the caller.
+        cacheValues[key]
     }
 
     /// The stored value of `key`, from the cache; `nil` when absent.
+    @inlinable
     public func value(forKey key: String) -> PrefValue? {
-        cacheStore.values.prefValue(forKey: key)
+        cacheValues.prefValue(forKey: key)
     }
 
     /// Every key and value, from the cache.
