@@ -26,6 +26,35 @@ struct VaultContents: Sendable, Equatable {
     var generation: UInt64 = 0
     /// Whether the contents carried a seal that verified (a new, empty vault counts as sealed).
     var isAuthenticated = true
+    /// Each item as the last ``encoded(service:generation:sealKeys:)`` wrote it, so that the
+    /// next one encodes only the items that changed (a set changes one of them; issue 39).
+    private var encodings = Encodings()
+
+    init(items: [String: VaultItem] = [:], generation: UInt64 = 0, isAuthenticated: Bool = true) {
+        self.items = items
+        self.generation = generation
+        self.isAuthenticated = isAuthenticated
+    }
+
+    /// Equal contents: the items, the generation, whether sealed (not what is cached).
+    static func == (lhs: VaultContents, rhs: VaultContents) -> Bool {
+        lhs.items == rhs.items && lhs.generation == rhs.generation && lhs.isAuthenticated == rhs.isAuthenticated
+    }
+
+    /// One item's wire form and its member of the `items` object (`"account":{…}`), valid
+    /// while the item is `item`.
+    struct Encoding: Sendable {
+        var item: VaultItem
+        var wire: WireItem
+        var member: [UInt8]
+    }
+
+    /// The items' encodings, and the accounts in the order of their UTF-8 bytes (the seal's and
+    /// the file's order).
+    struct Encodings: Sendable {
+        var byAccount: [String: Encoding] = [:]
+        var order: [String] = []
+    }
 
     /// What marks the sealed format: the start of its JSON (the encoder sorts the keys, so
     /// `format` comes first). An old-format vault cannot start so: its members are objects.
@@ -89,17 +118,74 @@ struct VaultContents: Sendable, Equatable {
     }
 
     /// The sealed plaintext of these items at `generation`, for `service`, with one tag per key
-    /// in `sealKeys` (the keys of the identities the file is encrypted to).
-    func encoded(service: String, generation: UInt64, sealKeys: [VaultSeal.Key]) throws(VaultError) -> Data {
-        let wire = wireItems()
-        let tags = sealKeys.map { Data(VaultSeal.tag(service: service, generation: generation, items: wire, key: $0)).base64EncodedString() }
+    /// in `sealKeys` (the keys of the identities the file is encrypted to): the JSON of
+    /// ``WireVault``, members in sorted order, items in the order of their accounts' UTF-8 bytes.
+    ///
+    /// Only the items that changed since the last call on these contents are formatted and
+    /// encoded again (their dates, base64, JSON); the others' members are copied as they were.
+    /// The seal still covers every item.
+    mutating func encoded(service: String, generation: UInt64, sealKeys: [VaultSeal.Key]) throws(VaultError) -> Data {
+        let encodings = try refreshedEncodings()
+        self.encodings = encodings
+        let ordered = encodings.order.compactMap { account in encodings.byAccount[account].map { (account, $0.wire) } }
+        let tags = sealKeys.map { Data(VaultSeal.tag(service: service, generation: generation, sortedItems: ordered, key: $0)).base64EncodedString() }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let macs: Data
+        let serviceText: Data
         do {
-            return try encoder.encode(WireVault(format: Self.format, generation: generation, items: wire, mac: tags, service: service))
+            macs = try encoder.encode(tags)
+            serviceText = try encoder.encode(service)
         } catch {
             throw .invalidInput(reason: "the vault's contents could not be encoded as JSON")
         }
+        var size = 128 + macs.count + serviceText.count + encodings.order.count
+        for account in encodings.order { size += encodings.byAccount[account]?.member.count ?? 0 }
+        var json = Data(capacity: size)
+        json.append(contentsOf: #"{"format":"\#(Self.format)","generation":\#(generation),"items":{"#.utf8)
+        var first = true
+        for account in encodings.order {
+            guard let member = encodings.byAccount[account]?.member else { continue }
+            if !first { json.append(UInt8(ascii: ",")) }
+            first = false
+            json.append(contentsOf: member)
+        }
+        json.append(contentsOf: #"},"mac":"#.utf8)
+        json.append(macs)
+        json.append(contentsOf: #","service":"#.utf8)
+        json.append(serviceText)
+        json.append(UInt8(ascii: "}"))
+        return json
+    }
+
+    /// The encodings of the items as they are now: those of unchanged items kept, the others
+    /// made; the order kept while the accounts are the same.
+    private func refreshedEncodings() throws(VaultError) -> Encodings {
+        var fresh = Encodings()
+        fresh.byAccount.reserveCapacity(items.count)
+        let sameAccounts = encodings.order.count == items.count && encodings.order.allSatisfy { items[$0] != nil }
+        fresh.order = sameAccounts ? encodings.order : items.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        for account in fresh.order {
+            guard let item = items[account] else { continue }
+            if let known = encodings.byAccount[account], known.item == item {
+                fresh.byAccount[account] = known
+                continue
+            }
+            let wire = WireItem(
+                data: item.data, isText: item.isText, label: item.label, created: item.created.formatted(Self.dateStyle),
+                modified: item.modified.formatted(Self.dateStyle))
+            do {
+                var member = [UInt8](try encoder.encode(account))
+                member.append(UInt8(ascii: ":"))
+                member.append(contentsOf: try encoder.encode(wire))
+                fresh.byAccount[account] = Encoding(item: item, wire: wire, member: member)
+            } catch {
+                throw .invalidInput(reason: "the vault's contents could not be encoded as JSON")
+            }
+        }
+        return fresh
     }
 
     /// Decodes the plaintext of the vault at `path` and checks its seal with `sealKey`, the key of

@@ -33,27 +33,58 @@ enum VaultSeal {
 
     /// The tag over `items` of `service` at `generation`.
     static func tag(service: String, generation: UInt64, items: [String: VaultContents.WireItem], key: Key) -> HashedAuthenticationCode<SHA256> {
+        let accounts = items.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        return tag(service: service, generation: generation, sortedItems: accounts.compactMap { account in items[account].map { (account, $0) } }, key: key)
+    }
+
+    /// The tag over `sortedItems` (every item, accounts in the order of their UTF-8 bytes) of
+    /// `service` at `generation`.
+    static func tag(
+        service: String, generation: UInt64, sortedItems: [(String, VaultContents.WireItem)], key: Key
+    ) -> HashedAuthenticationCode<SHA256> {
         var mac = HMAC<SHA256>(key: key.key)
         mac.update(data: domain)
-        func add(_ bytes: some DataProtocol) {
-            add(number: UInt64(bytes.count))
-            mac.update(data: bytes)
-        }
+        // The input goes to the MAC in blocks of 64 KiB: one call per field cost more than the
+        // hashing (each generic call looks up its metadata). Zeroed after: it holds the secrets.
+        let blockSize = 64 << 10
+        var block: [UInt8] = []
+        block.reserveCapacity(blockSize + 4096)
+        defer { block.zeroize() }
         func add(number: UInt64) {
-            withUnsafeBytes(of: number.bigEndian) { mac.update(data: $0) }
+            withUnsafeBytes(of: number.bigEndian) { block.append(contentsOf: $0) }
         }
-        add(Data(service.utf8))
+        func flush() {
+            mac.update(data: block)
+            block.zeroize()
+            block.removeAll(keepingCapacity: true)
+        }
+        func add(_ bytes: UnsafeRawBufferPointer) {
+            add(number: UInt64(bytes.count))
+            if bytes.count >= blockSize {
+                // A large secret goes to the MAC as it is, not copied.
+                flush()
+                mac.update(data: bytes)
+                return
+            }
+            block.append(contentsOf: bytes)
+            if block.count >= blockSize { flush() }
+        }
+        func add(_ text: String) {
+            var text = text
+            text.withUTF8 { add(UnsafeRawBufferPointer($0)) }
+        }
+        add(service)
         add(number: generation)
-        add(number: UInt64(items.count))
-        for account in items.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
-            guard let item = items[account] else { continue }
-            add(Data(account.utf8))
-            add(item.data)
+        add(number: UInt64(sortedItems.count))
+        for (account, item) in sortedItems {
+            add(account)
+            item.data.withUnsafeBytes { add($0) }
             add(number: item.isText ? 1 : 0)
-            add(Data(item.label.utf8))
-            add(Data(item.created.utf8))
-            add(Data(item.modified.utf8))
+            add(item.label)
+            add(item.created)
+            add(item.modified)
         }
+        mac.update(data: block)
         return mac.finalize()
     }
 }
