@@ -28,7 +28,7 @@ struct VaultContents: Sendable, Equatable {
     var isAuthenticated = true
     /// Each item as the last ``encoded(service:generation:sealKeys:)`` wrote it, so that the
     /// next one encodes only the items that changed (a set changes one of them; issue 39).
-    private var encodings = Encodings()
+    private var encodings: Encodings = []
 
     init(items: [String: VaultItem] = [:], generation: UInt64 = 0, isAuthenticated: Bool = true) {
         self.items = items
@@ -41,20 +41,19 @@ struct VaultContents: Sendable, Equatable {
         lhs.items == rhs.items && lhs.generation == rhs.generation && lhs.isAuthenticated == rhs.isAuthenticated
     }
 
-    /// One item's wire form and its member of the `items` object (`"account":{…}`), valid
-    /// while the item is `item`.
+    /// One item as the last write encoded it, valid while the item is `item`: its member of the
+    /// `items` object (`"account":{…}`) and its part of the seal's input
+    /// (``VaultSeal/input(account:item:)``).
     struct Encoding: Sendable {
+        var account: String
         var item: VaultItem
-        var wire: WireItem
         var member: [UInt8]
+        var sealInput: [UInt8]
     }
 
-    /// The items' encodings, and the accounts in the order of their UTF-8 bytes (the seal's and
-    /// the file's order).
-    struct Encodings: Sendable {
-        var byAccount: [String: Encoding] = [:]
-        var order: [String] = []
-    }
+    /// The items' encodings, accounts in the order of their UTF-8 bytes (the seal's and the
+    /// file's order).
+    typealias Encodings = [Encoding]
 
     /// What marks the sealed format: the start of its JSON (the encoder sorts the keys, so
     /// `format` comes first). An old-format vault cannot start so: its members are objects.
@@ -127,8 +126,9 @@ struct VaultContents: Sendable, Equatable {
     mutating func encoded(service: String, generation: UInt64, sealKeys: [VaultSeal.Key]) throws(VaultError) -> Data {
         let encodings = try refreshedEncodings()
         self.encodings = encodings
-        let ordered = encodings.order.compactMap { account in encodings.byAccount[account].map { (account, $0.wire) } }
-        let tags = sealKeys.map { Data(VaultSeal.tag(service: service, generation: generation, sortedItems: ordered, key: $0)).base64EncodedString() }
+        let tags = sealKeys.map { key in
+            Data(VaultSeal.tag(service: service, generation: generation, count: encodings.count, inputs: encodings.lazy.map(\.sealInput), key: key)).base64EncodedString()
+        }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let macs: Data
@@ -139,53 +139,70 @@ struct VaultContents: Sendable, Equatable {
         } catch {
             throw .invalidInput(reason: "the vault's contents could not be encoded as JSON")
         }
-        var size = 128 + macs.count + serviceText.count + encodings.order.count
-        for account in encodings.order { size += encodings.byAccount[account]?.member.count ?? 0 }
-        var json = Data(capacity: size)
+        var size = 128 + macs.count + serviceText.count + encodings.count
+        for encoding in encodings { size += encoding.member.count }
+        var json = [UInt8]()
+        json.reserveCapacity(size)
         json.append(contentsOf: #"{"format":"\#(Self.format)","generation":\#(generation),"items":{"#.utf8)
-        var first = true
-        for account in encodings.order {
-            guard let member = encodings.byAccount[account]?.member else { continue }
-            if !first { json.append(UInt8(ascii: ",")) }
-            first = false
-            json.append(contentsOf: member)
+        for (index, encoding) in encodings.enumerated() {
+            if index > 0 { json.append(UInt8(ascii: ",")) }
+            json.append(contentsOf: encoding.member)
         }
         json.append(contentsOf: #"},"mac":"#.utf8)
-        json.append(macs)
+        json.append(contentsOf: macs)
         json.append(contentsOf: #","service":"#.utf8)
-        json.append(serviceText)
+        json.append(contentsOf: serviceText)
         json.append(UInt8(ascii: "}"))
-        return json
+        defer { json.zeroize() }
+        return Data(json)
     }
 
     /// The encodings of the items as they are now: those of unchanged items kept, the others
-    /// made; the order kept while the accounts are the same.
+    /// made; the order kept while the accounts are the same (a set of an existing account).
     private func refreshedEncodings() throws(VaultError) -> Encodings {
-        var fresh = Encodings()
-        fresh.byAccount.reserveCapacity(items.count)
-        let sameAccounts = encodings.order.count == items.count && encodings.order.allSatisfy { items[$0] != nil }
-        fresh.order = sameAccounts ? encodings.order : items.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        for account in fresh.order {
-            guard let item = items[account] else { continue }
-            if let known = encodings.byAccount[account], known.item == item {
-                fresh.byAccount[account] = known
-                continue
+        if encodings.count == items.count {
+            var fresh = encodings
+            var sameAccounts = true
+            for index in fresh.indices {
+                guard let item = items[fresh[index].account] else {
+                    sameAccounts = false
+                    break
+                }
+                if fresh[index].item != item { fresh[index] = try Self.encoding(fresh[index].account, item, encoder: encoder) }
             }
-            let wire = WireItem(
-                data: item.data, isText: item.isText, label: item.label, created: item.created.formatted(Self.dateStyle),
-                modified: item.modified.formatted(Self.dateStyle))
-            do {
-                var member = [UInt8](try encoder.encode(account))
-                member.append(UInt8(ascii: ":"))
-                member.append(contentsOf: try encoder.encode(wire))
-                fresh.byAccount[account] = Encoding(item: item, wire: wire, member: member)
-            } catch {
-                throw .invalidInput(reason: "the vault's contents could not be encoded as JSON")
+            if sameAccounts { return fresh }
+        }
+        var known: [String: Int] = [:]
+        known.reserveCapacity(encodings.count)
+        for (index, encoding) in encodings.enumerated() { known[encoding.account] = index }
+        var fresh = Encodings()
+        fresh.reserveCapacity(items.count)
+        for account in items.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
+            guard let item = items[account] else { continue }
+            if let index = known[account], encodings[index].item == item {
+                fresh.append(encodings[index])
+            } else {
+                fresh.append(try Self.encoding(account, item, encoder: encoder))
             }
         }
         return fresh
+    }
+
+    /// `item`'s encoding under `account`: its dates formatted, its JSON member, its seal input.
+    private static func encoding(_ account: String, _ item: VaultItem, encoder: JSONEncoder) throws(VaultError) -> Encoding {
+        let wire = WireItem(
+            data: item.data, isText: item.isText, label: item.label, created: item.created.formatted(dateStyle),
+            modified: item.modified.formatted(dateStyle))
+        do {
+            var member = [UInt8](try encoder.encode(account))
+            member.append(UInt8(ascii: ":"))
+            member.append(contentsOf: try encoder.encode(wire))
+            return Encoding(account: account, item: item, member: member, sealInput: VaultSeal.input(account: account, item: wire))
+        } catch {
+            throw .invalidInput(reason: "the vault's contents could not be encoded as JSON")
+        }
     }
 
     /// Decodes the plaintext of the vault at `path` and checks its seal with `sealKey`, the key of
