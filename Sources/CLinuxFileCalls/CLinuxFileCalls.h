@@ -1,5 +1,5 @@
 // The Linux file calls that Swift's Glibc module leaves out: renameat2 (declared by <stdio.h>
-// only under _GNU_SOURCE), the extended-attribute calls (<sys/xattr.h>, which the module
+// only under _GNU_SOURCE), sync_file_range (<fcntl.h>, the same), the extended-attribute calls (<sys/xattr.h>, which the module
 // does not include) and statfs (<sys/vfs.h>: which file system a folder is on). Declarations only: glibc has had them since 2.28 and 2.3; nothing here is
 // compiled or linked beyond libc itself. RizqPrefs uses them in Backend/LinuxFileCalls.swift.
 #ifndef C_LINUX_FILE_CALLS_H
@@ -11,6 +11,10 @@
 
 /// renameat2(2): rename with flags (RENAME_NOREPLACE = 1, RENAME_EXCHANGE = 2, from <linux/fs.h>).
 int renameat2(int olddirfd, const char *oldpath, int newdirfd, const char *newpath, unsigned int flags);
+
+/// sync_file_range(2) (<fcntl.h>, only under _GNU_SOURCE): start or wait for the write-back of
+/// a range of a file (SYNC_FILE_RANGE_WRITE = 2). Not a durability call: an fsync still follows.
+int sync_file_range(int fd, __off64_t offset, __off64_t nbytes, unsigned int flags);
 
 #endif
 #endif

@@ -130,8 +130,10 @@ do {
             home: home, options: options, python: environment["RIZQ_BENCH_PYTHON"], helper: environment["RIZQ_BENCH_KEYRING_ALT_HELPER"]))
     }
     if options.runs("vault-set") {
-        progress("vault-set")
-        results.append(try VaultWorkload.runSet(home: home, options: options))
+        for size in options.vaultSizes {
+            progress("vault-set, \(size) secrets")
+            results.append(try VaultWorkload.runSet(home: home, size: size, options: options))
+        }
     }
     if options.runs("vault-unlock") {
         progress("vault-unlock")

@@ -50,13 +50,27 @@ package struct FileReplacement: ~Copyable {
     package let written: FileStamp
     private let descriptor: Int32
     private var installed = false
+    /// Whether the temporary file has been flushed (`fsync`); ``install(over:syncFolder:)``
+    /// flushes it first when not.
+    private var flushed: Bool
     private let subject: String
 
-    private init(temporary: String, target: String, written: FileStamp, descriptor: Int32, subject: String) {
+    /// When ``prepare(_:for:mode:owner:temporaryPrefix:subject:flush:)`` flushes the temporary file.
+    package enum Flush: Sendable {
+        /// At once: `prepare` returns once the bytes are on the device.
+        case now
+        /// At the install: `prepare` only starts the write-back (`sync_file_range`), so that
+        /// another file's `fsync` meanwhile may carry these bytes in the same journal commit,
+        /// and the `fsync` at the install then finds little or nothing left to do.
+        case atInstall
+    }
+
+    private init(temporary: String, target: String, written: FileStamp, descriptor: Int32, flushed: Bool, subject: String) {
         self.temporary = temporary
         self.target = target
         self.written = written
         self.descriptor = descriptor
+        self.flushed = flushed
         self.subject = subject
     }
 
@@ -66,12 +80,13 @@ package struct FileReplacement: ~Copyable {
     }
 
     /// Writes `bytes` to a new temporary file beside `target` (`.<name>.tmp-<pid>-<random>`, or
-    /// `temporaryPrefix` + `<pid>-<random>`), `mode` exactly, and flushes it. `owner` (a root
-    /// process replacing a user's file) is given to it first; a process that is not root and
-    /// would have to give it to another user is refused: it would take the file from its owner.
+    /// `temporaryPrefix` + `<pid>-<random>`), `mode` exactly, and flushes it (`flush`: now, or
+    /// at the install — never later than the rename). `owner` (a root process replacing a user's
+    /// file) is given to it first; a process that is not root and would have to give it to
+    /// another user is refused: it would take the file from its owner.
     package static func prepare(
         _ bytes: UnsafeRawBufferPointer, for target: String, mode: mode_t = 0o600, owner: FileOwner? = nil, temporaryPrefix: String? = nil,
-        subject: String = "file"
+        subject: String = "file", flush: Flush = .now
     ) throws(FileError) -> FileReplacement {
         let folder = PrivateFolder.parent(of: target)
         let prefix = temporaryPrefix ?? (folder + "/." + PrivateFolder.name(of: target) + ".tmp-")
@@ -91,9 +106,14 @@ package struct FileReplacement: ~Copyable {
             } catch {
                 throw FileError(path: target, operation: .write, problem: .system(error), subject: subject)
             }
-            guard fsync(descriptor) == 0 else { throw FileError.current(target, .write, subject: subject) }
+            switch flush {
+            case .now:
+                guard fsync(descriptor) == 0 else { throw FileError.current(target, .write, subject: subject) }
+            case .atInstall:
+                LinuxFileCalls.startWriteBack(descriptor)
+            }
             guard let written = FileStamp.of(descriptor: descriptor) else { throw FileError.current(target, .write, subject: subject) }
-            return FileReplacement(temporary: temporary, target: target, written: written, descriptor: descriptor, subject: subject)
+            return FileReplacement(temporary: temporary, target: target, written: written, descriptor: descriptor, flushed: flush == .now, subject: subject)
         } catch {
             unlink(temporary)
             close(descriptor)
@@ -101,16 +121,16 @@ package struct FileReplacement: ~Copyable {
         }
     }
 
-    /// ``prepare(_:for:mode:owner:temporaryPrefix:subject:)`` of an array or `Data`.
+    /// ``prepare(_:for:mode:owner:temporaryPrefix:subject:flush:)`` of an array or `Data`.
     package static func prepare(
         _ bytes: some ContiguousBytes, for target: String, mode: mode_t = 0o600, owner: FileOwner? = nil, temporaryPrefix: String? = nil,
-        subject: String = "file"
+        subject: String = "file", flush: Flush = .now
     ) throws(FileError) -> FileReplacement {
         var prepared: FileReplacement?
         var failure: FileError?
         bytes.withUnsafeBytes { buffer in
             do throws(FileError) {
-                prepared = try prepare(buffer, for: target, mode: mode, owner: owner, temporaryPrefix: temporaryPrefix, subject: subject)
+                prepared = try prepare(buffer, for: target, mode: mode, owner: owner, temporaryPrefix: temporaryPrefix, subject: subject, flush: flush)
             } catch {
                 failure = error
             }
@@ -126,6 +146,10 @@ package struct FileReplacement: ~Copyable {
     /// removed when the value ends; nothing was written.
     package mutating func install(over expected: Expectation, syncFolder: Bool = true) throws(FileError) -> Outcome {
         guard !installed else { return .changed }
+        if !flushed {
+            guard fsync(descriptor) == 0 else { throw FileError.current(target, .write, subject: subject) }
+            flushed = true
+        }
         let outcome: Outcome
         switch expected {
         case .anything:

@@ -29,6 +29,16 @@ package enum LinuxFileCalls {
         #endif
     }
 
+    /// Starts writing `descriptor`'s dirty pages to the device and returns without waiting
+    /// (`sync_file_range(SYNC_FILE_RANGE_WRITE)`): a hint, so that an `fsync` of another file
+    /// meanwhile can commit these blocks with its own. Durability still takes an `fsync` of
+    /// this file; nothing when the call is missing or fails.
+    package static func startWriteBack(_ descriptor: Int32) {
+        #if os(Linux)
+        _ = sync_file_range(descriptor, 0, 0, 2)
+        #endif
+    }
+
     /// Whether an errno from the calls above means that the file system cannot do it.
     package static func isUnsupported(_ code: Int32) -> Bool {
         code == EINVAL || code == ENOSYS || code == EOPNOTSUPP

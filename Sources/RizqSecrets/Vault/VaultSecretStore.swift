@@ -445,33 +445,36 @@ public final class VaultSecretStore: FileBackedSecretStore {
 
     /// Seals, encrypts to `identities` (one, or two while a re-key is under way) and durably
     /// replaces `vault.age` as the next generation (after the higher of the one read and the one
-    /// this machine recorded), then records it for `recipient` (what `recipient.txt` says).
+    /// this machine recorded), then records it for `recipient` (what `recipient.txt` says), the
+    /// record flushed with the vault (``VaultGenerationRecord/advance(recipient:retiring:after:failed:alongside:)``).
+    /// Only the items that changed since these contents were last written are encoded again.
     /// Returns the new file's stamp and the contents as written.
     /// - Throws: ``VaultError/vaultFull(path:size:limit:room:)`` when the file would be larger
     ///   than ``maximumVaultSize`` and than it is now (a vault already over it may shrink).
     @discardableResult
     func write(_ contents: VaultContents, to layout: VaultLayout, identities: [AgeX25519Identity], recipient: String, retiring: String? = nil) throws(VaultError) -> (stamp: FileStamp, contents: VaultContents) {
-        let record = generationRecord(layout)
-        let recorded = ((try? record.load()) ?? nil)?.generation ?? 0
         var next = contents
-        let last = max(contents.generation, recorded)
-        next.generation = last == .max ? .max : last + 1
         next.isAuthenticated = true
-        var plaintext = try next.encoded(service: service, generation: next.generation, sealKeys: identities.map { VaultSeal.key(of: $0) })
-        defer { plaintext.resetBytes(in: 0..<plaintext.count) }
-        let file: Data
-        do {
-            file = try Age.encrypt(plaintext, to: identities.map(\.recipient))
-        } catch {
-            throw .fileSystem(path: layout.vault, operation: "encrypt", reason: error.description)
+        let record = generationRecord(layout)
+        let failed = { (error: VaultError) in
+            ChainedSecretStore.logger.warning("the vault's generation could not be recorded; an older copy put back would not be noticed", metadata: ["service": "\(self.service)", "error": "\(error)"])
         }
-        if file.count > Self.maximumVaultSize {
-            let current = ((try? PrivateFiles.stamp(of: layout.vault)) ?? nil).map { Int($0.size) } ?? 0
-            if file.count > current { throw .vaultFull(path: layout.vault, size: file.count, limit: Self.maximumVaultSize, room: nil) }
+        return try record.advance(recipient: recipient, retiring: retiring, after: contents.generation, failed: failed) { (generation: UInt64) throws(VaultError) -> (stamp: FileStamp, contents: VaultContents) in
+            next.generation = generation
+            var plaintext = try next.encoded(service: service, generation: generation, sealKeys: identities.map { VaultSeal.key(of: $0) })
+            defer { plaintext.resetBytes(in: 0..<plaintext.count) }
+            let file: Data
+            do {
+                file = try Age.encrypt(plaintext, to: identities.map(\.recipient))
+            } catch {
+                throw .fileSystem(path: layout.vault, operation: "encrypt", reason: "\(error)")
+            }
+            if file.count > Self.maximumVaultSize {
+                let current = ((try? PrivateFiles.stamp(of: layout.vault)) ?? nil).map { Int($0.size) } ?? 0
+                if file.count > current { throw .vaultFull(path: layout.vault, size: file.count, limit: Self.maximumVaultSize, room: nil) }
+            }
+            return (try PrivateFiles.replace(layout.vault, with: file), next)
         }
-        let stamp = try PrivateFiles.replace(layout.vault, with: file)
-        noteGeneration(next.generation, recipient: recipient, retiring: retiring, record: record)
-        return (stamp, next)
     }
 
     // MARK: - The identity in memory

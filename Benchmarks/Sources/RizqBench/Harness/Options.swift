@@ -53,14 +53,19 @@ struct Options {
 
     /// The workloads that run once per suite size.
     static let sizedWorkloads = ["get", "set-memory", "set", "set-durable", "flush", "open", "startup", "migrate"]
+    /// The workloads that run once per vault size (``vaultSizes``): secrets in the vault.
+    static let vaultSizedWorkloads = ["vault-set"]
 
     /// The runs these options ask for, in order: each sized workload at each size, then the
     /// others; a size of `nil` for those. `scripts/bench` runs each in a process of its own, so
     /// that no run inherits the heap an earlier one left (docs/performance.md, "One process per
     /// workload").
     var planned: [(workload: String, size: Int?)] {
-        sizes.flatMap { size in Options.sizedWorkloads.filter(runs).map { ($0, Optional(size)) } }
-            + ["bulk", "codable", "cross-process", "mount-swap", "secret-get", "vault-get", "vault-set", "vault-unlock", "file-keyring-get", "file-keyring-set", "large", "memory", "sync-latency", "sync-merge", "cli-get", "cli-set", "first-build"].filter(runs).map { ($0, nil) }
+        let sized: [(workload: String, size: Int?)] = sizes.flatMap { size in Options.sizedWorkloads.filter(runs).map { ($0, Optional(size)) } }
+        let before: [(workload: String, size: Int?)] = ["bulk", "codable", "cross-process", "mount-swap", "secret-get", "vault-get"].filter(runs).map { ($0, nil) }
+        let vault: [(workload: String, size: Int?)] = vaultSizes.flatMap { size in Options.vaultSizedWorkloads.filter(runs).map { ($0, Optional(size)) } }
+        let after: [String] = ["vault-unlock", "file-keyring-get", "file-keyring-set", "large", "memory", "sync-latency", "sync-merge", "cli-get", "cli-set", "first-build"]
+        return sized + before + vault + after.filter(runs).map { ($0, nil) }
     }
 
     /// The peer `peer` of `workload` at `size` in a process of its own (``PeerProcess``), set
@@ -73,6 +78,9 @@ struct Options {
 
     /// Suite sizes for the workloads where size matters.
     var sizes: [Int] { chosenSizes ?? (quick ? [100] : [100, 10_000, 100_000]) }
+    /// Vault sizes (secrets in it) for `vault-set`: a vault is one file holding every secret, so
+    /// a set rewrites all of them (issue 39). `--sizes` sets these too.
+    var vaultSizes: [Int] { chosenSizes ?? (quick ? [10] : [10, 1_000, 5_000]) }
     /// Cheap workloads: many repetitions.
     var sampler: Sampler { sampling(quick ? Sampler(repetitions: 3, warmup: 1) : Sampler(repetitions: 15, warmup: 3)) }
     /// Workloads of a second or more per sample.

@@ -26,6 +26,34 @@ struct VaultContents: Sendable, Equatable {
     var generation: UInt64 = 0
     /// Whether the contents carried a seal that verified (a new, empty vault counts as sealed).
     var isAuthenticated = true
+    /// Each item as the last ``encoded(service:generation:sealKeys:)`` wrote it, so that the
+    /// next one encodes only the items that changed (a set changes one of them; issue 39).
+    private var encodings: Encodings = []
+
+    init(items: [String: VaultItem] = [:], generation: UInt64 = 0, isAuthenticated: Bool = true) {
+        self.items = items
+        self.generation = generation
+        self.isAuthenticated = isAuthenticated
+    }
+
+    /// Equal contents: the items, the generation, whether sealed (not what is cached).
+    static func == (lhs: VaultContents, rhs: VaultContents) -> Bool {
+        lhs.items == rhs.items && lhs.generation == rhs.generation && lhs.isAuthenticated == rhs.isAuthenticated
+    }
+
+    /// One item as the last write encoded it, valid while the item is `item`: its member of the
+    /// `items` object (`"account":{…}`) and its part of the seal's input
+    /// (``VaultSeal/input(account:item:)``).
+    struct Encoding: Sendable {
+        var account: String
+        var item: VaultItem
+        var member: [UInt8]
+        var sealInput: [UInt8]
+    }
+
+    /// The items' encodings, accounts in the order of their UTF-8 bytes (the seal's and the
+    /// file's order).
+    typealias Encodings = [Encoding]
 
     /// What marks the sealed format: the start of its JSON (the encoder sorts the keys, so
     /// `format` comes first). An old-format vault cannot start so: its members are objects.
@@ -89,14 +117,89 @@ struct VaultContents: Sendable, Equatable {
     }
 
     /// The sealed plaintext of these items at `generation`, for `service`, with one tag per key
-    /// in `sealKeys` (the keys of the identities the file is encrypted to).
-    func encoded(service: String, generation: UInt64, sealKeys: [VaultSeal.Key]) throws(VaultError) -> Data {
-        let wire = wireItems()
-        let tags = sealKeys.map { Data(VaultSeal.tag(service: service, generation: generation, items: wire, key: $0)).base64EncodedString() }
+    /// in `sealKeys` (the keys of the identities the file is encrypted to): the JSON of
+    /// ``WireVault``, members in sorted order, items in the order of their accounts' UTF-8 bytes.
+    ///
+    /// Only the items that changed since the last call on these contents are formatted and
+    /// encoded again (their dates, base64, JSON); the others' members are copied as they were.
+    /// The seal still covers every item.
+    mutating func encoded(service: String, generation: UInt64, sealKeys: [VaultSeal.Key]) throws(VaultError) -> Data {
+        let encodings = try refreshedEncodings()
+        self.encodings = encodings
+        let tags = sealKeys.map { key in
+            Data(VaultSeal.tag(service: service, generation: generation, count: encodings.count, inputs: encodings.lazy.map(\.sealInput), key: key)).base64EncodedString()
+        }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let macs: Data
+        let serviceText: Data
         do {
-            return try encoder.encode(WireVault(format: Self.format, generation: generation, items: wire, mac: tags, service: service))
+            macs = try encoder.encode(tags)
+            serviceText = try encoder.encode(service)
+        } catch {
+            throw .invalidInput(reason: "the vault's contents could not be encoded as JSON")
+        }
+        var size = 128 + macs.count + serviceText.count + encodings.count
+        for encoding in encodings { size += encoding.member.count }
+        var json = [UInt8]()
+        json.reserveCapacity(size)
+        json.append(contentsOf: #"{"format":"\#(Self.format)","generation":\#(generation),"items":{"#.utf8)
+        for (index, encoding) in encodings.enumerated() {
+            if index > 0 { json.append(UInt8(ascii: ",")) }
+            json.append(contentsOf: encoding.member)
+        }
+        json.append(contentsOf: #"},"mac":"#.utf8)
+        json.append(contentsOf: macs)
+        json.append(contentsOf: #","service":"#.utf8)
+        json.append(contentsOf: serviceText)
+        json.append(UInt8(ascii: "}"))
+        defer { json.zeroize() }
+        return Data(json)
+    }
+
+    /// The encodings of the items as they are now: those of unchanged items kept, the others
+    /// made; the order kept while the accounts are the same (a set of an existing account).
+    private func refreshedEncodings() throws(VaultError) -> Encodings {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        if encodings.count == items.count {
+            var fresh = encodings
+            var sameAccounts = true
+            for index in fresh.indices {
+                guard let item = items[fresh[index].account] else {
+                    sameAccounts = false
+                    break
+                }
+                if fresh[index].item != item { fresh[index] = try Self.encoding(fresh[index].account, item, encoder: encoder) }
+            }
+            if sameAccounts { return fresh }
+        }
+        var known: [String: Int] = [:]
+        known.reserveCapacity(encodings.count)
+        for (index, encoding) in encodings.enumerated() { known[encoding.account] = index }
+        var fresh = Encodings()
+        fresh.reserveCapacity(items.count)
+        for account in items.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
+            guard let item = items[account] else { continue }
+            if let index = known[account], encodings[index].item == item {
+                fresh.append(encodings[index])
+            } else {
+                fresh.append(try Self.encoding(account, item, encoder: encoder))
+            }
+        }
+        return fresh
+    }
+
+    /// `item`'s encoding under `account`: its dates formatted, its JSON member, its seal input.
+    private static func encoding(_ account: String, _ item: VaultItem, encoder: JSONEncoder) throws(VaultError) -> Encoding {
+        let wire = WireItem(
+            data: item.data, isText: item.isText, label: item.label, created: item.created.formatted(dateStyle),
+            modified: item.modified.formatted(dateStyle))
+        do {
+            var member = [UInt8](try encoder.encode(account))
+            member.append(UInt8(ascii: ":"))
+            member.append(contentsOf: try encoder.encode(wire))
+            return Encoding(account: account, item: item, member: member, sealInput: VaultSeal.input(account: account, item: wire))
         } catch {
             throw .invalidInput(reason: "the vault's contents could not be encoded as JSON")
         }

@@ -13,7 +13,8 @@ import RizqCore
 /// (``VaultConfiguration/stateFolder``: `$XDG_STATE_HOME/rizq-prefs/vaults`), judged as a secret
 /// (this user's or root's, nobody else may read or write it), changed under its own lock and
 /// replaced atomically. It only ever moves forward: a write records after `vault.age` is in
-/// place, so a crash leaves the record behind the vault, never ahead of it.
+/// place, so a crash leaves the record behind the vault, never ahead of it. A write's record
+/// reaches the device with the vault's own flush (``advance(recipient:retiring:after:failed:alongside:)``).
 ///
 /// What it cannot do: a machine that never read the vault (a new one, or one whose state
 /// folder was lost) has no record, and accepts whatever sealed generation it finds first (and a
@@ -94,21 +95,10 @@ struct VaultGenerationRecord {
     func advance(recipient: String, generation: UInt64, retiring: String? = nil) throws(VaultError) {
         do {
             try file.withLock { current, replace in
-                var entry = try current.map { bytes throws(VaultError) in try decode(bytes) }
-                    ?? Entry(folder: folder, recipient: recipient, generation: 0, retired: [])
-                let before = current == nil ? nil : entry
-                if let retiring, retiring != recipient, !entry.retired.contains(retiring) {
-                    entry.retired.append(retiring)
-                    entry.retired = Array(entry.retired.suffix(Self.retiredLimit))
-                }
-                entry.retired.removeAll { $0 == recipient }
-                if entry.recipient == recipient {
-                    entry.generation = max(entry.generation, generation)
-                } else {
-                    entry.recipient = recipient
-                    entry.generation = generation
-                }
-                entry.folder = folder
+                let before = try current.map { bytes throws(VaultError) in try decode(bytes) }
+                let entry = Self.advanced(
+                    before ?? Entry(folder: folder, recipient: recipient, generation: 0, retired: []), folder: folder, recipient: recipient,
+                    generation: generation, retiring: retiring)
                 guard entry != before else { return }
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = [.sortedKeys]
@@ -121,6 +111,113 @@ struct VaultGenerationRecord {
         } catch {
             throw .fileSystem(path: path, operation: "record the vault's generation in", reason: "\(error)")
         }
+    }
+
+    /// Runs `write` — the vault's replace at the generation it is given — and records that
+    /// generation for `recipient` (`retiring`: a recipient a re-key replaced) alongside it, in
+    /// this order: the record's lock taken and the record read; the generation to write worked
+    /// out (the one after the higher of `last`, the generation of the contents being replaced,
+    /// and the one recorded); the new record written to its temporary file, its write-back
+    /// started; `write`; then, once `write` returned (the vault is in place), the record's
+    /// temporary file flushed and renamed over the version read.
+    ///
+    /// The new record reaches the device in the same journal commit as the vault's own flush
+    /// (issue 39: a set paid two durable writes before, each with its own flushes), and the
+    /// record still only moves forward and never gets ahead of the vault: its new name is made
+    /// only after `write`, from bytes already flushed. Its folder is not flushed: a crash may
+    /// leave the record behind the vault, as it always could, never ahead.
+    ///
+    /// A record that cannot be read or written leaves the vault working: `failed` is told (the
+    /// caller logs it) and `write` runs at the generation after `last`; the next write tries
+    /// again. Nothing is recorded when `write` throws.
+    func advance<T>(
+        recipient: String, retiring: String?, after last: UInt64, failed: (VaultError) -> Void, alongside write: (UInt64) throws(VaultError) -> T
+    ) throws(VaultError) -> T {
+        let lock: FileLock
+        do {
+            try PrivateFolder.ensure(file.directory, trust: .settings("folder"), ownership: .inheritedWhenRoot)
+            lock = try FileLock.acquire(
+                file.lockPath, timeout: file.lockTimeout, owner: FileOwner.of(path) ?? FileOwner.of(file.directory), subject: Self.trust.subject + " " + path)
+        } catch {
+            failed(error.vaultError)
+            return try write(Self.generation(after: last))
+        }
+        return try advance(holding: lock, recipient: recipient, retiring: retiring, after: last, failed: failed, alongside: write)
+    }
+
+    /// ``advance(recipient:retiring:after:failed:alongside:)`` once the record's lock is held.
+    private func advance<T>(
+        holding lock: borrowing FileLock, recipient: String, retiring: String?, after last: UInt64, failed: (VaultError) -> Void,
+        alongside write: (UInt64) throws(VaultError) -> T
+    ) throws(VaultError) -> T {
+        let current: (bytes: [UInt8], stamp: FileStamp)?
+        let recorded: Entry?
+        do {
+            current = try PrivateFile.read(path, trust: Self.trust, limit: file.sizeLimit)
+            recorded = try current.map { (read) throws(VaultError) -> Entry in try decode(read.bytes) }
+        } catch let error as VaultError {
+            failed(error)
+            return try write(Self.generation(after: last))
+        } catch let error as FileError {
+            failed(error.vaultError)
+            return try write(Self.generation(after: last))
+        } catch {
+            failed(.fileSystem(path: path, operation: "read", reason: "\(error)"))
+            return try write(Self.generation(after: last))
+        }
+        let generation = Self.generation(after: max(last, recorded?.generation ?? 0))
+        let entry = Self.advanced(recorded ?? Entry(folder: folder, recipient: recipient, generation: 0, retired: []), folder: folder, recipient: recipient, generation: generation, retiring: retiring)
+        guard entry != recorded else { return try write(generation) }
+        var replacement: FileReplacement
+        do {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys]
+            let bytes = Array(try encoder.encode(entry)) + [0x0A]
+            replacement = try FileReplacement.prepare(bytes, for: path, owner: current?.stamp.owner, subject: Self.trust.subject, flush: .atInstall)
+        } catch let error as FileError {
+            failed(error.vaultError)
+            return try write(generation)
+        } catch {
+            failed(.fileSystem(path: path, operation: "record the vault's generation in", reason: "\(error)"))
+            return try write(generation)
+        }
+        let value = try write(generation)
+        do throws(FileError) {
+            guard lock.isAtLockPath else {
+                failed(.fileSystem(path: path, operation: "record the vault's generation in", reason: "its lock file was removed meanwhile; the next write records it"))
+                return value
+            }
+            if case .changed = try replacement.install(over: current.map { .version($0.stamp) } ?? .nothing, syncFolder: false) {
+                failed(.fileSystem(path: path, operation: "record the vault's generation in", reason: "another program replaced the record meanwhile; the next write records it"))
+            }
+        } catch {
+            failed(error.vaultError)
+        }
+        return value
+    }
+
+    /// The generation a write after `generation` writes (the last one stays the last).
+    static func generation(after generation: UInt64) -> UInt64 {
+        generation == .max ? .max : generation + 1
+    }
+
+    /// `entry` once the vault is at `generation` under `recipient` (`retiring`: a recipient a
+    /// re-key replaced). Never moves a recorded generation of the same recipient back.
+    private static func advanced(_ entry: Entry, folder: String, recipient: String, generation: UInt64, retiring: String?) -> Entry {
+        var entry = entry
+        if let retiring, retiring != recipient, !entry.retired.contains(retiring) {
+            entry.retired.append(retiring)
+            entry.retired = Array(entry.retired.suffix(retiredLimit))
+        }
+        entry.retired.removeAll { $0 == recipient }
+        if entry.recipient == recipient {
+            entry.generation = max(entry.generation, generation)
+        } else {
+            entry.recipient = recipient
+            entry.generation = generation
+        }
+        entry.folder = folder
+        return entry
     }
 
     /// Forgets the record: the next read accepts the vault as it is and records it.

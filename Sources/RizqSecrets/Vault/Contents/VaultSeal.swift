@@ -33,27 +33,75 @@ enum VaultSeal {
 
     /// The tag over `items` of `service` at `generation`.
     static func tag(service: String, generation: UInt64, items: [String: VaultContents.WireItem], key: Key) -> HashedAuthenticationCode<SHA256> {
+        let accounts = items.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        var inputs = accounts.compactMap { account in items[account].map { input(account: account, item: $0) } }
+        defer { for index in inputs.indices { inputs[index].zeroize() } }
+        return tag(service: service, generation: generation, count: inputs.count, inputs: inputs, key: key)
+    }
+
+    /// One item's part of the seal's input, length-prefixed: its account, bytes, text flag,
+    /// label and both dates as the file writes them. A write keeps it with the item's encoding,
+    /// so that a set feeds the others' parts to the MAC as they are.
+    static func input(account: String, item: VaultContents.WireItem) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(item.data.count + account.utf8.count + item.label.utf8.count + item.created.utf8.count + item.modified.utf8.count + 48)
+        func add(number: UInt64) {
+            withUnsafeBytes(of: number.bigEndian) { bytes.append(contentsOf: $0) }
+        }
+        func add(_ part: UnsafeRawBufferPointer) {
+            add(number: UInt64(part.count))
+            bytes.append(contentsOf: part)
+        }
+        func add(_ text: String) {
+            var text = text
+            text.withUTF8 { add(UnsafeRawBufferPointer($0)) }
+        }
+        add(account)
+        item.data.withUnsafeBytes { add($0) }
+        add(number: item.isText ? 1 : 0)
+        add(item.label)
+        add(item.created)
+        add(item.modified)
+        return bytes
+    }
+
+    /// The tag over the `count` items whose ``input(account:item:)`` parts are `inputs` (every
+    /// item, accounts in the order of their UTF-8 bytes), of `service` at `generation`.
+    static func tag(service: String, generation: UInt64, count: Int, inputs: some Sequence<[UInt8]>, key: Key) -> HashedAuthenticationCode<SHA256> {
         var mac = HMAC<SHA256>(key: key.key)
         mac.update(data: domain)
-        func add(_ bytes: some DataProtocol) {
-            add(number: UInt64(bytes.count))
-            mac.update(data: bytes)
+        // The parts go to the MAC in blocks of 64 KiB: one call per part cost more than the
+        // hashing (each generic call looks up its metadata). Zeroed after: it holds the secrets.
+        let blockSize = 64 << 10
+        var block: [UInt8] = []
+        block.reserveCapacity(blockSize + 4096)
+        defer { block.zeroize() }
+        func flush() {
+            mac.update(data: block)
+            block.zeroize()
+            block.removeAll(keepingCapacity: true)
         }
         func add(number: UInt64) {
-            withUnsafeBytes(of: number.bigEndian) { mac.update(data: $0) }
+            withUnsafeBytes(of: number.bigEndian) { block.append(contentsOf: $0) }
         }
-        add(Data(service.utf8))
+        var service = service
+        service.withUTF8 { text in
+            add(number: UInt64(text.count))
+            block.append(contentsOf: text)
+        }
         add(number: generation)
-        add(number: UInt64(items.count))
-        for account in items.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
-            guard let item = items[account] else { continue }
-            add(Data(account.utf8))
-            add(item.data)
-            add(number: item.isText ? 1 : 0)
-            add(Data(item.label.utf8))
-            add(Data(item.created.utf8))
-            add(Data(item.modified.utf8))
+        add(number: UInt64(count))
+        for input in inputs {
+            if input.count >= blockSize {
+                // A large secret goes to the MAC as it is, not copied.
+                flush()
+                mac.update(data: input)
+                continue
+            }
+            block.append(contentsOf: input)
+            if block.count >= blockSize { flush() }
         }
+        mac.update(data: block)
         return mac.finalize()
     }
 }
