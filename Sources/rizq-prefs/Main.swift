@@ -24,8 +24,14 @@ enum Main {
             if let unknownCommand = CommandNames.check(arguments) { throw unknownCommand }
             // A command that reads or writes once follows no file: no inotify watch to set up.
             if OneShotCommand.names.contains(arguments.first { !$0.hasPrefix("-") } ?? "") { SuiteStore.openWithoutWatching() }
+            // A plain `get` or `set` line without argument-parser's reflection (PlainCommandLine);
+            // else the command alone when its words lead the line (DirectCommandLine); else the
+            // whole tree.
+            if let plain = PlainCommandLine.line(arguments) {
+                try plain.run()
+                return
+            }
             let marked = NegativeNumbers.mark(arguments)
-            // The command alone when its words lead the line (DirectCommandLine), else the whole tree.
             var command: any ParsableCommand
             if let direct = DirectCommandLine.command(marked) {
                 command = direct

@@ -41,8 +41,14 @@ package struct TypedValueOptions: ParsableArguments {
     /// The value parsed as its type.
     /// - Throws: a usage error (exit 2) saying why the text is not of the type, and to choose another.
     package func parsed() throws(CLIError) -> PrefValue {
+        try Self.parse(value, as: type)
+    }
+
+    /// `text` parsed as `type`.
+    /// - Throws: a usage error (exit 2) saying why the text is not of the type, and to choose another.
+    package static func parse(_ text: String, as type: PrefValueType) throws(CLIError) -> PrefValue {
         do {
-            return try type.parse(value)
+            return try type.parse(text)
         } catch {
             throw CLIError(error)
         }

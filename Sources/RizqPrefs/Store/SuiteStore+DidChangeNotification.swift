@@ -120,6 +120,10 @@ final class DidChangeRelay: Sendable {
     /// Records `store` as a store of its suite; the first one of a suite starts listening for
     /// other processes' changes.
     static func attach(_ store: SuiteStore) {
+        // A one-shot process (``SuiteStore/openWithoutWatching()``) is told of no other
+        // process's change, and has nobody to post to: no relay (its table and the observer
+        // cost a `rizq-prefs get` a tenth of its work).
+        guard OpenSuite.watchesFiles.load(ordering: .relaxed) else { return }
         let openSuite = store.openSuite
         let (relay, isNew) = relays.withLock { table -> (DidChangeRelay, Bool) in
             if let existing = table[ObjectIdentifier(openSuite)] { return (existing, false) }

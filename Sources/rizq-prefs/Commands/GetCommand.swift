@@ -36,16 +36,44 @@ struct GetCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Read KEY from this mounted folder of one file per key, not from a suite.", valueName: "dir"))
     var mounted: String?
 
+    /// What a `get` line asks for.
+    struct Request {
+        /// The suite (`--suite`, `--app`).
+        var store: SuiteChoice
+        /// The key.
+        var key: String
+        /// `--json`.
+        var json: Bool
+        /// `--mounted DIR`.
+        var mounted: String?
+    }
+
+    var request: Request { Request(store: store.choice, key: key, json: json, mounted: mounted) }
+
     func run() throws {
-        if let mounted {
-            try MountedFolderCommands.get(folder: mounted, key: key, json: json, store: store)
+        try Self.run(request)
+    }
+
+    static func run(_ request: Request) throws {
+        if let mounted = request.mounted {
+            try MountedFolderCommands.get(folder: mounted, key: request.key, json: request.json, store: request.store)
             return
         }
-        let suite = try store.openStore()
-        guard let value = suite.prefValue(forKey: key) else {
-            throw CLIError(.notFound, "no key '\(key)' in suite \(suite.suiteName) (\(suite.location.path)); list its keys with 'rizq-prefs list'")
+        let suite = try request.store.openStore()
+        guard let value = suite.prefValue(forKey: request.key) else {
+            throw CLIError(.notFound, "no key '\(request.key)' in suite \(suite.suiteName) (\(suite.location.path)); list its keys with 'rizq-prefs list'")
         }
-        Output.line(json ? value.json : value.plain)
+        Output.line(request.json ? value.json : value.plain)
+    }
+}
+
+extension GetCommand: PlainLineCommand {
+    static let plainOptions = StoreOptions.plainOptions.union(["mounted"])
+    static let plainFlags: Set<String> = ["json"]
+
+    static func request(plain words: PlainWords) -> Request? {
+        guard words.arguments.count == 1 else { return nil }
+        return Request(store: SuiteChoice(plain: words), key: words.arguments[0], json: words.flags.contains("json"), mounted: words.values["mounted"])
     }
 }
 #endif

@@ -11,7 +11,7 @@ enum MountedFolderCommands {
     /// `get --mounted DIR KEY`: the key's value in the folder's current generation, as `get`
     /// prints a suite's (text with its trailing newlines cut; bytes that are not text in the
     /// `{"$data": …}` form). Warnings (a frozen `subPath` mount) go to stderr.
-    static func get(folder path: String, key: String, json: Bool, store: StoreOptions) throws(CLIError) {
+    static func get(folder path: String, key: String, json: Bool, store: SuiteChoice) throws(CLIError) {
         try refuseSuiteOptions(store, command: "get")
         let folder = MountedFolder(path)
         let snapshot = try read(folder)
@@ -36,7 +36,7 @@ enum MountedFolderCommands {
     /// of secrets (`--secrets`, or where hosts put secrets) never has a value printed: only
     /// which keys changed.
     static func watch(folder path: String, keys: [String], json: Bool, secrets: Bool, store: StoreOptions) throws(CLIError) -> AsyncStream<MountedSnapshot> {
-        try refuseSuiteOptions(store, command: "watch")
+        try refuseSuiteOptions(store.choice, command: "watch")
         let folder = MountedFolder(path, sensitivity: secrets ? .secrets : .detect)
         do {
             return try folder.updates()
@@ -110,7 +110,7 @@ enum MountedFolderCommands {
         }
     }
 
-    private static func refuseSuiteOptions(_ store: StoreOptions, command: String) throws(CLIError) {
+    private static func refuseSuiteOptions(_ store: SuiteChoice, command: String) throws(CLIError) {
         guard store.suite == nil, store.app == nil else {
             throw CLIError(.usage, "'\(command) --mounted' reads a mounted folder, not a suite: leave out --suite and --app")
         }

@@ -34,15 +34,56 @@ struct SetCommand: ParsableCommand {
 
     @OptionGroup var typed: TypedValueOptions
 
+    /// What a `set` line asks for.
+    struct Request {
+        /// The suite (`--suite`, `--app`).
+        var store: SuiteChoice
+        /// The key.
+        var key: String
+        /// The value as typed.
+        var value: String
+        /// Its type (`--type` or a type flag; string when neither).
+        var type: PrefValueType
+    }
+
+    var request: Request { Request(store: store.choice, key: key, value: typed.value, type: typed.type) }
+
     func run() throws {
-        let parsed = try typed.parsed()
-        let suite = try store.openStore()
+        try Self.run(request)
+    }
+
+    static func run(_ request: Request) throws {
+        let parsed = try TypedValueOptions.parse(request.value, as: request.type)
+        let suite = try request.store.openStore()
         do {
-            try suite.put(parsed, forKey: key)
+            try suite.put(parsed, forKey: request.key)
         } catch {
             throw CLIError(error)
         }
         try suite.flushOrFail()
+    }
+}
+
+extension SetCommand: PlainLineCommand {
+    static let plainOptions = StoreOptions.plainOptions.union(["type"])
+    static let plainFlags = Set(ValueTypeFlag.allCases.map(\.rawValue))
+
+    static func request(plain words: PlainWords) -> Request? {
+        guard words.arguments.count == 2 else { return nil }
+        // An unknown type, two type flags, or --type and a flag that disagree: argument-parser
+        // refuses them with its own messages.
+        var type: PrefValueType?
+        if let name = words.values["type"] {
+            guard let named = PrefValueType(rawValue: name) else { return nil }
+            type = named
+        }
+        let flags = ValueTypeFlag.allCases.filter { words.flags.contains($0.rawValue) }
+        guard flags.count <= 1 else { return nil }
+        if let flag = flags.first {
+            guard type == nil || type == flag.type else { return nil }
+            type = flag.type
+        }
+        return Request(store: SuiteChoice(plain: words), key: words.arguments[0], value: words.arguments[1], type: type ?? .string)
     }
 }
 #endif

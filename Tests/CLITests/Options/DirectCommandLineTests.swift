@@ -49,6 +49,15 @@ final class DirectCommandLineTests: XCTestCase {
             ["get", "--app", "com.rizq.other", "--app", "com.rizq.clitest", "k"],
             ["get", "--", "--odd"],
             ["get", "--help"],
+            ["set", "--type=int", "below", "-3"],
+            ["set", "k", "v", "--string", "--string"],
+            ["set", "--app=", "k", "v"],
+            ["set", "k", "--", "-v"],
+            ["set", "-v", "k", "v"],
+            ["get", "below"],
+            ["get", "--json", "--json", "name"],
+            ["get", "--mounted", "--json", "k"],
+            ["get", "--app", "-7", "k"],
             ["list"],
             ["list", "--json"],
             ["list", "--app", "com.rizq.empty"],
@@ -127,10 +136,16 @@ final class DirectCommandLineCoverageTests: XCTestCase {
         }
     }
 
-    private func described(_ command: any ParsableCommand) -> String {
+    private func described(_ value: Any) -> String {
         var text = ""
-        dump(command, to: &text)
+        dump(value, to: &text)
         return text
+    }
+
+    /// What a command argument-parser parsed asks for, when it is one the plain reader reads.
+    private func request(of command: any ParsableCommand) throws -> Any {
+        let plain = try XCTUnwrap(command as? any PlainLineCommand, "\(type(of: command)) reads plain lines")
+        return plain.request
     }
 
     func testEveryOptionOfEveryCommandParsesTheSameBothWays() throws {
@@ -151,6 +166,10 @@ final class DirectCommandLineCoverageTests: XCTestCase {
                 let marked = NegativeNumbers.mark(line)
                 lines += 1
                 let full = try? RizqPrefsCommand.parseAsRoot(marked)
+                if let plain = PlainCommandLine.line(line) {
+                    let expected = try XCTUnwrap(full, "the plain reader took \(line), which the full parse refuses")
+                    XCTAssertEqual(described(plain.request), described(try request(of: expected)), "\(line) asks the same plain and in full")
+                }
                 guard let fast = DirectCommandLine.command(marked) else { continue }
                 direct += 1
                 let expected = try XCTUnwrap(full, "the direct reader took \(line), which the full parse refuses")
@@ -160,9 +179,56 @@ final class DirectCommandLineCoverageTests: XCTestCase {
             let plain = NegativeNumbers.mark(words + positionals)
             if (try? RizqPrefsCommand.parseAsRoot(plain)) != nil {
                 XCTAssertNotNil(DirectCommandLine.command(plain), "\(words) with its arguments takes the direct path")
+                if words.count == 1, PlainCommandLine.commands[words[0]] != nil {
+                    XCTAssertNotNil(PlainCommandLine.line(words + positionals), "\(words) with its arguments takes the plain path")
+                }
             }
         }
         XCTAssertGreaterThan(lines, 100, "every command's options were tried")
         XCTAssertGreaterThan(direct, lines / 2, "most lines take the direct path (\(direct) of \(lines))")
+    }
+
+    /// The plain reader (PlainCommandLine) knows exactly the options and flags argument-parser
+    /// lists for each of its commands: an option added to `get` or `set` fails here until the
+    /// plain reader fills it too (until then, lines with it would go to argument-parser).
+    func testThePlainReaderKnowsExactlyTheOptionsArgumentParserLists() throws {
+        let all = try commands()
+        XCTAssertEqual(Set(PlainCommandLine.commands.keys), ["get", "set"])
+        for (name, type) in PlainCommandLine.commands {
+            let arguments = try XCTUnwrap(all.first { $0.words == [name] }, "argument-parser lists '\(name)'").arguments
+            let options = Set(arguments.filter { $0.kind == "option" }.map(\.name))
+            let flags = Set(arguments.filter { $0.kind == "flag" && !["version", "help"].contains($0.name) }.map(\.name))
+            XCTAssertEqual(type.plainOptions, options, "the options of '\(name)'")
+            XCTAssertEqual(type.plainFlags, flags, "the flags of '\(name)'")
+        }
+    }
+
+    /// Lines at the edge of plain: each the plain reader takes gives the command argument-parser
+    /// gives; each it refuses is left to argument-parser (which takes or explains it).
+    func testThePlainReaderTakesPlainLinesAndLeavesTheRest() throws {
+        let taken: [[String]] = [
+            ["get", "k"], ["get", "--app", "com.rizq.a", "k"], ["get", "--app=com.rizq.a", "k"], ["get", "k", "--json"],
+            ["get", "--json", "--suite", "group.com.rizq.s", "--app", "com.rizq.a", "k"], ["get", "--mounted", "/etc/config", "k"],
+            ["get", "-7"], ["get", "", "--app", "com.rizq.a"], ["get", "Zeynep Ümit", "--app", "com.rizq.a"],
+            ["set", "k", "v"], ["set", "k", "12", "--int"], ["set", "--type", "int", "k", "-12"], ["set", "--type=double", "k", "-.5"],
+            ["set", "k", "", "--string"], ["set", "--json", "k", #"{"a": [1, 2]}"#], ["set", "--type", "bool", "--bool", "k", "yes"],
+            ["set", "--app", "-7", "k", "v"],
+        ]
+        let left: [[String]] = [
+            ["get"], ["get", "a", "b"], ["get", "--help"], ["get", "-h", "k"], ["get", "-v", "k"], ["get", "--verbose", "k"],
+            ["get", "--", "--odd"], ["get", "--app", "a", "--app", "b", "k"], ["get", "--json", "--json", "k"], ["get", "--app"],
+            ["get", "--app", "--json", "k"], ["get", "--app=", "k"], ["get", "--json=yes", "k"], ["get", "--bogus", "k"], ["get", "--int", "k"],
+            ["set", "k"], ["set", "k", "v", "x"], ["set", "k", "v", "--int", "--bool"], ["set", "k", "v", "--type", "integer"],
+            ["set", "k", "1", "--type", "int", "--bool"], ["set", "k", "--", "-v"], ["set", "k", "v", "--mounted", "/x"],
+            ["list"], ["delete", "k"], ["secret", "get", "k"], [],
+        ]
+        for line in taken {
+            let plain = try XCTUnwrap(PlainCommandLine.line(line), "the plain reader takes \(line)")
+            let full = try XCTUnwrap(try? RizqPrefsCommand.parseAsRoot(NegativeNumbers.mark(line)), "argument-parser takes \(line)")
+            XCTAssertEqual(described(plain.request), described(try request(of: full)), "\(line) asks the same plain and in full")
+        }
+        for line in left {
+            XCTAssertNil(PlainCommandLine.line(line), "the plain reader leaves \(line) to argument-parser")
+        }
     }
 }
