@@ -13,17 +13,6 @@ struct SuiteChoice: Equatable {
     /// `--app ID`, if given.
     var app: String?
 
-    /// The values of a plain line's `--suite` and `--app`.
-    init(plain words: PlainWords) {
-        self.init(suite: words.values["suite"], app: words.values["app"])
-    }
-
-    /// A suite named by its options' values.
-    init(suite: String?, app: String?) {
-        self.suite = suite
-        self.app = app
-    }
-
     /// The app id: `--app`, else `RIZQ_PREFS_APP_ID`; `nil` when neither is given.
     var appID: String? { AppIdentity.named(app) }
 
@@ -61,6 +50,13 @@ struct SuiteChoice: Equatable {
             throw CLIError(.storage, "suite file \(store.location.path) was damaged (\(moved.reason)); it was moved aside to \(moved.path) and the suite now starts empty; look at that file, bring back what you need with 'rizq-prefs import', then run the command again")
         }
         return store
+    }
+}
+
+extension SuiteChoice {
+    /// The values of a plain line's `--suite` and `--app`.
+    init(plain words: PlainWords) {
+        self.init(suite: words.values["suite"], app: words.values["app"])
     }
 }
 #endif
