@@ -32,15 +32,16 @@ enum AgePayload {
         let nonce = AgeRandom.bytes(nonceSize)
         output.append(contentsOf: nonce)
         let key = payloadKey(fileKey: fileKey, nonce: nonce)
-        let bytes = Data(plaintext)
-        var start = bytes.startIndex
+        // The chunks are slices of `plaintext` itself: the plaintext is not copied (a vault's is
+        // the whole vault; issue 39).
+        var start = plaintext.startIndex
         var counter: UInt64 = 0
         // An empty plaintext is one empty final chunk; otherwise no chunk is empty.
         repeat {
-            let end = min(start + chunkSize, bytes.endIndex)
-            let last = end == bytes.endIndex
+            let end = plaintext.index(start, offsetBy: chunkSize, limitedBy: plaintext.endIndex) ?? plaintext.endIndex
+            let last = end == plaintext.endIndex
             do {
-                let box = try ChaChaPoly.seal(bytes[start..<end], using: key, nonce: try chunkNonce(counter, last: last))
+                let box = try ChaChaPoly.seal(plaintext[start..<end], using: key, nonce: try chunkNonce(counter, last: last))
                 output.append(box.ciphertext)
                 output.append(box.tag)
             } catch let error as AgeError {
@@ -50,7 +51,7 @@ enum AgePayload {
             }
             start = end
             counter += 1
-        } while start < bytes.endIndex
+        } while start < plaintext.endIndex
     }
 
     /// Opens the payload chunk by chunk, handing each authenticated chunk to `chunk` before the

@@ -37,7 +37,7 @@ public final class PlaintextSecretStore: SecretBackend {
         let label = label ?? SecretInput.defaultLabel(service: service, account: account)
         let now = Date()
         _ = try mutate { contents in
-            contents.items[account] = VaultItem(data: bytes, isText: isText, label: label, created: contents.items[account]?.created ?? now, modified: now)
+            contents.setItem(VaultItem(data: bytes, isText: isText, label: label, created: contents.items[account]?.created ?? now, modified: now), forAccount: account)
             return true
         }
     }
@@ -51,7 +51,7 @@ public final class PlaintextSecretStore: SecretBackend {
     /// Removes the item; `false` when there was none.
     public func deleteSecret(forAccount account: String) throws(SecretError) -> Bool {
         try SecretInput.validate(service: service, account: account)
-        return try mutate { contents in contents.items.removeValue(forKey: account) != nil }
+        return try mutate { contents in contents.removeItem(forAccount: account) != nil }
     }
 
     /// The accounts, sorted.

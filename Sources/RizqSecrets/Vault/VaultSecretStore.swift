@@ -107,7 +107,7 @@ public final class VaultSecretStore: FileBackedSecretStore {
         do {
             _ = try mutate(createIfMissing: true) { (contents: inout VaultContents) throws(VaultError) -> Bool in
                 let created = contents.items[account]?.created ?? now
-                contents.items[account] = VaultItem(data: bytes, isText: isText, label: label, created: created, modified: now)
+                contents.setItem(VaultItem(data: bytes, isText: isText, label: label, created: created, modified: now), forAccount: account)
                 return true
             }
         } catch .vaultFull(let path, let size, let limit, nil) {
@@ -130,7 +130,7 @@ public final class VaultSecretStore: FileBackedSecretStore {
     public func remove(account: String) throws(VaultError) -> Bool {
         try validate(account: account)
         return try mutate(createIfMissing: false) { (contents: inout VaultContents) throws(VaultError) -> Bool in
-            contents.items.removeValue(forKey: account) != nil
+            contents.removeItem(forAccount: account) != nil
         } ?? false
     }
 
@@ -414,9 +414,19 @@ public final class VaultSecretStore: FileBackedSecretStore {
                     recipient = identity.recipient.string
                     contents = VaultContents()
                 }
+                // The cache lets go of the contents while they change, so that the change and the
+                // write work on the only copy instead of copying every item (issue 39); it gets
+                // them back below, as written or unchanged.
+                let cached = cache.withLock { cache in
+                    defer { cache.contents = nil }
+                    return cache.contents?.stamp
+                }
                 let changed = try body(&contents)
-                guard changed || !contents.isAuthenticated else { return false }
-                let (stamp, written) = try write(contents, to: layout, identities: [identity], recipient: recipient)
+                guard changed || !contents.isAuthenticated else {
+                    if let cached { cacheContents(stamp: cached, recipient: recipient, contents: contents) }
+                    return false
+                }
+                let (stamp, written) = try write(consume contents, to: layout, identities: [identity], recipient: recipient)
                 cache.withLock { $0.contents = .init(stamp: stamp, recipient: recipient, contents: written) }
                 return changed
             }
@@ -452,17 +462,18 @@ public final class VaultSecretStore: FileBackedSecretStore {
     /// - Throws: ``VaultError/vaultFull(path:size:limit:room:)`` when the file would be larger
     ///   than ``maximumVaultSize`` and than it is now (a vault already over it may shrink).
     @discardableResult
-    func write(_ contents: VaultContents, to layout: VaultLayout, identities: [AgeX25519Identity], recipient: String, retiring: String? = nil) throws(VaultError) -> (stamp: FileStamp, contents: VaultContents) {
-        var next = contents
+    func write(_ contents: consuming VaultContents, to layout: VaultLayout, identities: [AgeX25519Identity], recipient: String, retiring: String? = nil) throws(VaultError) -> (stamp: FileStamp, contents: VaultContents) {
+        let last = contents.generation
+        var next = consume contents
         next.isAuthenticated = true
         let record = generationRecord(layout)
         let failed = { (error: VaultError) in
             ChainedSecretStore.logger.warning("the vault's generation could not be recorded; an older copy put back would not be noticed", metadata: ["service": "\(self.service)", "error": "\(error)"])
         }
-        return try record.advance(recipient: recipient, retiring: retiring, after: contents.generation, failed: failed) { (generation: UInt64) throws(VaultError) -> (stamp: FileStamp, contents: VaultContents) in
+        return try record.advance(recipient: recipient, retiring: retiring, after: last, failed: failed) { (generation: UInt64) throws(VaultError) -> (stamp: FileStamp, contents: VaultContents) in
             next.generation = generation
             var plaintext = try next.encoded(service: service, generation: generation, sealKeys: identities.map { VaultSeal.key(of: $0) })
-            defer { plaintext.resetBytes(in: 0..<plaintext.count) }
+            defer { plaintext.zeroize() }
             let file: Data
             do {
                 file = try Age.encrypt(plaintext, to: identities.map(\.recipient))

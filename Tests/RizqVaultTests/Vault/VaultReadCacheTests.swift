@@ -112,4 +112,39 @@ final class VaultReadCacheTests: VaultTestCase {
         try FileManager.default.moveItem(atPath: moved, toPath: keyFile)
         XCTAssertEqual(try read(store, "a"), "kept")
     }
+
+    /// One store's writes re-encode only the items that changed, on contents the cache lets go
+    /// of while they change (issue 39): after overwrites, a remove, an add, a remove of nothing
+    /// and an add that takes a removed account's place (the same count), another process reads
+    /// every item as the last write left it, its seal verified; and the writing store still reads
+    /// its own writes from its cache.
+    func testIncrementalWritesLeaveTheVaultAFreshReaderReadsWhole() throws {
+        let store = makeStore()
+        var expected: [String: String] = [:]
+        func set(_ account: String, _ value: String, check: Bool = true) throws {
+            try store.store(Data(value.utf8), isText: true, forAccount: account, label: nil)
+            expected[account] = value
+            // Right after the write: a later write that adds or removes an account encodes
+            // every item again, and would hide a stale one.
+            if check { XCTAssertEqual(try runChild(["get", service, account], environment: keyEnvironment).stdout, value, "another process, right after the set of \(account)") }
+        }
+        for index in 0..<40 { try set("account-\(index)", "value \(index)", check: false) }
+        try set("account-7", "seven, changed")
+        try set("account-7", "seven, changed again")
+        try set("account-30", "thirty, changed")
+        XCTAssertTrue(try store.remove(account: "account-12"))
+        expected["account-12"] = nil
+        XCTAssertFalse(try store.remove(account: "no-such-account"), "a remove of nothing writes nothing")
+        try set("account-5", "five, after a remove of nothing")
+        XCTAssertTrue(try store.remove(account: "account-20"))
+        expected["account-20"] = nil
+        try set("account-99", "in account-20's place")
+        try set("Account-0", "sorts before the others")
+        for (account, value) in expected {
+            XCTAssertEqual(try read(store, account), value, "the writing store, \(account)")
+            XCTAssertEqual(try runChild(["get", service, account], environment: keyEnvironment).stdout, value, "another process, \(account)")
+        }
+        XCTAssertEqual(try store.accountNames(), expected.keys.sorted())
+        XCTAssertEqual(try runChild(["list", service], environment: keyEnvironment).stdout, "ok " + expected.keys.sorted().joined(separator: ",") + "\n")
+    }
 }

@@ -37,6 +37,20 @@ struct AgeDecryptFloor {
 
     /// Reads and decrypts the file; returns the plaintext's length.
     func decrypt() throws -> Int {
+        var length = 0
+        try decrypt { length += $0.count }
+        return length
+    }
+
+    /// The file's plaintext (for a floor that encrypts the same bytes; read outside any timing).
+    func plaintext() throws -> [UInt8] {
+        var bytes: [UInt8] = []
+        try decrypt { bytes.append(contentsOf: $0) }
+        return bytes
+    }
+
+    /// Reads and decrypts the file, handing each opened chunk to `chunk`.
+    private func decrypt(chunk: (Data) -> Void) throws {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw BenchError("open \(path): errno \(errno)") }
         var info = stat()
@@ -57,18 +71,16 @@ struct AgeDecryptFloor {
         let payloadKey = HKDF<SHA256>.deriveKey(inputKeyMaterial: SymmetricKey(data: fileKey), salt: nonce, info: Data("payload".utf8), outputByteCount: 32)
         var offset = payloadStart + 16
         var counter: UInt64 = 0
-        var plaintext = 0
         while offset < bytes.count {
             let end = min(offset + 65_536 + 16, bytes.count)
             var chunkNonce = Data(count: 3)
             withUnsafeBytes(of: counter.bigEndian) { chunkNonce.append(contentsOf: $0) }
             chunkNonce.append(end == bytes.count ? 1 : 0)
             let box = try ChaChaPoly.SealedBox(nonce: ChaChaPoly.Nonce(data: chunkNonce), ciphertext: bytes[offset..<end - 16], tag: bytes[end - 16..<end])
-            plaintext += try ChaChaPoly.open(box, using: payloadKey).count
+            chunk(try ChaChaPoly.open(box, using: payloadKey))
             offset = end
             counter += 1
         }
-        return plaintext
     }
 
     private static func base64(_ text: Data) throws -> Data {

@@ -44,8 +44,9 @@ struct DurableWriteFloor {
         return [UInt8](data)
     }
 
-    /// Nanoseconds to replace the floor's file with `bytes`, durably.
-    func write(_ bytes: [UInt8]) throws -> Double {
+    /// Nanoseconds to replace the floor's file with `bytes`, durably (`syncFolder` false: the
+    /// rename is not flushed, as for the vault's generation record).
+    func write(_ bytes: [UInt8], syncFolder: Bool = true) throws -> Double {
         var failure: String?
         let elapsed = elapsedNanoseconds {
             let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
@@ -65,6 +66,7 @@ struct DurableWriteFloor {
             if fsync(descriptor) != 0 { failure = "fsync" }
             close(descriptor)
             if failure == nil, rename(temporary, target) != 0 { failure = "rename" }
+            guard syncFolder else { return }
             let directory = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
             if directory < 0 || fsync(directory) != 0 { failure = failure ?? "directory fsync" }
             if directory >= 0 { close(directory) }

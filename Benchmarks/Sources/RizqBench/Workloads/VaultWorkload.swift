@@ -10,7 +10,8 @@ import RizqSecrets
 ///   with the identity in memory: a locked read (the file's stamp), the change, the encryption of
 ///   every secret (the vault is one file) and a durable replace. Floor: the durable write of the
 ///   same encrypted bytes (``DurableWriteFloor``: a temporary file, write, fsync, rename, folder
-///   fsync, as ours).
+///   fsync, as ours). Second floor (issue 39): ``VaultWriteFloor`` — the seal, the age encryption
+///   and the generation record that a sealed, rollback-checked vault cannot skip, plus that write.
 /// - `vault-unlock-<slot>`: a cold first read in a new store, through one key slot: the key
 ///   file, the kernel-keyring cache, the passphrase (scrypt at the default work factor), and
 ///   systemd-creds (root only). Reported, no floor.
@@ -34,13 +35,18 @@ enum VaultWorkload {
         guard FileManager.default.createFile(
             atPath: passphraseFile, contents: Data("bench passphrase \(UUID().uuidString)".utf8), attributes: [.posixPermissions: 0o600])
         else { throw BenchError("cannot write the passphrase file \(passphraseFile)") }
-        let configuration = VaultConfiguration(
+        var configuration = VaultConfiguration(
             root: root, passphraseSources: [.file(passphraseFile)], keyFile: keyFile, usesSystemdCredentials: false, usesKeyringCache: false)
+        // The generation record in the bench's home, not the user's.
+        configuration.stateFolder = stateFolder(home: home)
         let vault = VaultSecretStore(service: service, configuration: configuration)
         try vault.create(slots: [.keyFile, .passphrase])
         for index in 0..<items { try vault.setSecret(token + "-\(index)", forAccount: "token-\(index)") }
         return Setup(root: root, keyFile: keyFile, passphraseFile: passphraseFile, vault: vault)
     }
+
+    /// Where the bench's vaults record their generations.
+    static func stateFolder(home: BenchHome) -> String { home.path + "/state/rizq-prefs/vaults" }
 
     static func runGet(home: BenchHome, options: Options, python: String?, helper: String?) throws -> BenchResult {
         let setup = try setUp(home: home)
@@ -87,6 +93,9 @@ enum VaultWorkload {
         let setup = try setUp(home: home, items: size)
         let path = setup.vault.folder + "/vault.age"
         let disk = try DurableWriteFloor(home: home, suitePath: path)
+        let records = try FileManager.default.contentsOfDirectory(atPath: stateFolder(home: home)).filter { $0.hasSuffix(".json") && !$0.hasPrefix(".") }
+        guard records.count == 1, let record = records.first else { throw BenchError("expected one generation record in \(stateFolder(home: home)), found \(records)") }
+        let vaultFloor = try VaultWriteFloor(home: home, vaultPath: path, keyFile: setup.keyFile, recordPath: stateFolder(home: home) + "/" + record)
         let operations = options.durableOperations
         var round = 0
         let contenders = [
@@ -102,10 +111,16 @@ enum VaultWorkload {
                 for _ in 0..<operations { total += try disk.write(bytes) }
                 return total / Double(operations)
             },
+            Contender("vault floor") {
+                var total = 0.0
+                for _ in 0..<operations { total += try vaultFloor.write() }
+                return total / Double(operations)
+            },
         ]
         let medians = try options.durableSampler.medians(contenders)
         var result = BenchResult(workload: "vault-set", size: size, ours: medians.of("ours"))
         result.floor("durable write of the same encrypted bytes", medians.of("floor"))
+        result.floor("seal + age encryption (swift-crypto) + the same durable write + the generation record's", medians.of("vault floor"))
         return result
     }
 

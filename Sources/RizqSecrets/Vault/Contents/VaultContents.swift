@@ -21,7 +21,9 @@ import RizqAge
 /// reads (``isAuthenticated`` is then `false`, and ``VaultSecretStore`` rewrites it sealed at
 /// once, unless this machine's record says the vault was sealed before).
 struct VaultContents: Sendable, Equatable {
-    var items: [String: VaultItem] = [:]
+    /// The items by account; changed through ``setItem(_:forAccount:)`` and
+    /// ``removeItem(forAccount:)``, which note what changed for the next encoding.
+    private(set) var items: [String: VaultItem] = [:]
     /// The number of writes that made this version (0 for an old-format vault).
     var generation: UInt64 = 0
     /// Whether the contents carried a seal that verified (a new, empty vault counts as sealed).
@@ -29,11 +31,27 @@ struct VaultContents: Sendable, Equatable {
     /// Each item as the last ``encoded(service:generation:sealKeys:)`` wrote it, so that the
     /// next one encodes only the items that changed (a set changes one of them; issue 39).
     private var encodings: Encodings = []
+    /// The accounts set or removed since ``encodings`` were made: the only ones whose encodings
+    /// a write looks at again while no account is added or removed.
+    private var touched: Set<String> = []
 
     init(items: [String: VaultItem] = [:], generation: UInt64 = 0, isAuthenticated: Bool = true) {
         self.items = items
         self.generation = generation
         self.isAuthenticated = isAuthenticated
+    }
+
+    /// Sets `account`'s item.
+    mutating func setItem(_ item: VaultItem, forAccount account: String) {
+        items[account] = item
+        touched.insert(account)
+    }
+
+    /// Removes `account`'s item; returns it, or `nil` when there was none.
+    @discardableResult
+    mutating func removeItem(forAccount account: String) -> VaultItem? {
+        touched.insert(account)
+        return items.removeValue(forKey: account)
     }
 
     /// Equal contents: the items, the generation, whether sealed (not what is cached).
@@ -123,11 +141,18 @@ struct VaultContents: Sendable, Equatable {
     /// Only the items that changed since the last call on these contents are formatted and
     /// encoded again (their dates, base64, JSON); the others' members are copied as they were.
     /// The seal still covers every item.
-    mutating func encoded(service: String, generation: UInt64, sealKeys: [VaultSeal.Key]) throws(VaultError) -> Data {
-        let encodings = try refreshedEncodings()
+    /// The caller zeroes the bytes returned once it is done with them.
+    mutating func encoded(service: String, generation: UInt64, sealKeys: [VaultSeal.Key]) throws(VaultError) -> [UInt8] {
+        // Taken out of `self` while they change, so that they are changed in place.
+        var encodings = Encodings()
+        swap(&encodings, &self.encodings)
+        try Self.refresh(&encodings, to: items, touched: touched)
         self.encodings = encodings
+        touched = []
         let tags = sealKeys.map { key in
-            Data(VaultSeal.tag(service: service, generation: generation, count: encodings.count, inputs: encodings.lazy.map(\.sealInput), key: key)).base64EncodedString()
+            // By index: each element is read in place, not copied with its item and member.
+            Data(VaultSeal.tag(service: service, generation: generation, count: encodings.count, inputs: encodings.indices.lazy.map { encodings[$0].sealInput }, key: key))
+                .base64EncodedString()
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -144,39 +169,53 @@ struct VaultContents: Sendable, Equatable {
         var json = [UInt8]()
         json.reserveCapacity(size)
         json.append(contentsOf: #"{"format":"\#(Self.format)","generation":\#(generation),"items":{"#.utf8)
-        for (index, encoding) in encodings.enumerated() {
+        for index in encodings.indices {
             if index > 0 { json.append(UInt8(ascii: ",")) }
-            json.append(contentsOf: encoding.member)
+            json.append(contentsOf: encodings[index].member)
         }
         json.append(contentsOf: #"},"mac":"#.utf8)
         json.append(contentsOf: macs)
         json.append(contentsOf: #","service":"#.utf8)
         json.append(contentsOf: serviceText)
         json.append(UInt8(ascii: "}"))
-        defer { json.zeroize() }
-        return Data(json)
+        return json
     }
 
-    /// The encodings of the items as they are now: those of unchanged items kept, the others
-    /// made; the order kept while the accounts are the same (a set of an existing account).
-    private func refreshedEncodings() throws(VaultError) -> Encodings {
+    /// Brings `encodings` up to `items`: the encodings of unchanged items kept, the others made;
+    /// the order kept while the accounts are the same (a set of an existing account), changed in
+    /// place. While every account in `touched` (set or removed since `encodings` were made) has
+    /// an encoding and an item, only those are looked at (a set of an existing account: issue 39).
+    private static func refresh(_ encodings: inout Encodings, to items: [String: VaultItem], touched: Set<String>) throws(VaultError) {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         if encodings.count == items.count {
-            var fresh = encodings
+            var positions: [(index: Int, item: VaultItem)] = []
+            positions.reserveCapacity(touched.count)
+            for account in touched {
+                guard let item = items[account], let index = position(of: account, in: encodings) else { break }
+                positions.append((index, item))
+            }
+            if positions.count == touched.count {
+                for (index, item) in positions where encodings[index].item != item {
+                    encodings[index] = try encoding(encodings[index].account, item, encoder: encoder)
+                }
+                return
+            }
+        }
+        if encodings.count == items.count {
             var sameAccounts = true
-            for index in fresh.indices {
-                guard let item = items[fresh[index].account] else {
+            for index in encodings.indices {
+                guard let item = items[encodings[index].account] else {
                     sameAccounts = false
                     break
                 }
-                if fresh[index].item != item { fresh[index] = try Self.encoding(fresh[index].account, item, encoder: encoder) }
+                if encodings[index].item != item { encodings[index] = try encoding(encodings[index].account, item, encoder: encoder) }
             }
-            if sameAccounts { return fresh }
+            if sameAccounts { return }
         }
         var known: [String: Int] = [:]
         known.reserveCapacity(encodings.count)
-        for (index, encoding) in encodings.enumerated() { known[encoding.account] = index }
+        for index in encodings.indices { known[encodings[index].account] = index }
         var fresh = Encodings()
         fresh.reserveCapacity(items.count)
         for account in items.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
@@ -184,10 +223,23 @@ struct VaultContents: Sendable, Equatable {
             if let index = known[account], encodings[index].item == item {
                 fresh.append(encodings[index])
             } else {
-                fresh.append(try Self.encoding(account, item, encoder: encoder))
+                fresh.append(try encoding(account, item, encoder: encoder))
             }
         }
-        return fresh
+        encodings = fresh
+    }
+
+    /// The index of `account`'s encoding in `encodings` (sorted by the accounts' UTF-8 bytes).
+    private static func position(of account: String, in encodings: Encodings) -> Int? {
+        var low = 0
+        var high = encodings.count
+        while low < high {
+            let middle = low + (high - low) / 2
+            let other = encodings[middle].account
+            if other == account { return middle }
+            if other.utf8.lexicographicallyPrecedes(account.utf8) { low = middle + 1 } else { high = middle }
+        }
+        return nil
     }
 
     /// `item`'s encoding under `account`: its dates formatted, its JSON member, its seal input.
