@@ -202,17 +202,8 @@ struct VaultContents: Sendable, Equatable {
                 return
             }
         }
-        if encodings.count == items.count {
-            var sameAccounts = true
-            for index in encodings.indices {
-                guard let item = items[encodings[index].account] else {
-                    sameAccounts = false
-                    break
-                }
-                if encodings[index].item != item { encodings[index] = try encoding(encodings[index].account, item, encoder: encoder) }
-            }
-            if sameAccounts { return }
-        }
+        // An account added or removed (or no encodings yet): every item in the file's order, the
+        // encodings of unchanged items kept.
         var known: [String: Int] = [:]
         known.reserveCapacity(encodings.count)
         for index in encodings.indices { known[encodings[index].account] = index }
