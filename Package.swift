@@ -52,6 +52,9 @@ let package = Package(
         // `rizq-prefs fleet …`, which rizq-prefs executes (as git runs its subcommands), so that
         // `rizq-prefs get` never loads NIO.
         .executable(name: "rizq-prefs-fleet", targets: ["rizq-prefs-fleet"]),
+        // `rizq-prefs secret …`, `import-app` and `doctor`, executed the same way, so that
+        // `rizq-prefs get` never loads swift-crypto.
+        .executable(name: "rizq-prefs-secrets", targets: ["rizq-prefs-secrets"]),
     ],
     traits: [
         .trait(name: "Secrets", description: "RizqSecrets (the vault, the file keyring), RizqImport and RizqProfiles: swift-crypto."),
@@ -201,6 +204,17 @@ let package = Package(
         ),
         .executableTarget(
             name: "rizq-prefs",
+            dependencies: [
+                "RizqPrefs", "RizqSync",
+                target("RizqCommandLine", when: "CLI"),
+                product("ArgumentParser", "swift-argument-parser", when: "CLI"),
+            ]
+        ),
+        // `rizq-prefs secret …`, `import-app` and `doctor` (rizq-prefs executes it): the commands
+        // that need swift-crypto, the importers and the browser-profile readers, so that
+        // `rizq-prefs get` never loads them.
+        .executableTarget(
+            name: "rizq-prefs-secrets",
             dependencies: [
                 "RizqPrefs", "RizqJSON", "RizqSync",
                 target("RizqSecrets", when: "CLI"), target("RizqImport", when: "CLI"), target("RizqProfiles", when: "CLI"),
@@ -359,7 +373,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CLITests",
-            dependencies: ["RizqTestSupport", "RizqPrefs", "RizqJSON", "RizqCommandLine", "rizq-prefs", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["RizqTestSupport", "RizqPrefs", "RizqJSON", "RizqCommandLine", "rizq-prefs", "rizq-prefs-secrets", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         // Examples/SeedApp's sources, compiled as they are (SeedApp/ links to them), and checked.
         // A target of its own: the seed's `typealias UserDefaults = SuiteStore` is module-wide.

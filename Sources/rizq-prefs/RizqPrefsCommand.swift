@@ -56,8 +56,8 @@ struct RizqPrefsCommand: AsyncParsableCommand {
         version: PackageVersion.current,
         subcommands: [
             GetCommand.self, SetCommand.self, DeleteCommand.self, ListCommand.self, SuitesCommand.self,
-            ExportCommand.self, ImportCommand.self, WatchCommand.self, SecretCommand.self, DoctorCommand.self,
-            ImportDumpCommand.self, SchemaCommand.self, SyncCommand.self, FleetStubCommand.self,
+            ExportCommand.self, ImportCommand.self, WatchCommand.self, SecretStubCommand.self, DoctorStubCommand.self,
+            ImportAppStubCommand.self, SchemaCommand.self, SyncCommand.self, FleetStubCommand.self,
         ])
 
     @OptionGroup var verbosity: Verbosity

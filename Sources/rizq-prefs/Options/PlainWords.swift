@@ -56,4 +56,10 @@ struct PlainWords {
         !word.hasPrefix("-") || NegativeNumbers.isNegativeNumber(word)
     }
 }
+extension SuiteChoice {
+    /// The values of a plain line's `--suite` and `--app`.
+    init(plain words: PlainWords) {
+        self.init(suite: words.values["suite"], app: words.values["app"])
+    }
+}
 #endif

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import RizqCommandLine
 @testable import rizq_prefs
+@testable import rizq_prefs_secrets
 import XCTest
 
 /// Lines read by the direct reader (DirectCommandLine: one command parsed as its own root) behave exactly as when
@@ -99,9 +100,12 @@ final class DirectCommandLineCoverageTests: XCTestCase {
         var isRepeating: Bool
     }
 
-    /// The leaf commands (their words) and their arguments, from the binary's own help dump.
-    private func commands() throws -> [(words: [String], arguments: [Argument])] {
-        let dump = try CLIHarness().run(["--experimental-dump-help"])
+    /// The leaf commands (their words) and their arguments, from the help dump of `executable`
+    /// (`rizq-prefs`, or `rizq-prefs-secrets`, which runs the commands rizq-prefs hands over).
+    private func commands(of executable: String = "rizq-prefs") throws -> [(words: [String], arguments: [Argument])] {
+        let harness = try CLIHarness()
+        let run = try runProcess(CLIHarness.executable(executable), ["--experimental-dump-help"], input: nil, environment: harness.environment)
+        let dump = (status: run.status, stdout: String(decoding: run.stdout, as: UTF8.self), stderr: String(decoding: run.stderr, as: UTF8.self))
         XCTAssertEqual(dump.status, 0, dump.stderr)
         let root = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(dump.stdout.utf8)) as? [String: Any])
         var found: [(words: [String], arguments: [Argument])] = []
@@ -149,38 +153,48 @@ final class DirectCommandLineCoverageTests: XCTestCase {
     }
 
     func testEveryOptionOfEveryCommandParsesTheSameBothWays() throws {
+        // rizq-prefs' own commands (not those it hands over: they are stubs that take any words),
+        // and those of rizq-prefs-secrets, each under its executable's root.
+        let handedOver = Set(HandedOverCommand.all.map { [$0.name] })
+        let trees: [(root: any ParsableCommand.Type, commands: [(words: [String], arguments: [Argument])])] = [
+            (RizqPrefsCommand.self, try commands().filter { $0.words != ["help"] && !handedOver.contains($0.words) }),
+            (SecretsToolCommand.self, try commands(of: "rizq-prefs-secrets").filter { $0.words != ["help"] }),
+        ]
+        XCTAssertTrue(trees[1].commands.contains { $0.words == ["secret", "get"] }, "rizq-prefs-secrets lists 'secret get'")
         var lines = 0
         var direct = 0
-        for (words, arguments) in try commands() where words != ["help"] && words != ["fleet"] {
-            let positionals = arguments.filter { $0.kind == "positional" && $0.name != "unexpected" }.map { "value-\($0.name)" }
-            var candidates: [[String]] = [words + positionals]
-            for argument in arguments where !["version", "help", "h"].contains(argument.name) {
-                switch argument.kind {
-                case "option": candidates.append(words + positionals + ["--\(argument.name)", sample(for: argument.name)])
-                case "flag": candidates.append(words + ["--\(argument.name)"] + positionals)
-                default: continue
+        for (root, commands) in trees {
+            for (words, arguments) in commands {
+                let positionals = arguments.filter { $0.kind == "positional" && $0.name != "unexpected" }.map { "value-\($0.name)" }
+                var candidates: [[String]] = [words + positionals]
+                for argument in arguments where !["version", "help", "h"].contains(argument.name) {
+                    switch argument.kind {
+                    case "option": candidates.append(words + positionals + ["--\(argument.name)", sample(for: argument.name)])
+                    case "flag": candidates.append(words + ["--\(argument.name)"] + positionals)
+                    default: continue
+                    }
                 }
-            }
-            candidates.append(words + positionals + ["--verbose"])
-            for line in candidates {
-                let marked = NegativeNumbers.mark(line)
-                lines += 1
-                let full = try? RizqPrefsCommand.parseAsRoot(marked)
-                if let plain = PlainCommandLine.line(line) {
-                    let expected = try XCTUnwrap(full, "the plain reader took \(line), which the full parse refuses")
-                    XCTAssertEqual(described(plain.request), described(try request(of: expected)), "\(line) asks the same plain and in full")
+                candidates.append(words + positionals + ["--verbose"])
+                for line in candidates {
+                    let marked = NegativeNumbers.mark(line)
+                    lines += 1
+                    let full = try? root.parseAsRoot(marked)
+                    if let plain = PlainCommandLine.line(line) {
+                        let expected = try XCTUnwrap(full, "the plain reader took \(line), which the full parse refuses")
+                        XCTAssertEqual(described(plain.request), described(try request(of: expected)), "\(line) asks the same plain and in full")
+                    }
+                    guard let fast = DirectCommandLine.command(marked, root: root) else { continue }
+                    direct += 1
+                    let expected = try XCTUnwrap(full, "the direct reader took \(line), which the full parse refuses")
+                    XCTAssertEqual(described(fast), described(expected), "\(line) parses the same both ways")
                 }
-                guard let fast = DirectCommandLine.command(marked) else { continue }
-                direct += 1
-                let expected = try XCTUnwrap(full, "the direct reader took \(line), which the full parse refuses")
-                XCTAssertEqual(described(fast), described(expected), "\(line) parses the same both ways")
-            }
-            // The plain line (the command's words and its arguments), when it is a valid line, is read directly.
-            let plain = NegativeNumbers.mark(words + positionals)
-            if (try? RizqPrefsCommand.parseAsRoot(plain)) != nil {
-                XCTAssertNotNil(DirectCommandLine.command(plain), "\(words) with its arguments takes the direct path")
-                if words.count == 1, PlainCommandLine.commands[words[0]] != nil {
-                    XCTAssertNotNil(PlainCommandLine.line(words + positionals), "\(words) with its arguments takes the plain path")
+                // The plain line (the command's words and its arguments), when it is a valid line, is read directly.
+                let plain = NegativeNumbers.mark(words + positionals)
+                if (try? root.parseAsRoot(plain)) != nil {
+                    XCTAssertNotNil(DirectCommandLine.command(plain, root: root), "\(words) with its arguments takes the direct path")
+                    if words.count == 1, PlainCommandLine.commands[words[0]] != nil {
+                        XCTAssertNotNil(PlainCommandLine.line(words + positionals), "\(words) with its arguments takes the plain path")
+                    }
                 }
             }
         }

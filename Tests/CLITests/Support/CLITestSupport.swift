@@ -31,9 +31,12 @@ final class CLIHarness {
     }
 
     /// The built `rizq-prefs`, beside the test bundle.
-    static var binary: String {
+    static var binary: String { executable("rizq-prefs") }
+
+    /// A built executable of the package (`rizq-prefs-secrets`), beside the test bundle.
+    static func executable(_ name: String) -> String {
         let testBinary = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        return URL(fileURLWithPath: testBinary).deletingLastPathComponent().path + "/rizq-prefs"
+        return URL(fileURLWithPath: testBinary).deletingLastPathComponent().path + "/" + name
     }
 
     /// The standard suite's file.

@@ -6,7 +6,7 @@ import ArgumentParser
 struct SecretCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "secret",
-        abstract: "Store, read, delete and list secrets: the Secret Service, the vault, systemd credentials.",
+        abstract: HandedOverCommand.secret.abstract,
         discussion: """
             Secrets (auth tokens, API keys) never go into a suite file. They go through a chain of \
             backends: reads try systemd's credentials ($CREDENTIALS_DIRECTORY, read-only), the \

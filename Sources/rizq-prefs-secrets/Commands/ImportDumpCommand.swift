@@ -17,7 +17,7 @@ import RizqSecrets
 struct ImportDumpCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import-app",
-        abstract: "Import a web app's localStorage or an Apple app's defaults once: settings into suites, tokens into the secret store (rizq-prefs secret backends).",
+        abstract: HandedOverCommand.importApp.abstract,
         discussion: """
             --from SOURCE reads a browser's own storage, from a private copy (the profile is never \
             changed, and the browser may be running): chrome, chromium, brave, edge, vivaldi, firefox \
@@ -80,7 +80,7 @@ struct ImportDumpCommand: ParsableCommand {
             works and says so. The report keeps its words ("Migration 'ID'", the JSON member \
             "migration") and the record suite its name, so that scripts written for it keep working.
             """,
-        aliases: ["migrate"])
+        aliases: HandedOverCommand.importApp.aliases)
 
     @Argument(help: ArgumentHelp("The localStorage dump, or - for stdin (or use --from).", valueName: "file"))
     var file: String?
@@ -143,7 +143,7 @@ struct ImportDumpCommand: ParsableCommand {
     }
 
     func run() throws {
-        if CommandNames.typedAlias("migrate") {
+        if CommandNames.typedAlias("migrate", root: SecretsToolCommand.self) {
             Output.note("rizq-prefs: 'rizq-prefs migrate' is now 'rizq-prefs import-app' (\"migrate\" means schema versions only); the old name keeps working")
         }
         if recover {

@@ -11,7 +11,7 @@ import RizqSync
 struct DoctorCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "doctor",
-        abstract: "Check the suite files and the secret backends, and say what needs fixing.",
+        abstract: HandedOverCommand.doctor.abstract,
         discussion: """
             Checks, without changing anything: where the suite files are; that their folders are \
             yours and mode 0700 and the files yours, mode 0600, readable and valid JSON; damaged \

@@ -1,6 +1,5 @@
 #if CLI
 #if canImport(Glibc)
-import RizqCommandLine
 import Glibc
 #endif
 
@@ -8,11 +7,11 @@ import Glibc
 /// bytes that are not UTF-8 into U+FFFD, so that `$'\xff'` and `$'\xfe'` would both become the
 /// key "\u{FFFD}" — one key for two names. Such an argument is refused instead (exit 2),
 /// before anything runs.
-enum RawArguments {
+package enum RawArguments {
     /// The error for the first argument that is not valid UTF-8, or `nil` when all are. The
     /// message names the argument by its position and the bad byte, never by its text (it may be
     /// a secret typed where it does not belong).
-    static func invalidUTF8() -> CLIError? {
+    package static func invalidUTF8() -> CLIError? {
         let count = Int(CommandLine.argc)
         guard count > 1 else { return nil }
         for index in 1..<count {
@@ -29,7 +28,7 @@ enum RawArguments {
 
     /// The offset of the first byte of `bytes` that does not start a valid UTF-8 sequence, or
     /// `nil` when all of it is valid.
-    static func firstInvalidByte(in bytes: UnsafeRawBufferPointer) -> Int? {
+    package static func firstInvalidByte(in bytes: UnsafeRawBufferPointer) -> Int? {
         var parser = Unicode.UTF8.ForwardParser()
         var iterator = bytes.makeIterator()
         var offset = 0

@@ -1,26 +1,31 @@
 #if CLI
-import RizqCommandLine
 import Foundation
 import RizqPrefs
 
 /// The suite a command works on — `--suite` and `--app` as values — and how it is opened.
 ///
 /// ``StoreOptions`` declares the options for argument-parser; a plain line
-/// (``PlainCommandLine``) gives the same values without it.
-struct SuiteChoice: Equatable {
+/// (rizq-prefs' `PlainCommandLine`) gives the same values without it.
+package struct SuiteChoice: Equatable {
     /// `--suite NAME`, if given.
-    var suite: String?
+    package var suite: String?
     /// `--app ID`, if given.
-    var app: String?
+    package var app: String?
+
+    /// The suite `--suite` and `--app` name (`nil` when not given).
+    package init(suite: String?, app: String?) {
+        self.suite = suite
+        self.app = app
+    }
 
     /// The app id: `--app`, else `RIZQ_PREFS_APP_ID`; `nil` when neither is given.
-    var appID: String? { AppIdentity.named(app) }
+    package var appID: String? { AppIdentity.named(app) }
 
     /// The suite's name as given, for messages.
-    var suiteDescription: String { suite ?? appID ?? "(standard suite)" }
+    package var suiteDescription: String { suite ?? appID ?? "(standard suite)" }
 
     /// Opens the suite; stops with exit 3 when the open found a damaged file and moved it aside.
-    func openStore() throws(CLIError) -> SuiteStore {
+    package func openStore() throws(CLIError) -> SuiteStore {
         let name: String
         if let suite {
             name = suite
@@ -50,13 +55,6 @@ struct SuiteChoice: Equatable {
             throw CLIError(.storage, "suite file \(store.location.path) was damaged (\(moved.reason)); it was moved aside to \(moved.path) and the suite now starts empty; look at that file, bring back what you need with 'rizq-prefs import', then run the command again")
         }
         return store
-    }
-}
-
-extension SuiteChoice {
-    /// The values of a plain line's `--suite` and `--app`.
-    init(plain words: PlainWords) {
-        self.init(suite: words.values["suite"], app: words.values["app"])
     }
 }
 #endif

@@ -1,5 +1,4 @@
 #if CLI
-import RizqCommandLine
 import ArgumentParser
 #if canImport(Glibc)
 import Glibc
@@ -19,12 +18,12 @@ import Glibc
 /// argument-parser reads the whole line from the root as always, with its own messages.
 /// `RIZQ_PREFS_FULL_PARSER=1` turns this reader off (the tests compare both readers on the same
 /// lines, for every option of every command).
-enum DirectCommandLine {
-    /// The command `arguments` (without the program's name, negative numbers marked) ask for, or
-    /// `nil` when argument-parser must read them from the root.
-    static func command(_ arguments: [String]) -> (any ParsableCommand)? {
+package enum DirectCommandLine {
+    /// The command `arguments` (without the program's name, negative numbers marked) ask for
+    /// under `root`, or `nil` when argument-parser must read them from the root.
+    package static func command(_ arguments: [String], root: any ParsableCommand.Type) -> (any ParsableCommand)? {
         guard getenv("RIZQ_PREFS_FULL_PARSER") == nil else { return nil }
-        let (type, words) = CommandNames.command(for: arguments)
+        let (type, words) = CommandNames.command(for: arguments, root: root)
         guard !words.isEmpty, type.configuration.subcommands.isEmpty, Array(arguments.prefix(words.count)) == words else { return nil }
         return parse(type, Array(arguments.dropFirst(words.count)))
     }
@@ -36,12 +35,17 @@ enum DirectCommandLine {
 
 /// One command parsed as its own root: its arguments and options as it declares them, and the
 /// root's `--verbose` (``Verbosity``), which argument-parser accepts anywhere on a line.
-struct Direct<Command: ParsableCommand>: ParsableCommand {
-    static var configuration: CommandConfiguration {
+package struct Direct<Command: ParsableCommand>: ParsableCommand {
+    package static var configuration: CommandConfiguration {
         CommandConfiguration(commandName: Command.configuration.commandName, _superCommandName: "rizq-prefs")
     }
 
-    @OptionGroup var command: Command
+    /// The command, as parsed.
+    @OptionGroup package var command: Command
+    /// `--verbose`, anywhere on the line.
     @OptionGroup var verbosity: Verbosity
+
+    /// Nothing parsed yet (argument-parser fills it in).
+    package init() {}
 }
 #endif

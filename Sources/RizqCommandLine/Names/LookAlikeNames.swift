@@ -1,5 +1,4 @@
 #if CLI
-import RizqCommandLine
 import Foundation
 
 /// Suite names that can pass for others on screen: a name holding hidden characters (see
@@ -10,13 +9,13 @@ import Foundation
 ///
 /// The table covers the characters most used to imitate ASCII names (from Unicode's
 /// confusables data), not all of them: a flag is a warning to look, and no flag is no proof.
-enum LookAlikeNames {
+package enum LookAlikeNames {
     /// One flagged name.
-    struct Warning: Equatable {
+    package struct Warning: Equatable {
         /// The name as stored.
-        var name: String
+        package var name: String
         /// Why it is flagged, for the user: what it holds and what it looks like.
-        var reason: String
+        package var reason: String
     }
 
     /// Characters that look like an ASCII one, with it.
@@ -66,7 +65,7 @@ enum LookAlikeNames {
     }
 
     /// The warnings for `names` (each suite's name, as stored), against each other.
-    static func warnings(for names: [String]) -> [Warning] {
+    package static func warnings(for names: [String]) -> [Warning] {
         let existing = Set(names.map { Array($0.unicodeScalars) })
         var warnings: [Warning] = []
         var seen = Set<[Unicode.Scalar]>()

@@ -45,7 +45,7 @@ struct SecretMoveCommand: ParsableCommand {
     var overwrite = false
 
     func run() throws {
-        if CommandNames.typedAlias("migrate") {
+        if CommandNames.typedAlias("migrate", root: SecretsToolCommand.self) {
             Output.note("rizq-prefs: 'secret migrate' is now 'secret move' (\"migrate\" means schema versions only); the old name keeps working")
         }
         let names = try [from, to].map { name throws(CLIError) -> SecretBackendName in try SecretBackendOption.name(name) }

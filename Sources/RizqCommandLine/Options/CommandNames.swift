@@ -1,15 +1,19 @@
 #if CLI
-import RizqCommandLine
 import ArgumentParser
 
 /// Checks the command words of a command line before argument-parser sees them: it takes an
 /// unknown command for a stray argument (`lsit`: "Unexpected argument") and answers `help
 /// nosuch` with the general help and success. Here both are an unknown command, with the
 /// nearest real one, exit 2.
-enum CommandNames {
-    /// The error for the first word that names no command, or `nil` when every command word is known.
-    static func check(_ arguments: [String]) -> CLIError? {
-        var command: any ParsableCommand.Type = RizqPrefsCommand.self
+///
+/// Each executable asks about its own tree of commands, named by its root command:
+/// `rizq-prefs`, and `rizq-prefs-secrets`, whose root stands for the same `rizq-prefs` (it runs
+/// the `secret`, `import-app` and `doctor` commands that `rizq-prefs` hands over).
+package enum CommandNames {
+    /// The error for the first word that names no command under `root`, or `nil` when every
+    /// command word is known.
+    package static func check(_ arguments: [String], root: any ParsableCommand.Type) -> CLIError? {
+        var command: any ParsableCommand.Type = root
         var path: [String] = []
         var askedForHelp = false
         for word in arguments {
@@ -23,7 +27,7 @@ enum CommandNames {
                 continue
             }
             guard let next = subcommands.first(where: { names(of: $0).contains(word) }) else {
-                return unknown(word, under: path, among: subcommands.map(name(of:)))
+                return unknown(word, under: path, among: subcommands.map(name(of:)), root: root)
             }
             command = next
             path.append(word)
@@ -40,21 +44,21 @@ enum CommandNames {
         [name(of: command)] + command.configuration.aliases
     }
 
-    private static func unknown(_ word: String, under path: [String], among names: [String]) -> CLIError {
-        let prefix = (["rizq-prefs"] + path).joined(separator: " ")
+    private static func unknown(_ word: String, under path: [String], among names: [String], root: any ParsableCommand.Type) -> CLIError {
+        let prefix = ([name(of: root)] + path).joined(separator: " ")
         let guess = Suggestion.nearest(word, among: names).map { " (did you mean '\(prefix) \($0)'?)" } ?? ""
         return CLIError(.usage, "unknown command '\(word)'\(guess); the commands of '\(prefix)' are \(names.joined(separator: ", ")); see '\(prefix) --help'")
     }
 
     /// Whether this process's command was typed under its old name `alias` (`migrate`), so that
     /// the command can point to its new one.
-    static func typedAlias(_ alias: String) -> Bool {
-        command(for: Array(CommandLine.arguments.dropFirst())).words.last == alias
+    package static func typedAlias(_ alias: String, root: any ParsableCommand.Type) -> Bool {
+        command(for: Array(CommandLine.arguments.dropFirst()), root: root).words.last == alias
     }
 
     /// The command the command words name (the root when there are none), and those words.
-    static func command(for arguments: [String]) -> (command: any ParsableCommand.Type, words: [String]) {
-        var command: any ParsableCommand.Type = RizqPrefsCommand.self
+    package static func command(for arguments: [String], root: any ParsableCommand.Type) -> (command: any ParsableCommand.Type, words: [String]) {
+        var command: any ParsableCommand.Type = root
         var words: [String] = []
         for word in arguments where !word.hasPrefix("-") {
             guard let next = command.configuration.subcommands.first(where: { names(of: $0).contains(word) }) else { break }
@@ -67,24 +71,24 @@ enum CommandNames {
     /// What to add to argument-parser's "Unknown option '--x'": the option meant (`--float` →
     /// `--double`), or, for an option of a command typed before the command's name (`rizq-prefs
     /// --suite S list`), where it goes.
-    static func hint(forUnknownOption option: String, in arguments: [String]) -> String? {
-        let (command, words) = command(for: arguments)
+    package static func hint(forUnknownOption option: String, in arguments: [String], root: any ParsableCommand.Type) -> String? {
+        let (command, words) = command(for: arguments, root: root)
         let bare = String(option.drop { $0 == "-" })
-        let options = longOptions(of: command)
+        let options = longOptions(of: command, root: root)
         if let meant = Suggestion.nearest(bare, among: options.sorted()), meant != bare {
             return "did you mean '--\(meant)'?"
         }
         // Typed before the name of the command it belongs to (`secret --raw set`).
-        let owner = options.contains(bare) ? words : firstCommand(under: command, path: words, withOption: bare)
+        let owner = options.contains(bare) ? words : firstCommand(under: command, path: words, withOption: bare, root: root)
         if let owner, !owner.isEmpty {
-            return "'--\(bare)' is an option of a command: put it after the command's name, as in 'rizq-prefs \(owner.joined(separator: " ")) --\(bare) …'"
+            return "'--\(bare)' is an option of a command: put it after the command's name, as in '\(name(of: root)) \(owner.joined(separator: " ")) --\(bare) …'"
         }
         return nil
     }
 
     /// The long options (without their dashes) in the OPTIONS section of a command's help.
-    private static func longOptions(of command: any ParsableCommand.Type) -> Set<String> {
-        let help = RizqPrefsCommand.helpMessage(for: command)
+    private static func longOptions(of command: any ParsableCommand.Type, root: any ParsableCommand.Type) -> Set<String> {
+        let help = root.helpMessage(for: command)
         guard let section = help.range(of: "\nOPTIONS:\n") else { return [] }
         var options: Set<String> = []
         for line in help[section.upperBound...].split(separator: "\n") {
@@ -101,12 +105,12 @@ enum CommandNames {
     }
 
     /// The words of the first command below `command` that has the long option `option`.
-    private static func firstCommand(under command: any ParsableCommand.Type, path: [String], withOption option: String) -> [String]? {
+    private static func firstCommand(under command: any ParsableCommand.Type, path: [String], withOption option: String, root: any ParsableCommand.Type) -> [String]? {
         for subcommand in command.configuration.subcommands {
             let words = path + [name(of: subcommand)]
             if subcommand.configuration.subcommands.isEmpty {
-                if longOptions(of: subcommand).contains(option) { return words }
-            } else if let found = firstCommand(under: subcommand, path: words, withOption: option) {
+                if longOptions(of: subcommand, root: root).contains(option) { return words }
+            } else if let found = firstCommand(under: subcommand, path: words, withOption: option, root: root) {
                 return found
             }
         }

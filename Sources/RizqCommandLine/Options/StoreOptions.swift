@@ -1,41 +1,43 @@
 #if CLI
-import RizqCommandLine
 import ArgumentParser
 import Foundation
 import RizqPrefs
 
 /// `--suite` and `--app`, shared by every command that works on a suite.
-struct StoreOptions: ParsableArguments {
+package struct StoreOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp(
         "A named suite of the app, or an app-group suite such as group.com.example.shared (default: the app's standard suite).",
         valueName: "name"), transform: NegativeNumbers.unmarked)
-    var suite: String?
+    package var suite: String?
 
     @Option(name: .customLong("app"), help: ArgumentHelp(
         "The app whose suites are meant (default: $RIZQ_PREFS_APP_ID).", valueName: "id"), transform: NegativeNumbers.unmarked)
-    var app: String?
+    package var app: String?
 
-    /// The options a plain line (``PlainWords``) may give: `--suite` and `--app`.
-    static let plainOptions: Set<String> = ["suite", "app"]
+    /// No options yet (argument-parser fills them in).
+    package init() {}
+
+    /// The options a plain line (rizq-prefs' `PlainWords`) may give: `--suite` and `--app`.
+    package static let plainOptions: Set<String> = ["suite", "app"]
 
     /// The suite the options name, as values.
-    var choice: SuiteChoice { SuiteChoice(suite: suite, app: app) }
+    package var choice: SuiteChoice { SuiteChoice(suite: suite, app: app) }
 
     /// The app id: `--app`, else `RIZQ_PREFS_APP_ID`; `nil` when neither is given.
-    var appID: String? { choice.appID }
+    package var appID: String? { choice.appID }
 
     /// The suite's name as given, for messages.
-    var suiteDescription: String { choice.suiteDescription }
+    package var suiteDescription: String { choice.suiteDescription }
 
     /// Opens the suite (``SuiteChoice/openStore()``).
-    func openStore() throws(CLIError) -> SuiteStore {
+    package func openStore() throws(CLIError) -> SuiteStore {
         try choice.openStore()
     }
 }
 
 extension SuiteStore {
     /// ``flush()``, as a command's failure.
-    func flushOrFail() throws(CLIError) {
+    package func flushOrFail() throws(CLIError) {
         do {
             try flush()
         } catch {
