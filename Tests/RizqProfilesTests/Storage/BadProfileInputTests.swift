@@ -70,10 +70,13 @@ final class BadProfileInputTests: XCTestCase {
             return
         }
         // root reads every file whatever its mode: read as the unprivileged user `nobody`, with a
-        // copy of the tool that `nobody` may run wherever the checkout is.
+        // copy of the tool that `nobody` may run wherever the checkout is — and of
+        // rizq-prefs-secrets beside it, which rizq-prefs runs for `import-app`.
         let tool = folder.path + "/rizq-prefs"
-        try FileManager.default.copyItem(atPath: builtProduct("rizq-prefs"), toPath: tool)
-        chmod(tool, 0o755)
+        for product in ["rizq-prefs", "rizq-prefs-secrets"] {
+            try FileManager.default.copyItem(atPath: builtProduct(product), toPath: folder.path + "/" + product)
+            chmod(folder.path + "/" + product, 0o755)
+        }
         let result = try runCommand("/usr/sbin/runuser", ["-u", "nobody", "--", tool, "import-app", "--from", path, "--list"], environment: ["HOME": "/tmp", "TMPDIR": "/tmp", "PATH": "/usr/bin:/bin"])
         XCTAssertEqual(result.status, 2, result.stderr)
         XCTAssertTrue(result.stderr.contains("cannot read \(path)/\(log): permission denied"), result.stderr)
