@@ -132,7 +132,7 @@ rizq_secret_status rizq_secret_connect(int timeout_ms, rizq_secret_error *error)
     fn.g_dbus_proxy_set_default_timeout(service, timeout_ms);
     if (!fn.secret_service_ensure_session_sync(service, NULL, &gerror)) {
         rizq_secret_disconnect();
-        return FAILED(error, gerror);
+        return failed(error, RIZQ_SECRET_NO_SESSION, gerror, "the Secret Service opened no session");
     }
     rizq_secret_error ignored;
     watching = watching || (ADD_MATCH("type='signal',path_namespace='" ROOT "'") &&

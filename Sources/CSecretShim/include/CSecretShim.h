@@ -30,7 +30,8 @@ typedef enum rizq_secret_status {
     RIZQ_SECRET_OK = 0,         /* done; the out-parameters hold the answer */
     RIZQ_SECRET_FAILED = 1,     /* GLib or the service reported an error: in rizq_secret_error */
     RIZQ_SECRET_NO_LIBRARY = 2, /* libsecret-1.so.0 could not be opened; the message is dlerror()'s */
-    RIZQ_SECRET_NO_SYMBOL = 3   /* it lacks a function the shim calls; the message names it */
+    RIZQ_SECRET_NO_SYMBOL = 3,  /* it lacks a function the shim calls; the message names it */
+    RIZQ_SECRET_NO_SESSION = 4  /* connected, but opening the encrypted session failed: in rizq_secret_error */
 } rizq_secret_status;
 
 /* A GError, in GLib-free terms (or the loader's message). */

@@ -43,6 +43,15 @@ enum SecretServiceFailure: Equatable, Sendable {
     /// `unknown-method`; GIO `closed`, `broken-pipe`; libsecret `no-such-object`.
     case disconnected
 
+    /// The encrypted session this connection opened cannot be used: the service refused the
+    /// client's half of the key exchange when the session was opened (``ShimStatus/noSession``
+    /// with an error no other case names, such as KWallet's `InvalidArgs` "Client public key size
+    /// is invalid"), or it gave no secret this session could decrypt for an item it listed as
+    /// unlocked (the policy's own finding). kwalletd5 5.103 does both for about one session in a
+    /// hundred: it derives the session key otherwise than libsecret when a key has leading zero
+    /// bytes or its high bit set (KDE bug 514194). Connect again, with a new session, and retry.
+    case sessionRefused
+
     /// The item or collection is locked, and no prompt was allowed.
     ///
     /// `org.freedesktop.Secret.Error.IsLocked`; libsecret `is-locked`; and the policy's own
@@ -74,6 +83,9 @@ enum SecretServiceFailure: Equatable, Sendable {
         switch status {
         case .noLibrary: self = .libsecretMissing
         case .noSymbol: self = .libsecretTooOld
+        case .noSession:
+            let named = Self(error)
+            self = named == .other ? .sessionRefused : named
         default: self = Self(error)
         }
     }
@@ -147,6 +159,10 @@ extension SecretServiceFailure {
         case .promptDismissed: return .promptDismissed
         case .noCollection: return .noCollection(alias: alias)
         case .timedOut: return .timedOut(seconds: timeout)
+        case .sessionRefused:
+            return .failed(
+                detail: "the Secret Service failed the encrypted session of three connections in a row (\(detail)); "
+                    + "try again, and if it persists restart the provider (KWallet before 6.x: KDE bug 514194)")
         case .disconnected, .other: return .failed(detail: detail)
         }
     }

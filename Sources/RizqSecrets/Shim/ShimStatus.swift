@@ -32,12 +32,17 @@ struct ShimStatus: RawRepresentable, Hashable, Sendable, CustomStringConvertible
     /// message names the function.
     static let noSymbol = ShimStatus(RIZQ_SECRET_NO_SYMBOL)
 
+    /// The service answered, but opening the encrypted session (`Service.OpenSession`, which
+    /// libsecret negotiates on connecting) failed; the shim's error says why.
+    static let noSession = ShimStatus(RIZQ_SECRET_NO_SESSION)
+
     var description: String {
         switch self {
         case .ok: return "ok"
         case .failed: return "failed"
         case .noLibrary: return "no library"
         case .noSymbol: return "no symbol"
+        case .noSession: return "no session"
         default: return "status \(rawValue)"
         }
     }

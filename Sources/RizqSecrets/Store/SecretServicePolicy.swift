@@ -79,9 +79,14 @@ struct SecretServicePolicy<Calls: SecretServiceCalls> {
             try checkMissIsReal()
             return nil
         }
-        if found.unlocked.isEmpty { try unlock(found.locked, because: "the item is locked") }
+        let unlocked = !found.unlocked.isEmpty
+        if !unlocked { try unlock(found.locked, because: "the item is locked") }
         guard let secret = try calls.secret(at: item) else {
-            throw ShimFailure(reason: .locked, detail: "the service gave no secret for the item")
+            // An item the search listed as unlocked whose secret did not come back is one this
+            // session could not decrypt: a new session reads it (SecretServiceFailure.sessionRefused).
+            throw unlocked
+                ? ShimFailure(reason: .sessionRefused, detail: "the service gave no secret this session could decrypt for an unlocked item")
+                : ShimFailure(reason: .locked, detail: "the service gave no secret for the item")
         }
         if let before { paths.remember(item, for: key, changesBefore: before) }
         return secret

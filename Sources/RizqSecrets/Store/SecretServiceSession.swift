@@ -3,8 +3,9 @@ import Foundation
 import Synchronization
 
 /// The process's one connection to the Secret Service, and what every operation goes through:
-/// the session-bus check, connecting (which loads libsecret the first time), one retry after a
-/// lost connection, and the caller's error. Runs on ``SecretWorker``'s thread only.
+/// the session-bus check, connecting (which loads libsecret the first time), connecting again and
+/// retrying after a lost connection or a session that cannot be used, and the caller's error.
+/// Runs on ``SecretWorker``'s thread only.
 enum SecretServiceSession {
     /// Where items were found, for ``SecretServicePolicy/lookup(_:paths:)``. Used on the worker
     /// thread only; the lock satisfies the compiler, and costs nothing uncontended.
@@ -12,15 +13,18 @@ enum SecretServiceSession {
 
     /// Runs `operation` for a caller that waits at most `timeout` seconds, each D-Bus round trip
     /// limited to `roundTrip` seconds; after a lost connection (a restarted daemon) or a missing
-    /// service, connects again once and retries. `alias` names the keyring the call is about, for
-    /// a "no such keyring" error.
+    /// service, connects again once and retries, and after a session that cannot be used up to
+    /// twice (``reconnections(after:)``). `alias` names the keyring the call is about, for a "no
+    /// such keyring" error.
     static func perform<Value>(
         timeout: Double, roundTrip: Double, alias: String = "default",
         _ operation: (ShimCalls, inout SecretPathCache) throws(ShimFailure) -> Value
     ) throws(SecretError) -> Value {
         try checkSessionBus()
         var result = attempt(roundTrip: roundTrip, operation)
-        if case .failure(let failure) = result, failure.reason == .disconnected || failure.reason == .serviceUnavailable {
+        var reconnected = 0
+        while case .failure(let failure) = result, reconnected < reconnections(after: failure.reason) {
+            reconnected += 1
             disconnect()
             result = attempt(roundTrip: roundTrip, operation)
         }
@@ -29,6 +33,19 @@ enum SecretServiceSession {
             return value
         case .failure(let failure):
             throw failure.reason.secretError(detail: failure.detail, alias: alias, timeout: timeout)
+        }
+    }
+
+    /// How many times in one operation a failure of this kind makes the session connect again:
+    /// once for a lost connection or a missing service (a daemon restarted, or started by the
+    /// first call), twice for an unusable session, which a new one cures (each is a new key
+    /// exchange; kwalletd5 5.103 fails about one in a hundred: ``SecretServiceFailure/sessionRefused``);
+    /// never for anything else.
+    static func reconnections(after reason: SecretServiceFailure) -> Int {
+        switch reason {
+        case .disconnected, .serviceUnavailable: 1
+        case .sessionRefused: 2
+        default: 0
         }
     }
 

@@ -87,11 +87,26 @@ struct ProviderLimits {
         case waitsForADialog
     }
 
+    /// Whether the provider derives the same key as libsecret for every encrypted session
+    /// (`dh-ietf1024-sha256-aes128-cbc-pkcs7`, what libsecret, and so `secret-tool` and our
+    /// store, open).
+    enum SessionKeys: Equatable {
+        /// Always.
+        case agreed
+        /// Not for about one session in a hundred: the provider refuses the client's key ("Client
+        /// public key size is invalid"), cannot decrypt what the client sent ("Can't find
+        /// session"), or sends a secret the client cannot decrypt (`secret-tool lookup` then
+        /// prints nothing and exits 1, as for a missing item). Our store opens a new session
+        /// (``SecretServiceFailure/sessionRefused``); the tests run `secret-tool` again.
+        case sometimesMisderived
+    }
+
     var textPlain: TextPlain
     var secretToolBinary: SecretToolBinary
     var lockedSearch: LockedSearch
     var headlessUnlock: HeadlessUnlock
     var secretToolWhenLocked: SecretToolWhenLocked
+    var sessionKeys: SessionKeys = .agreed
     /// Why the provider behaves so, with where it was found.
     var reasons: [String]
 
@@ -115,8 +130,11 @@ struct ProviderLimits {
         ])
     static let kwallet = ProviderLimits(
         textPlain: .cutAtNULAndInvalidUTF8Replaced, secretToolBinary: .refusedAsNotText, lockedSearch: .listsItemsAsLocked, headlessUnlock: .waitsForADialog,
-        secretToolWhenLocked: .waitsForADialog,
+        secretToolWhenLocked: .waitsForADialog, sessionKeys: .sometimesMisderived,
         reasons: [
+            "the DH key exchange treats keys as signed and drops leading zero bytes of the shared secret, where libsecret "
+                + "keeps 128 unsigned bytes (KDE bug 514194, fixed in ksecretd in 2026): in 300 store-and-lookup pairs of "
+                + "secret-tool, 2 stores failed and 4 lookups found nothing; a new session works",
             "a text/* secret (or any secret of an item whose xdg:schema is org.kde.KWallet.Password) is written as a KWallet "
                 + "password: QString::fromUtf8, which in Qt 5 stops at the first NUL (kwalletfreedesktopitem.cpp SetSecret, "
                 + "kwalletfreedesktopcollection.cpp CreateItem); other types are a Stream entry, kept byte for byte",
@@ -159,6 +177,36 @@ final class SecretServiceProviderTests: XCTestCase {
         (provider, pid) = try providerSession()
     }
 
+    /// `secret-tool` with these arguments and input. Where the provider misderives some session
+    /// keys (``ProviderLimits/SessionKeys/sometimesMisderived``), each run is a new session, and a
+    /// run that shows it (the provider refused the key or the session, or a lookup found nothing)
+    /// is run again, at most four times in all: what is asserted is the last run.
+    private func secretTool(_ arguments: [String], input: Data? = nil) throws -> (status: Int32, stdout: Data, stderr: Data) {
+        var attempts = 0
+        while true {
+            attempts += 1
+            let result = try runProcess("/usr/bin/secret-tool", arguments, input: input)
+            let stderr = String(decoding: result.stderr, as: UTF8.self)
+            let misderived = ["Can't find session", "Client public key size is invalid"].contains { stderr.contains($0) }
+                || (arguments.first == "lookup" && result.status == 1 && result.stdout.isEmpty && stderr.isEmpty)
+            if provider.limits.sessionKeys == .agreed || !misderived || attempts == 4 { return result }
+        }
+    }
+
+    /// ``secretTool(_:input:)`` with text in and out.
+    private func secretToolText(_ arguments: [String], input: String? = nil) throws -> (status: Int32, stdout: String, stderr: String) {
+        let result = try secretTool(arguments, input: input.map { Data($0.utf8) })
+        return (result.status, String(decoding: result.stdout, as: UTF8.self), String(decoding: result.stderr, as: UTF8.self))
+    }
+
+    /// ``secretTool(_:input:)`` that must succeed; its standard output.
+    @discardableResult
+    private func secretToolOutput(_ arguments: [String], input: String? = nil) throws -> String {
+        let result = try secretToolText(arguments, input: input)
+        XCTAssertEqual(result.status, 0, "secret-tool \(arguments.first ?? ""): \(result.stderr)")
+        return result.stdout
+    }
+
     /// The matrix is what it says: the process that owns `org.freedesktop.secrets` is the
     /// provider named, and the one the script started.
     func testTheSessionsSecretServiceIsTheProviderNamed() throws {
@@ -199,6 +247,29 @@ final class SecretServiceProviderTests: XCTestCase {
         XCTAssertEqual(try store.accounts(), [])
     }
 
+    /// Every new session writes and reads back, also where the provider derives a wrong session
+    /// key for some of them: kwalletd5 5.103 does for about one session in a hundred
+    /// (``ProviderLimits/kwallet``, KDE bug 514194). Each write and each read opens a session of
+    /// its own (the connection is dropped before it), 300 rounds: 600 sessions.
+    func testEveryNewSessionWritesAndReadsBack() throws {
+        let store = SecretServiceStore(service: uniqueService(), timeout: 10)
+        let reconnect = { try SecretWorker.shared.run(timeout: 10) { SecretServiceSession.disconnect() } }
+        var failures: [String] = []
+        for round in 0..<300 {
+            do {
+                try reconnect()
+                try store.setSecret("value-\(round)", forAccount: "round")
+                try reconnect()
+                let read = try store.secret(forAccount: "round")
+                if read != "value-\(round)" { failures.append("round \(round): read \(read ?? "nil")") }
+            } catch {
+                failures.append("round \(round): \(error)")
+            }
+        }
+        XCTAssertEqual(failures, [], "\(failures.count) of 300 rounds failed")
+        XCTAssertTrue(try store.deleteSecret(forAccount: "round"))
+    }
+
     /// A text secret holding U+0000 is a valid Swift string, but not text to a provider that keeps
     /// text/plain as a C or Qt string (KWallet cut it at the NUL): the store sends it as bytes,
     /// so it comes back whole from every provider, as the text it was.
@@ -218,10 +289,10 @@ final class SecretServiceProviderTests: XCTestCase {
         let service = uniqueService()
         let store = SecretServiceStore(service: service, timeout: 10)
         try store.setSecret("from-swift-Ω", forAccount: "ours")
-        XCTAssertEqual(try checked("/usr/bin/secret-tool", ["lookup", "service", service, "account", "ours"]), "from-swift-Ω")
+        XCTAssertEqual(try secretToolOutput(["lookup", "service", service, "account", "ours"]), "from-swift-Ω")
         let binary = Data([0, 0xFF, 0x61, 0, 0x80])
         try store.setSecret(binary, forAccount: "ours_binary")
-        let lookup = try runProcess("/usr/bin/secret-tool", ["lookup", "service", service, "account", "ours_binary"])
+        let lookup = try secretTool(["lookup", "service", service, "account", "ours_binary"])
         switch provider.limits.secretToolBinary {
         case .printed:
             XCTAssertEqual(lookup.status, 0)
@@ -233,11 +304,11 @@ final class SecretServiceProviderTests: XCTestCase {
         }
 
         // The secret goes in on stdin, never in the arguments.
-        try checked("/usr/bin/secret-tool", ["store", "--label=theirs", "service", service, "account", "theirs"], input: "from-secret-tool-λ")
+        try secretToolOutput(["store", "--label=theirs", "service", service, "account", "theirs"], input: "from-secret-tool-λ")
         XCTAssertEqual(try store.secret(forAccount: "theirs"), "from-secret-tool-λ")
         XCTAssertEqual(try store.accounts(), ["ours", "ours_binary", "theirs"])
         XCTAssertTrue(try store.deleteSecret(forAccount: "theirs"), "an item another process made can be deleted")
-        XCTAssertEqual(try runCommand("/usr/bin/secret-tool", ["lookup", "service", service, "account", "theirs"]).status, 1)
+        XCTAssertEqual(try secretToolText(["lookup", "service", service, "account", "theirs"]).status, 1)
         XCTAssertTrue(try store.deleteSecret(forAccount: "ours"))
         XCTAssertTrue(try store.deleteSecret(forAccount: "ours_binary"))
     }
@@ -247,16 +318,16 @@ final class SecretServiceProviderTests: XCTestCase {
     /// which nobody answers headless, if the item were re-created: ``SecretProvider/limits``.)
     func testStoringOverAnItemSecretToolMadeReplacesItInPlace() throws {
         let service = uniqueService()
-        try checked("/usr/bin/secret-tool", ["store", "--label=theirs", "service", service, "account", "shared"], input: "first")
+        try secretToolOutput(["store", "--label=theirs", "service", service, "account", "shared"], input: "first")
         let store = SecretServiceStore(service: service, timeout: 10)
         try store.setSecret("second", forAccount: "shared")
-        XCTAssertEqual(try checked("/usr/bin/secret-tool", ["lookup", "service", service, "account", "shared"]), "second")
+        XCTAssertEqual(try secretToolOutput(["lookup", "service", service, "account", "shared"]), "second")
         let binary = Data([0x00, 0xFF, 0x01])
         try store.setSecret(binary, forAccount: "shared")
         XCTAssertEqual(try store.secretData(forAccount: "shared"), binary)
-        let lookup = try runProcess("/usr/bin/secret-tool", ["lookup", "service", service, "account", "shared"])
+        let lookup = try secretTool(["lookup", "service", service, "account", "shared"])
         XCTAssertEqual(lookup.stdout, provider.limits.secretToolBinary == .printed ? binary : Data())
-        let search = try runCommand("/usr/bin/secret-tool", ["search", "--all", "service", service])
+        let search = try secretToolText(["search", "--all", "service", service])
         XCTAssertEqual(search.stdout.components(separatedBy: "\n").filter { $0.hasPrefix("[/") }.count, 1, "replaced, not duplicated: \(search.stdout)")
         XCTAssertTrue(try store.deleteSecret(forAccount: "shared"))
     }
@@ -270,7 +341,7 @@ final class SecretServiceProviderTests: XCTestCase {
         let withNUL = Data([0x61, 0x00, 0x62])
         let invalidUTF8 = Data([0x61, 0xFF, 0x62])
         for (account, bytes) in [("nul", withNUL), ("invalid", invalidUTF8)] {
-            let stored = try runProcess("/usr/bin/secret-tool", ["store", "--label=bytes", "service", service, "account", account], input: bytes)
+            let stored = try secretTool(["store", "--label=bytes", "service", service, "account", account], input: bytes)
             XCTAssertEqual(stored.status, 0, String(decoding: stored.stderr, as: UTF8.self))
         }
         let replaced = Data([0x61, 0xEF, 0xBF, 0xBD, 0x62])
@@ -285,7 +356,7 @@ final class SecretServiceProviderTests: XCTestCase {
             XCTAssertEqual(try store.secretData(forAccount: "nul"), Data([0x61]))
             XCTAssertEqual(try store.secretData(forAccount: "invalid"), replaced)
         }
-        try checked("/usr/bin/secret-tool", ["clear", "service", service])
+        try secretToolOutput(["clear", "service", service])
     }
 
     /// The chain on a session whose Secret Service is this provider: its automatic write target,
@@ -300,7 +371,7 @@ final class SecretServiceProviderTests: XCTestCase {
         let chain = ChainedSecretStore(service: service, configuration: SecretStoreConfiguration(environment: environment))
         XCTAssertEqual(try chain.writeTarget().backend, .secretService)
         try chain.setSecret("via-the-chain", forAccount: "token")
-        XCTAssertEqual(try checked("/usr/bin/secret-tool", ["lookup", "service", service, "account", "token"]), "via-the-chain")
+        XCTAssertEqual(try secretToolOutput(["lookup", "service", service, "account", "token"]), "via-the-chain")
         XCTAssertEqual(try chain.secret(forAccount: "token"), "via-the-chain")
         XCTAssertTrue(FileManager.default.fileExists(atPath: root + "/" + service + "/backend.json"), "remembered")
         let again = ChainedSecretStore(service: service, configuration: SecretStoreConfiguration(environment: environment))

@@ -45,6 +45,24 @@ final class SecretServiceFailureTests: XCTestCase {
         XCTAssertEqual(SecretServiceFailure(unknown), .other)
     }
 
+    /// A failed session opening is an unusable session unless its error names something else (a
+    /// time-out, a lost connection): a new connection retries an unusable session twice, a lost
+    /// one once, and nothing else.
+    func testAFailedSessionOpeningIsAnUnusableSessionUnlessItsErrorSaysOtherwise() {
+        XCTAssertEqual(ShimStatus(RIZQ_SECRET_NO_SESSION), .noSession)
+        let refused = GLibError(domain: "g-io-error-quark", codeName: "dbus-error", dbusName: "org.freedesktop.DBus.Error.InvalidArgs",
+                                message: "Client public key size is invalid")
+        XCTAssertEqual(SecretServiceFailure(status: .noSession, error: refused), .sessionRefused)
+        XCTAssertEqual(SecretServiceFailure(status: .failed, error: refused), .other, "only the session's opening makes it one")
+        XCTAssertEqual(SecretServiceFailure(status: .noSession, error: GLibError(domain: "g-io-error-quark", codeName: "timed-out")), .timedOut)
+        XCTAssertEqual(SecretServiceSession.reconnections(after: .sessionRefused), 2)
+        XCTAssertEqual(SecretServiceSession.reconnections(after: .disconnected), 1)
+        XCTAssertEqual(SecretServiceSession.reconnections(after: .locked), 0)
+        guard case .failed(let detail) = SecretServiceFailure.sessionRefused.secretError(detail: "Client public key size is invalid", alias: "default", timeout: 5)
+        else { return XCTFail("not .failed") }
+        XCTAssertTrue(detail.contains("Client public key size is invalid") && detail.contains("try again"), detail)
+    }
+
     func testAnAutolaunchFailureMeansNoSessionBusAndOtherFailuresDoNot() {
         let autolaunch = GLibError(domain: "g-io-error-quark", codeName: "failed", message: "Cannot autolaunch D-Bus without X11 $DISPLAY")
         XCTAssertEqual(SecretServiceFailure(autolaunch), .noSessionBus)

@@ -115,6 +115,19 @@ final class SecretServicePolicyTests: XCTestCase {
         XCTAssertEqual(answered.log, ["search", "unlock", "prompt /prompt/2", "setSecret", "setLabel"])
     }
 
+    /// No secret for an item the search listed as unlocked is a session that could not decrypt it
+    /// (connect again: ``SecretServiceFailure/sessionRefused``); no secret for one that had to be
+    /// unlocked first is still the locked error.
+    func testNoSecretForAnUnlockedItemIsAnUnusableSessionAndForAnUnlockedOneLocked() throws {
+        var paths = SecretPathCache()
+        let unlocked = ScriptedService(found: ItemPaths(unlocked: [item], locked: []), givesSecret: false)
+        XCTAssertEqual(failure { () throws(ShimFailure) in _ = try SecretServicePolicy(calls: unlocked, allowsPrompt: false).lookup(key, paths: &paths) }, .sessionRefused)
+        XCTAssertEqual(unlocked.log, ["search", "secret"])
+        let locked = ScriptedService(found: ItemPaths(unlocked: [], locked: [item]), unlockPrompt: "/prompt/3", promptCompletes: true, givesSecret: false)
+        XCTAssertEqual(failure { () throws(ShimFailure) in _ = try SecretServicePolicy(calls: locked, allowsPrompt: true).lookup(key, paths: &paths) }, .locked)
+        XCTAssertEqual(locked.log, ["search", "unlock", "prompt /prompt/3", "secret"])
+    }
+
     /// A prompt that creating or deleting asks for on an unlocked object is the service's own
     /// step (KeePassXC asks for one every time): performed even without prompting, and a
     /// dismissed one is the dismissed error.
@@ -222,12 +235,16 @@ private final class ScriptedService: SecretServiceCalls {
     let createPrompt: String?
     let deletePrompt: String?
     let promptCompletes: Bool
+    /// Whether `GetSecrets` gives the secret (libsecret gives none it could not decrypt).
+    let givesSecret: Bool
     private(set) var log: [String] = []
 
     init(
         found: ItemPaths, collection: String? = "/org/freedesktop/secrets/collection/login", collectionLocked: Bool = false,
-        unlockPrompt: String? = nil, createPrompt: String? = nil, deletePrompt: String? = nil, promptCompletes: Bool = false
+        unlockPrompt: String? = nil, createPrompt: String? = nil, deletePrompt: String? = nil, promptCompletes: Bool = false,
+        givesSecret: Bool = true
     ) {
+        self.givesSecret = givesSecret
         self.found = found
         collectionPath = collection
         self.collectionLocked = collectionLocked
@@ -245,7 +262,7 @@ private final class ScriptedService: SecretServiceCalls {
         if log.contains("createItem"), log.contains(where: { $0.hasPrefix("prompt") }), promptCompletes { return ItemPaths(unlocked: ["/org/freedesktop/secrets/collection/login/1"], locked: []) }
         return found
     }
-    func secret(at item: String) throws(ShimFailure) -> Data? { log.append("secret"); return Data("secret".utf8) }
+    func secret(at item: String) throws(ShimFailure) -> Data? { log.append("secret"); return givesSecret ? Data("secret".utf8) : nil }
     func setSecret(_ secret: Data, isText: Bool, at item: String) throws(ShimFailure) { log.append("setSecret") }
     func setLabel(_ label: String, at item: String) throws(ShimFailure) { log.append("setLabel") }
     func attribute(_ name: String, of item: String) throws(ShimFailure) -> String? { log.append("attribute"); return nil }
