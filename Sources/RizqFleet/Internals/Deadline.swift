@@ -33,16 +33,13 @@ enum Deadline {
                     }
                     gate.resume(with: result)
                 }
-                let timer = Timer(DispatchWorkItem {
+                let watch = DeadlineWatch.shared.add(after: limit) {
                     if gate.resume(with: .failure(DeadlineExceeded(limit: limit))) {
                         onTimeout()
                         work.cancel()
                     }
-                })
-                gate.install(continuation, cancelling: work, timer: timer)
-                let components = limit.components
-                let nanoseconds = max(0, Int(components.seconds) * 1_000_000_000 + Int(components.attoseconds / 1_000_000_000))
-                DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds), execute: timer.item)
+                }
+                gate.install(continuation, cancelling: work, watch: watch)
             }
         } onCancel: {
             gate.resume(with: .failure(CancellationError()))
@@ -57,16 +54,16 @@ private final class ResumeOnce<T: Sendable>: Sendable {
         var continuation: CheckedContinuation<T, any Error>?
         var early: Result<T, any Error>?
         var work: Task<Void, Never>?
-        var timer: Timer?
+        var watch: DeadlineWatch.Entry?
         var done = false
     }
 
     private let state = Mutex(State())
 
-    func install(_ continuation: CheckedContinuation<T, any Error>, cancelling work: Task<Void, Never>, timer: Timer) {
+    func install(_ continuation: CheckedContinuation<T, any Error>, cancelling work: Task<Void, Never>, watch: DeadlineWatch.Entry) {
         let early: Result<T, any Error>? = state.withLock { state in
             state.work = work
-            state.timer = timer
+            state.watch = watch
             if let early = state.early {
                 state.early = nil
                 return early
@@ -75,7 +72,7 @@ private final class ResumeOnce<T: Sendable>: Sendable {
             return nil
         }
         if let early {
-            timer.cancel()
+            DeadlineWatch.shared.remove(watch)
             if case .failure = early { work.cancel() }
             continuation.resume(with: early)
         }
@@ -84,7 +81,7 @@ private final class ResumeOnce<T: Sendable>: Sendable {
     /// `true` when this result is the one the caller gets.
     @discardableResult
     func resume(with result: Result<T, any Error>) -> Bool {
-        let taken: (CheckedContinuation<T, any Error>?, Task<Void, Never>?, Timer?)? = state.withLock { state in
+        let taken: (CheckedContinuation<T, any Error>?, Task<Void, Never>?, DeadlineWatch.Entry?)? = state.withLock { state in
             guard !state.done else { return nil }
             state.done = true
             guard let continuation = state.continuation else {
@@ -92,23 +89,78 @@ private final class ResumeOnce<T: Sendable>: Sendable {
                 return (nil, nil, nil)
             }
             state.continuation = nil
-            return (continuation, state.work, state.timer)
+            return (continuation, state.work, state.watch)
         }
-        guard let (continuation, work, timer) = taken else { return false }
-        timer?.cancel()
+        guard let (continuation, work, watch) = taken else { return false }
+        if let watch { DeadlineWatch.shared.remove(watch) }
         if case .failure(let error) = result, error is CancellationError { work?.cancel() }
         continuation?.resume(with: result)
         return true
     }
 }
 
-/// The deadline's timer: a work item, cancelled when the call ends first. Dispatch's work items
-/// are thread-safe but not marked `Sendable`.
-private struct Timer: @unchecked Sendable {
-    let item: DispatchWorkItem
+/// The deadlines of the calls in flight, all watched by one timer that ticks every 50 ms while
+/// any is pending and stops when none is: a call adds and removes an entry (a dictionary update
+/// under a lock), where arming a dispatch timer of its own per call woke dispatch's timer thread
+/// for each and left each cancelled timer queued until its time (10 s later). A deadline fires
+/// at most one tick late.
+private final class DeadlineWatch: Sendable {
+    /// One call's entry.
+    struct Entry: Sendable {
+        fileprivate let id: UInt64
+    }
 
-    init(_ item: DispatchWorkItem) { self.item = item }
+    static let shared = DeadlineWatch()
 
-    func cancel() { item.cancel() }
+    private struct Pending {
+        var deadline: ContinuousClock.Instant
+        var fire: @Sendable () -> Void
+    }
+
+    private struct State {
+        var pending: [UInt64: Pending] = [:]
+        var lastID: UInt64 = 0
+        var ticking = false
+    }
+
+    private let state = Mutex(State())
+    private let queue = DispatchQueue(label: "RizqFleet.deadlines")
+
+    /// Runs `fire` once `limit` has passed, unless the entry is removed first.
+    func add(after limit: Duration, _ fire: @escaping @Sendable () -> Void) -> Entry {
+        let deadline = ContinuousClock.now + limit
+        let (id, start) = state.withLock { state in
+            state.lastID &+= 1
+            state.pending[state.lastID] = Pending(deadline: deadline, fire: fire)
+            defer { state.ticking = true }
+            return (state.lastID, !state.ticking)
+        }
+        if start { scheduleTick() }
+        return Entry(id: id)
+    }
+
+    /// Forgets the entry: its call ended first.
+    func remove(_ entry: Entry) {
+        _ = state.withLock { $0.pending.removeValue(forKey: entry.id) }
+    }
+
+    private func scheduleTick() {
+        queue.asyncAfter(deadline: .now() + .milliseconds(50)) { [self] in tick() }
+    }
+
+    private func tick() {
+        let now = ContinuousClock.now
+        let (due, again) = state.withLock { state -> ([@Sendable () -> Void], Bool) in
+            var due: [@Sendable () -> Void] = []
+            for (id, pending) in state.pending where pending.deadline <= now {
+                due.append(pending.fire)
+                state.pending.removeValue(forKey: id)
+            }
+            state.ticking = !state.pending.isEmpty
+            return (due, state.ticking)
+        }
+        for fire in due { fire() }
+        if again { scheduleTick() }
+    }
 }
 #endif
