@@ -161,7 +161,8 @@ do {
     }
     for workload in ["cli-get", "cli-set"] where options.runs(workload) {
         progress("\(workload) (whole processes)")
-        results.append(try CLIWorkload.run(workload, home: home, options: options, cli: environment["RIZQ_BENCH_CLI"]))
+        let floors = (foundation: environment["RIZQ_BENCH_FOUNDATION_FLOOR"], essentials: environment["RIZQ_BENCH_ESSENTIALS_FLOOR"])
+        results.append(try CLIWorkload.run(workload, home: home, options: options, cli: environment["RIZQ_BENCH_CLI"], floors: floors))
     }
     if options.runs("first-build") {
         progress("first-build (new apps resolved and built from nothing, one per product)")

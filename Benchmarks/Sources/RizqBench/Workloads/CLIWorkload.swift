@@ -4,14 +4,24 @@ import RizqPrefs
 /// `cli-get` and `cli-set`: the command-line tool as a shell script meets it — one whole process
 /// per call, from `posix_spawn` to its exit — on a suite of ten keys, beside `gsettings get` and
 /// `gsettings set` on a key of the bench's own schema (dconf in the bench's D-Bus session), and
-/// the floor: starting and reaping `/bin/true`, which is what any process costs.
+/// the floors: starting and reaping `/bin/true`, which is what any process costs; and a Swift
+/// program linked as ours is that reads the suite file and prints its size
+/// (`Benchmarks/Floors/StartupFloor.swift`), importing Foundation as ours does — the start-up
+/// every Swift tool with Foundation pays — and importing FoundationEssentials only.
 ///
 /// Ours is the binary `RIZQ_BENCH_CLI` names: scripts/bench builds it as scripts/install does
-/// (release, the Swift runtime linked in), so this is the installed tool's start-up.
+/// (release, the Swift runtime linked in), so this is the installed tool's start-up. The two
+/// Swift floors are the programs `RIZQ_BENCH_FOUNDATION_FLOOR` and `RIZQ_BENCH_ESSENTIALS_FLOOR`
+/// name (scripts/bench builds them with `scripts/build-static --program`); each is left out
+/// when its variable is not set.
 enum CLIWorkload {
     static let keys = 10
 
-    static func run(_ workload: String, home: BenchHome, options: Options, cli: String?) throws -> BenchResult {
+    /// What the two Swift start-up floors are called in the report.
+    static let foundationFloor = "a Swift program with Foundation, linked as ours, reading the suite file"
+    static let essentialsFloor = "the same with FoundationEssentials only (no swift-corelibs Foundation, no ICU)"
+
+    static func run(_ workload: String, home: BenchHome, options: Options, cli: String?, floors: (foundation: String?, essentials: String?)) throws -> BenchResult {
         guard let cli, !cli.isEmpty else { throw BenchError("\(workload): set RIZQ_BENCH_CLI to a rizq-prefs binary (scripts/bench does)") }
         let store = try SuiteStore(suite: BenchHome.appID, appID: BenchHome.appID, root: home.prefsRoot)
         for index in 0..<keys { store.set(index, forKey: "key-\(index)") }
@@ -27,7 +37,7 @@ enum CLIWorkload {
             : ["/usr/bin/gsettings", "set", GSettingsPeer.pingSchema, GSettingsPeer.pingKey, "0"]
         var sampler = options.quick ? Sampler(repetitions: 3, warmup: 1) : Sampler(repetitions: 101, warmup: 5)
         sampler.oursOnly = options.oursOnly
-        let medians = try sampler.medians([
+        var contenders = [
             Contender("ours") {
                 value += 1
                 return try timedRun(reading ? ours : ours.dropLast(2) + ["\(value)", "--int"])
@@ -37,9 +47,19 @@ enum CLIWorkload {
                 value += 1
                 return try timedRun(reading ? gsettings : gsettings.dropLast() + ["\(value)"])
             },
-        ])
+        ]
+        let swiftFloors = [("foundation", floors.foundation), ("essentials", floors.essentials)].compactMap { name, program in
+            program.flatMap { $0.isEmpty ? nil : (name, $0) }
+        }
+        for (name, program) in swiftFloors {
+            contenders.append(Contender(name) { try timedRun([program, store.location.path]) })
+        }
+        let medians = try sampler.medians(contenders)
         var result = BenchResult(workload: workload, size: keys, ours: medians.of("ours"), unit: "ns")
         result.floor("starting and reaping /bin/true", medians.of("floor"))
+        for (name, _) in swiftFloors {
+            result.floor(name == "foundation" ? foundationFloor : essentialsFloor, medians.of(name))
+        }
         result.peer(reading ? "GSettings (the gsettings get command)" : "GSettings (the gsettings set command)", "gsettings", in: medians)
         return result
     }
