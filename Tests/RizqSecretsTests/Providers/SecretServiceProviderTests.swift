@@ -250,12 +250,16 @@ final class SecretServiceProviderTests: XCTestCase {
     /// Every new session writes and reads back, also where the provider derives a wrong session
     /// key for some of them: kwalletd5 5.103 does for about one session in a hundred
     /// (``ProviderLimits/kwallet``, KDE bug 514194). Each write and each read opens a session of
-    /// its own (the connection is dropped before it), 300 rounds: 600 sessions.
+    /// its own (the connection is dropped before it): 300 rounds, 600 sessions, where the
+    /// provider misderives some (before the store opened a new session, about 3 rounds in 300
+    /// failed there); 20 rounds where every session agrees. (KeePassXC 2.7.4 once segfaulted a
+    /// few seconds after 600 sessions of one client, in one CI run of seven; not seen since.)
     func testEveryNewSessionWritesAndReadsBack() throws {
         let store = SecretServiceStore(service: uniqueService(), timeout: 10)
         let reconnect = { try SecretWorker.shared.run(timeout: 10) { SecretServiceSession.disconnect() } }
+        let rounds = provider.limits.sessionKeys == .sometimesMisderived ? 300 : 20
         var failures: [String] = []
-        for round in 0..<300 {
+        for round in 0..<rounds {
             do {
                 try reconnect()
                 try store.setSecret("value-\(round)", forAccount: "round")
@@ -266,7 +270,7 @@ final class SecretServiceProviderTests: XCTestCase {
                 failures.append("round \(round): \(error)")
             }
         }
-        XCTAssertEqual(failures, [], "\(failures.count) of 300 rounds failed")
+        XCTAssertEqual(failures, [], "\(failures.count) of \(rounds) rounds failed")
         XCTAssertTrue(try store.deleteSecret(forAccount: "round"))
     }
 
