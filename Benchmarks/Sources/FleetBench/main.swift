@@ -64,5 +64,6 @@ do {
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
     print(String(decoding: try encoder.encode(Report(results: results)), as: UTF8.self))
 } catch {
-    fail("\(error)")
+    // String(reflecting:): PSQLError's description hides the server's message.
+    fail(String(reflecting: error))
 }
