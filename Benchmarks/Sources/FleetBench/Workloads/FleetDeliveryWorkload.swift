@@ -12,7 +12,10 @@ import SystemPackage
 /// the floor, a bare `NOTIFY` → `LISTEN` round trip to 20 listener processes (postgres-nio,
 /// no fleet code), round by round, interleaved. Every delivery is a sample (20 per round):
 /// median and p99. The peer: swift-configuration's `ReloadingFileProvider` delivering the same
-/// change written to its JSON file (one watch, its poll interval as configured).
+/// change written to its JSON file (one watch, its poll interval as configured), read through
+/// `watchSnapshot`, as `mount-swap`'s peer is: through `watchInt(forKey:default:)` the same
+/// provider never delivered a change within 30 s here (every full run until 2026-11-30 reported
+/// the peer n/a), while the snapshots arrived a poll after each replace.
 enum FleetDeliveryWorkload {
     static let watchers = 20
 
@@ -99,10 +102,10 @@ enum FleetDeliveryWorkload {
         let reader = ConfigReader(provider: provider)
         let received = PeerArrivals()
         let watching = Task {
-            try await reader.watchInt(forKey: "d", default: -1) { updates in
-                for await value in updates {
+            try await reader.watchSnapshot { snapshots in
+                for await snapshot in snapshots {
                     let at = wallClockNanoseconds()
-                    received.add(value, at: at)
+                    if let value = snapshot.int(forKey: "d") { received.add(value, at: at) }
                 }
             }
         }
