@@ -21,15 +21,34 @@ package enum Age {
     /// `plaintext` encrypted to `recipients`: a fresh file key wrapped for each, the header MAC,
     /// then the payload. A passphrase recipient must be the only one.
     package static func encrypt(_ plaintext: some DataProtocol, to recipients: [any AgeRecipient]) throws(AgeError) -> Data {
+        try encrypt(to: recipients, plaintextCount: plaintext.count) { (sink: inout AgePlaintextSink) throws(AgeError) in
+            try sink.append(contentsOf: plaintext)
+        }
+    }
+
+    /// The plaintext that `write` gives the sink, piece by piece, encrypted to `recipients` as
+    /// ``encrypt(_:to:)`` encrypts it — without ever holding it in one buffer: each 64 KiB chunk
+    /// is sealed as soon as it is full and more follows. `plaintextCount` (the plaintext's size,
+    /// or an estimate) sizes the file's buffer once.
+    package static func encrypt(
+        to recipients: [any AgeRecipient], plaintextCount: Int, _ write: (inout AgePlaintextSink) throws(AgeError) -> Void
+    ) throws(AgeError) -> Data {
         guard !recipients.isEmpty else { throw .invalidRecipient("no recipient given") }
         if recipients.count > 1, recipients.contains(where: { $0 is AgeScryptRecipient }) { throw .scryptNotAlone }
         let fileKey = AgeRandom.fileKey()
         var stanzas: [AgeStanza] = []
         for recipient in recipients { stanzas.append(try recipient.wrap(fileKey: fileKey)) }
         var output = Data(AgeHeader.encode(stanzas: stanzas, fileKey: fileKey))
-        output.reserveCapacity(output.count + plaintext.count + (plaintext.count / AgePayload.chunkSize + 1) * AgePayload.tagSize + AgePayload.nonceSize)
-        try AgePayload.seal(plaintext, fileKey: fileKey, into: &output)
-        return output
+        let count = max(0, plaintextCount)
+        output.reserveCapacity(output.count + count + (count / AgePayload.chunkSize + 1) * AgePayload.tagSize + AgePayload.nonceSize)
+        var sink = AgePlaintextSink(fileKey: fileKey, output: consume output)
+        do {
+            try write(&sink)
+            return try sink.finish()
+        } catch {
+            sink.discard()
+            throw error
+        }
     }
 
     /// The plaintext of `file`, opened by the first of `identities` that unwraps a stanza.

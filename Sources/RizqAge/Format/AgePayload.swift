@@ -3,7 +3,8 @@ import Crypto
 import Foundation
 
 /// The payload of an age file: a 16-byte nonce, then the plaintext in 64 KiB chunks, each sealed
-/// with ChaCha20-Poly1305 under the payload key (STREAM, C2SP age §Payload).
+/// with ChaCha20-Poly1305 under the payload key (STREAM, C2SP age §Payload). Sealed as the
+/// plaintext arrives by ``AgePlaintextSink``; opened here.
 enum AgePayload {
     static let chunkSize = 64 * 1024
     static let tagSize = 16
@@ -25,33 +26,6 @@ enum AgePayload {
         } catch {
             throw .cryptoFailure("a 12-byte ChaCha20-Poly1305 nonce was refused")
         }
-    }
-
-    /// The payload (nonce and sealed chunks) of `plaintext`, appended to `output`.
-    static func seal(_ plaintext: some DataProtocol, fileKey: SymmetricKey, into output: inout Data) throws(AgeError) {
-        let nonce = AgeRandom.bytes(nonceSize)
-        output.append(contentsOf: nonce)
-        let key = payloadKey(fileKey: fileKey, nonce: nonce)
-        // The chunks are slices of `plaintext` itself: the plaintext is not copied (a vault's is
-        // the whole vault; issue 39).
-        var start = plaintext.startIndex
-        var counter: UInt64 = 0
-        // An empty plaintext is one empty final chunk; otherwise no chunk is empty.
-        repeat {
-            let end = plaintext.index(start, offsetBy: chunkSize, limitedBy: plaintext.endIndex) ?? plaintext.endIndex
-            let last = end == plaintext.endIndex
-            do {
-                let box = try ChaChaPoly.seal(plaintext[start..<end], using: key, nonce: try chunkNonce(counter, last: last))
-                output.append(box.ciphertext)
-                output.append(box.tag)
-            } catch let error as AgeError {
-                throw error
-            } catch {
-                throw .cryptoFailure("ChaCha20-Poly1305 sealing failed")
-            }
-            start = end
-            counter += 1
-        } while start < plaintext.endIndex
     }
 
     /// Opens the payload chunk by chunk, handing each authenticated chunk to `chunk` before the

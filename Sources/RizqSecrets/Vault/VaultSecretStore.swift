@@ -472,11 +472,13 @@ public final class VaultSecretStore: FileBackedSecretStore {
         }
         return try record.advance(recipient: recipient, retiring: retiring, after: last, failed: failed) { (generation: UInt64) throws(VaultError) -> (stamp: FileStamp, contents: VaultContents) in
             next.generation = generation
-            var plaintext = try next.encoded(service: service, generation: generation, sealKeys: identities.map { VaultSeal.key(of: $0) })
-            defer { plaintext.zeroize() }
+            let frame = try next.frame(service: service, generation: generation, sealKeys: identities.map { VaultSeal.key(of: $0) })
             let file: Data
             do {
-                file = try Age.encrypt(plaintext, to: identities.map(\.recipient))
+                // Streamed into age's chunks: the plaintext (every secret) is never in one buffer.
+                file = try Age.encrypt(to: identities.map(\.recipient), plaintextCount: frame.count) { (sink: inout AgePlaintextSink) throws(AgeError) in
+                    try next.write(frame, into: &sink)
+                }
             } catch {
                 throw .fileSystem(path: layout.vault, operation: "encrypt", reason: "\(error)")
             }

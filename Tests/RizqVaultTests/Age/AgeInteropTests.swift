@@ -64,6 +64,42 @@ final class AgeInteropTests: VaultTestCase {
         }
     }
 
+    /// A plaintext written piece by piece (a vault's: its items' members streamed into age's
+    /// chunks) is the file of the same plaintext written at once, byte for byte once decrypted by
+    /// Debian's `age` and by us — pieces of every size, crossing chunk boundaries, ending on one
+    /// exactly (no empty chunk after it) and a byte past it.
+    func testAPlaintextWrittenInPiecesOpensInAgeAsTheWhole() throws {
+        let identity = AgeX25519Identity()
+        let keyFile = try writeFile("identity.txt", AgeIdentityFile.render(identity))
+        // Piece sizes; 0 is one byte through `append(byte:)`.
+        let layouts: [[Int]] = [[], [0], [65535, 0], [65536], [65535, 1, 0], [1, 7, 65536, 0, 100_000, 3], [200_000], [0, 0, 131_072]]
+        for (number, pieces) in layouts.enumerated() {
+            var expected = Data()
+            let file = try Age.encrypt(to: [identity.recipient], plaintextCount: 10) { (sink: inout AgePlaintextSink) throws(AgeError) in
+                for (index, size) in pieces.enumerated() {
+                    if size == 0 {
+                        let byte = UInt8(truncatingIfNeeded: index &* 37 &+ expected.count)
+                        expected.append(byte)
+                        try sink.append(byte: byte)
+                    } else {
+                        let piece = sample(size + index).suffix(size)
+                        expected.append(contentsOf: piece)
+                        if index % 2 == 0 { try sink.append(Array(piece)) } else { try sink.append(contentsOf: piece) }
+                    }
+                }
+            }
+            let path = scratch + "/pieces-\(number).age"
+            try file.write(to: URL(fileURLWithPath: path))
+            let outPath = scratch + "/pieces-\(number).out"
+            _ = try run("/usr/bin/age", ["-d", "-i", keyFile, "-o", outPath, path])
+            XCTAssertEqual(FileManager.default.contents(atPath: outPath) ?? Data(), expected, "pieces \(pieces): age -d")
+            XCTAssertEqual(try Age.decrypt(file, with: [identity]), expected, "pieces \(pieces): ours")
+            // The same number of chunks as the whole written at once: the file's size says so.
+            let whole = try Age.encrypt(expected, to: [identity.recipient])
+            XCTAssertEqual(file.count, whole.count, "pieces \(pieces): the file's size")
+        }
+    }
+
     func testAgePassphraseFilesOpenHereAndOursOpenInAge() throws {
         let passphrase = "staple battery horse \(UUID().uuidString)"
         let plaintext = sample(70000)

@@ -28,7 +28,7 @@ struct VaultContents: Sendable, Equatable {
     var generation: UInt64 = 0
     /// Whether the contents carried a seal that verified (a new, empty vault counts as sealed).
     var isAuthenticated = true
-    /// Each item as the last ``encoded(service:generation:sealKeys:)`` wrote it, so that the
+    /// Each item as the last ``frame(service:generation:sealKeys:)`` encoded it, so that the
     /// next one encodes only the items that changed (a set changes one of them; issue 39).
     private var encodings: Encodings = []
     /// The accounts set or removed since ``encodings`` were made: the only ones whose encodings
@@ -134,15 +134,25 @@ struct VaultContents: Sendable, Equatable {
         return wire
     }
 
-    /// The sealed plaintext of these items at `generation`, for `service`, with one tag per key
-    /// in `sealKeys` (the keys of the identities the file is encrypted to): the JSON of
-    /// ``WireVault``, members in sorted order, items in the order of their accounts' UTF-8 bytes.
+    /// The sealed plaintext's parts around the items' members (``write(_:into:)`` writes the
+    /// whole): its JSON is ``WireVault``'s, members in sorted order, items in the order of their
+    /// accounts' UTF-8 bytes.
+    struct Frame {
+        /// `{"format":…,"generation":…,"items":{`
+        var head: [UInt8]
+        /// `},"mac":[…],"service":…}`
+        var tail: [UInt8]
+        /// The whole plaintext's size in bytes.
+        var count: Int
+    }
+
+    /// Makes these items' plaintext at `generation`, for `service`, ready to be written, with
+    /// one tag per key in `sealKeys` (the keys of the identities the file is encrypted to).
     ///
     /// Only the items that changed since the last call on these contents are formatted and
-    /// encoded again (their dates, base64, JSON); the others' members are copied as they were.
+    /// encoded again (their dates, base64, JSON); the others' members are kept as they were.
     /// The seal still covers every item.
-    /// The caller zeroes the bytes returned once it is done with them.
-    mutating func encoded(service: String, generation: UInt64, sealKeys: [VaultSeal.Key]) throws(VaultError) -> [UInt8] {
+    mutating func frame(service: String, generation: UInt64, sealKeys: [VaultSeal.Key]) throws(VaultError) -> Frame {
         // Taken out of `self` while they change, so that they are changed in place.
         var encodings = Encodings()
         swap(&encodings, &self.encodings)
@@ -164,21 +174,27 @@ struct VaultContents: Sendable, Equatable {
         } catch {
             throw .invalidInput(reason: "the vault's contents could not be encoded as JSON")
         }
-        var size = 128 + macs.count + serviceText.count + encodings.count
-        for encoding in encodings { size += encoding.member.count }
-        var json = [UInt8]()
-        json.reserveCapacity(size)
-        json.append(contentsOf: #"{"format":"\#(Self.format)","generation":\#(generation),"items":{"#.utf8)
+        let head = Array(#"{"format":"\#(Self.format)","generation":\#(generation),"items":{"#.utf8)
+        var tail = Array(#"},"mac":"#.utf8)
+        tail.append(contentsOf: macs)
+        tail.append(contentsOf: #","service":"#.utf8)
+        tail.append(contentsOf: serviceText)
+        tail.append(UInt8(ascii: "}"))
+        var count = head.count + tail.count + max(0, encodings.count - 1)
+        for encoding in encodings { count += encoding.member.count }
+        return Frame(head: head, tail: tail, count: count)
+    }
+
+    /// Writes the plaintext that `frame` (``frame(service:generation:sealKeys:)``, on these
+    /// contents unchanged since) makes ready into `sink`: the members are copied into its chunk
+    /// buffer as they are, and the whole plaintext is never held in one buffer (issue 39).
+    func write(_ frame: Frame, into sink: inout AgePlaintextSink) throws(AgeError) {
+        try sink.append(frame.head)
         for index in encodings.indices {
-            if index > 0 { json.append(UInt8(ascii: ",")) }
-            json.append(contentsOf: encodings[index].member)
+            if index > 0 { try sink.append(byte: UInt8(ascii: ",")) }
+            try sink.append(encodings[index].member)
         }
-        json.append(contentsOf: #"},"mac":"#.utf8)
-        json.append(contentsOf: macs)
-        json.append(contentsOf: #","service":"#.utf8)
-        json.append(contentsOf: serviceText)
-        json.append(UInt8(ascii: "}"))
-        return json
+        try sink.append(frame.tail)
     }
 
     /// Brings `encodings` up to `items`: the encodings of unchanged items kept, the others made;
