@@ -47,11 +47,7 @@ package struct AgePlaintextSink {
 
     /// Appends `bytes` to the plaintext.
     package mutating func append(_ bytes: [UInt8]) throws(AgeError) {
-        // `withUnsafeBytes` rethrows untyped: the typed error comes back as a result.
-        let appended = bytes.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) -> Result<Void, AgeError> in
-            Result { () throws(AgeError) in try append(buffer) }
-        }
-        try appended.get()
+        try append(contentsOf: bytes)
     }
 
     /// Appends `bytes` (each of their regions in turn) to the plaintext.
@@ -71,10 +67,7 @@ package struct AgePlaintextSink {
     }
 
     private mutating func seal(last: Bool) throws(AgeError) {
-        defer {
-            chunk.zeroize()
-            chunk.removeAll(keepingCapacity: true)
-        }
+        defer { discard() }
         do {
             let box = try ChaChaPoly.seal(chunk, using: key, nonce: try AgePayload.chunkNonce(counter, last: last))
             output.append(box.ciphertext)
@@ -87,7 +80,8 @@ package struct AgePlaintextSink {
         counter += 1
     }
 
-    /// Zeroes what the chunk buffer holds, when the file is given up (a piece failed).
+    /// Zeroes and empties the chunk buffer: after each seal, and when the file is given up (a
+    /// piece failed).
     mutating func discard() {
         chunk.zeroize()
         chunk.removeAll(keepingCapacity: true)
