@@ -101,6 +101,10 @@ package struct FileError: Error, Equatable, Sendable, CustomStringConvertible {
                     "replace the link by the \(subjectWord) itself (rm '\(path)', then put the real one there)")
         case .wrongKind(let found, let expected):
             return ("is \(found), not \(expected), so it is not opened (a FIFO or a device would hang or feed anything)", "move it away (mv '\(path)' '\(path).moved')")
+        case .foreignOwner(let owner, let user) where user == 0:
+            // Root's rule (a root process, or an administrator's file): root alone may own it.
+            return ("belongs to user \(owner) (\(FileWords.userName(owner))), not to root, so someone other than an administrator could have written what it says",
+                    "if an administrator wrote it, make it root's and writable by root alone (chown root:root '\(path)'; chmod go-w '\(path)'), else remove it")
         case .foreignOwner(let owner, let user):
             return ("belongs to user \(owner) (\(FileWords.userName(owner))), not to this user (\(user), \(FileWords.userName(user))) or root, so another user could have written what it says",
                     "if it is yours, chown it (chown \(FileWords.userName(user)) '\(path)'), else remove it")
