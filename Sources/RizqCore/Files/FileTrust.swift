@@ -142,10 +142,9 @@ package struct FileTrust: Sendable, Equatable {
         case .userOrRootOrAnyForRoot:
             if user != 0, info.st_uid != user, info.st_uid != 0 { return .foreignOwner(owner: info.st_uid, user: user) }
         case .root:
-            // Said as "not root's" (``FileError``'s words for the user 0).
-            if info.st_uid != 0 { return .foreignOwner(owner: info.st_uid, user: 0) }
+            if info.st_uid != 0 { return .notAdministrators(owner: info.st_uid) }
         case .rootSeenFromSandbox:
-            if info.st_uid != 0, info.st_uid != Self.overflowUser { return .foreignOwner(owner: info.st_uid, user: 0) }
+            if info.st_uid != 0, info.st_uid != Self.overflowUser { return .notAdministrators(owner: info.st_uid) }
         }
         let mode = UInt32(info.st_mode)
         let sticky = expectsFolder && info.st_mode & S_ISVTX != 0

@@ -131,12 +131,16 @@ final class ManagedLayerTests: LayerTestCase {
     }
 
     func testDeviceSyncsObserverSeesTheUsersLayerOnly() async throws {
+        try layers.write("managed", app: app, suite: app, #"{"theme": "light"}"#)
         let store = try standard()
         let user = Recorder(store.userLayerChanges())
-        try layers.write("managed", app: app, suite: app, #"{"theme": "light"}"#)
+        let everyone = Recorder(store.changes())
         store.set("dark", forKey: "theme")
-        let seen = await user.wait(for: 1, in: self)
-        XCTAssertEqual(seen.map(\.newValue), [.string("dark")], "the user's layer changed; the lock is not the user's")
+        store.set("blue", forKey: "accent")
+        let seen = await user.wait(for: 2, in: self)
+        XCTAssertEqual(seen.map(\.newValue), [.string("dark"), .string("blue")], "the user's layer changed; the lock is not the user's")
         XCTAssertEqual(store.string(forKey: "theme"), "light")
+        let read = await everyone.wait(for: 1, in: self)
+        XCTAssertEqual(read.map(\.key), ["accent"], "what readers see: the theme did not change for them")
     }
 }
