@@ -132,6 +132,17 @@ final class LayerCommandTests: XCTestCase {
         XCTAssertEqual(try JSONSerialization.jsonObject(with: Data(exported.stdout.utf8)) as? [String: Int], ["volume": 3])
     }
 
+    func testWatchReportsALockAppearingAndGoing() throws {
+        try cli.run("set", "update_channel", "beta")
+        let watch = try cli.start(["watch", "update_channel", "--json"])
+        XCTAssertTrue(watch.wait { _, err in err.contains("watching suite") }, watch.stderr)
+        let lock = try layers.write("managed", app: app, suite: app, #"{"update_channel": "stable"}"#)
+        XCTAssertTrue(watch.wait { out, _ in out.contains(#""value":"stable""#) }, watch.stdout)
+        try layers.remove(lock)
+        XCTAssertTrue(watch.wait { out, _ in out.contains(#""value":"beta""#) }, watch.stdout)
+        XCTAssertEqual(watch.stop(with: SIGTERM), 0)
+    }
+
     func testWithNoLayerListPrintsAsBefore() throws {
         try cli.run("set", "volume", "3", "--int")
         XCTAssertEqual(try cli.run("list").stdout.split(separator: "\n").first, "KEY     TYPE  VALUE")
