@@ -2,6 +2,7 @@
 import RizqCommandLine
 import ArgumentParser
 import RizqPrefs
+import RizqMounts
 
 /// `rizq-prefs get KEY`
 struct GetCommand: ParsableCommand {

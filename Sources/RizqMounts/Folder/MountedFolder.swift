@@ -1,4 +1,5 @@
 import Foundation
+import RizqCore
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,4 +1,5 @@
 import Synchronization
+import RizqCore
 
 /// A running ``MountedFolder/observe(_:)``: its handler is called until ``cancel()`` (or until
 /// this value is released).

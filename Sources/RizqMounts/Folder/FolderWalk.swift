@@ -1,3 +1,4 @@
+import RizqCore
 #if canImport(Glibc)
 import Glibc
 #endif

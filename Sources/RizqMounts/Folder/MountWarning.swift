@@ -1,3 +1,5 @@
+import RizqCore
+
 /// Something about a mounted folder that does not stop it being read, but that its reader should
 /// know: chiefly, that what it reads will never change.
 ///

@@ -1,5 +1,6 @@
 import Foundation
 import RizqCore
+import RizqMounts
 import RizqTestSupport
 import XCTest
 

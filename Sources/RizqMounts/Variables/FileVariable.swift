@@ -1,4 +1,5 @@
 import Foundation
+import RizqCore
 
 /// The `NAME_FILE` convention of container images: a variable `NAME_FILE` names the file that
 /// holds `NAME`'s value, so that a secret reaches the process as a file (`/run/secrets/db`, a

@@ -1,3 +1,5 @@
+import RizqCore
+
 /// This process's mounts, from `/proc/self/mountinfo`: how a mounted folder tells a Kubernetes
 /// `subPath` mount (a bind mount of one generation's file, which never updates) from a file that
 /// is simply there.

@@ -1,3 +1,5 @@
+import RizqCore
+
 /// What a mounted folder held at one moment: for a Kubernetes volume, exactly one generation —
 /// never keys or values from two.
 ///

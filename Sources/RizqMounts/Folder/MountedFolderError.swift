@@ -1,3 +1,5 @@
+import RizqCore
+
 /// Why a mounted folder (a Kubernetes ConfigMap or Secret volume, Docker's `/run/secrets`,
 /// systemd's `$CREDENTIALS_DIRECTORY`, any folder of one file per key) could not be read or
 /// watched as a whole. Each message names the folder, what was found and what to do.
