@@ -33,7 +33,7 @@ struct GetCommand: ParsableCommand {
     @Flag(help: "Print the value as JSON even when it is a string.")
     var json = false
 
-    @Option(help: ArgumentHelp("Read KEY from this mounted folder of one file per key, not from a suite.", valueName: "dir"))
+    @Option(help: ArgumentHelp("Read KEY from this mounted folder of one file per key, not from a suite.", valueName: "dir"), completion: .directory)
     var mounted: String?
 
     /// What a `get` line asks for.
