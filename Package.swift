@@ -37,6 +37,10 @@ let package = Package(
         // the app identity. No system library.
         .library(name: "RizqCore", targets: ["RizqCore"]),
         .library(name: "RizqSecrets", targets: ["RizqSecrets"]),
+        // Folders the host mounts (a Kubernetes ConfigMap or Secret, Docker's secrets, systemd's
+        // credentials) read as one generation and followed live, and `NAME_FILE` variables: a
+        // product of its own, so that an app that only keeps preferences never compiles it.
+        .library(name: "RizqMounts", targets: ["RizqMounts"]),
         .library(name: "RizqImport", targets: ["RizqImport"]),
         .library(name: "RizqProfiles", targets: ["RizqProfiles"]),
         // swift-configuration providers over suites and secrets: a product of its own, so that
@@ -85,7 +89,16 @@ let package = Package(
     ],
     targets: [
         // The bottom module: what suites, secrets, the importer and the CLI share. No system library.
-        .target(name: "RizqCore", dependencies: ["CLinuxFileCalls"]),
+        // Debug builds can plan faults for its file layer's system calls (SystemCallFaults, as
+        // swift-system's ENABLE_MOCKING): its tests inject EINTR, short writes and errors, and stop
+        // a child before each call to kill it there. Release builds make the calls directly.
+        .target(
+            name: "RizqCore", dependencies: ["CLinuxFileCalls"],
+            swiftSettings: [.define("RIZQ_FAULT_INJECTION", .when(configuration: .debug))]
+        ),
+        // Mounted folders and `NAME_FILE` variables over RizqCore's file layer: what RizqSecrets'
+        // credential folders, RizqConfiguration's providers and `rizq-prefs get --mounted` read.
+        .target(name: "RizqMounts", dependencies: ["RizqCore", "CLinuxFileCalls"]),
         // The JSON codec, internal (no product): a strict reader generic over what it builds, and
         // the writer's pieces; @inlinable, so that RizqPrefs specializes it for its values.
         .target(name: "RizqJSON"),
@@ -114,6 +127,8 @@ let package = Package(
             name: "RizqSecrets",
             dependencies: [
                 "RizqCore", "CSecretShim", "CKernelKeyring",
+                // Credential folders (Backends/) are mounted folders.
+                target("RizqMounts", when: "Secrets"),
                 target("RizqAge", when: "Secrets"),
                 product("Crypto", "swift-crypto", when: "Secrets"),
                 // PBKDF2 and AES-CBC for libsecret's file keyring (FileKeyring/).
@@ -155,6 +170,7 @@ let package = Package(
             name: "RizqConfiguration",
             dependencies: [
                 "RizqPrefs", "RizqCore",
+                target("RizqMounts", when: "Configuration"),
                 product("Configuration", "swift-configuration", when: "Configuration"),
             ],
             swiftSettings: matchesSwiftConfiguration
@@ -206,6 +222,8 @@ let package = Package(
             name: "rizq-prefs",
             dependencies: [
                 "RizqPrefs", "RizqSync",
+                // `get --mounted`, `watch --mounted`.
+                target("RizqMounts", when: "CLI"),
                 target("RizqCommandLine", when: "CLI"),
                 product("ArgumentParser", "swift-argument-parser", when: "CLI"),
             ]
@@ -248,6 +266,13 @@ let package = Package(
             name: "rizq-vault-test-child",
             dependencies: ["RizqSecrets"],
             path: "Tests/Support/VaultChild"
+        ),
+        // A child process for the file layer's tests: one file operation (a replace, a journal, a
+        // lock, a read by another user), stopped before each system call for a kill -9 there.
+        .executableTarget(
+            name: "rizq-files-test-child",
+            dependencies: ["RizqCore"],
+            path: "Tests/Support/FilesChild"
         ),
         // A child process for the profile tests: holds a LevelDB open (its LOCK taken), as a
         // running browser does, while the test reads the profile.
@@ -330,7 +355,12 @@ let package = Package(
         ),
         .testTarget(
             name: "RizqCoreTests",
-            dependencies: ["RizqTestSupport", "RizqCore"]
+            dependencies: ["RizqTestSupport", "RizqCore", "rizq-files-test-child"]
+        ),
+        // Mounted folders: kubelet's real write sequence (scripts/kubelet-writer), inotify, NAME_FILE.
+        .testTarget(
+            name: "RizqMountsTests",
+            dependencies: ["RizqTestSupport", "RizqMounts", "RizqCore"]
         ),
         .testTarget(
             name: "RizqImportTests",

@@ -57,7 +57,7 @@ package struct FileLock: ~Copyable, Sendable {
         for _ in 0..<10_000 {
             // Read-only is enough for flock, and lets an existing lock file open on a read-only
             // mount (the write then fails, saying why, when it creates its temporary file).
-            let descriptor = open(path, O_RDONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY, 0o600)
+            let descriptor = SystemCalls.open(path, O_RDONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY, 0o600)
             guard descriptor >= 0 else {
                 let code = Errno.current
                 if code == .tooManySymbolicLinks {
@@ -78,7 +78,7 @@ package struct FileLock: ~Copyable, Sendable {
                     subject: "lock file")
             }
             if info.st_uid == 0, geteuid() == 0, let owner, owner.user != 0 || owner.group != 0 {
-                _ = fchown(descriptor, owner.user, owner.group)
+                _ = SystemCalls.fchown(descriptor, owner.user, owner.group)
             }
             let file = (device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
             let locked = try lock(descriptor, file: file, operation: operation, path: path, timeout: timeout, subject: subject)
@@ -144,9 +144,8 @@ package struct FileLock: ~Copyable, Sendable {
     private static func lock(
         _ descriptor: Int32, file: (device: UInt64, inode: UInt64), operation: Int32, path: String, timeout: Duration?, subject: String
     ) throws(FileError) -> Int32 {
-        while flock(descriptor, operation | LOCK_NB) != 0 {
+        while SystemCalls.flock(descriptor, operation | LOCK_NB) != 0 {
             let code = Errno.current
-            if code == .interrupted { continue }
             guard code == .wouldBlock else {
                 close(descriptor)
                 throw FileError(path: path, operation: .lock, problem: .system(code), subject: "lock file")

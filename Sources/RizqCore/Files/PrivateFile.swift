@@ -25,7 +25,7 @@ package struct PrivateFile: ~Copyable {
     /// The rule it was judged by.
     package let trust: FileTrust
 
-    private init(descriptor: Int32, path: String, info: stat, trust: FileTrust) {
+    init(descriptor: Int32, path: String, info: stat, trust: FileTrust) {
         self.descriptor = descriptor
         self.path = path
         self.info = info
@@ -39,7 +39,7 @@ package struct PrivateFile: ~Copyable {
     ///   FIFO or device, another user's file, a mode that lets others write (or read) it.
     package static func open(_ path: String, trust: FileTrust) throws(FileError) -> PrivateFile? {
         let flags = O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY | (trust.followsLinks ? 0 : O_NOFOLLOW)
-        let descriptor = Glibc.open(path, flags)
+        let descriptor = SystemCalls.open(path, flags)
         guard descriptor >= 0 else {
             let code = Errno.current
             if code == .noSuchFile || code == .notADirectory { return nil }

@@ -47,13 +47,13 @@ package enum PrivateFolder {
         var partial = path.hasPrefix("/") ? "" : "."
         for component in path.split(separator: "/", omittingEmptySubsequences: true) {
             partial += "/" + component
-            if mkdir(partial, 0o700) != 0 {
+            if SystemCalls.mkdir(partial, 0o700) != 0 {
                 let code = Errno.current
                 if code == .fileExists { continue }
                 throw FileError(path: partial, operation: .create, problem: .system(code), subject: "folder")
             }
             // mkdir's mode passes through the umask: exactly 0700.
-            _ = chmod(partial, 0o700)
+            _ = SystemCalls.chmod(partial, 0o700)
             if ownership == .inheritedWhenRoot { giveParentsOwner(toFolder: partial) }
         }
         try check(path, trust: trust)
@@ -64,7 +64,7 @@ package enum PrivateFolder {
         guard geteuid() == 0 else { return }
         let parent = path.split(separator: "/", omittingEmptySubsequences: true).dropLast().reduce("") { $0 + "/" + $1 }
         guard let owner = FileOwner.of(parent.isEmpty ? "/" : parent), owner.user != 0 || owner.group != 0 else { return }
-        _ = lchown(path, owner.user, owner.group)
+        _ = SystemCalls.lchown(path, owner.user, owner.group)
     }
 
     /// `fsync` of the folder `path`, so that a rename, a new name or a removal in it survives a

@@ -57,6 +57,9 @@ extension SuiteStore {
     /// open moved aside for its depth: written by hand, or by a release that wrote any depth) is
     /// left out and named in ``SuiteImportResult/skippedKeys``, and the other keys are imported:
     /// what `rizq-prefs doctor` suggests for such a file (`rizq-prefs import --salvage`).
+    ///
+    /// A key an administrator forced (``objectIsForced(forKey:)``), set or removed by the object,
+    /// and a value the suite's schema forbids, refuse the whole import.
     /// - Throws: ``SuiteImportError``; nothing is changed.
     @discardableResult
     public func importJSON(_ data: Data, replacing: Bool = false, salvaging: Bool = false) throws(SuiteImportError) -> SuiteImportResult {
@@ -78,6 +81,7 @@ extension SuiteStore {
                 if replacing { batch.removeAll() }
                 for (key, value) in entries {
                     if value == .null {
+                        try checkLayers(nil, forKey: key)
                         batch.removeObject(forKey: key)
                     } else {
                         try batch.set(value, forKey: key)

@@ -342,7 +342,8 @@ public final class DeviceSync: Sendable {
     /// of the folder (a replica arrived). Errors are logged and reported as status events; the
     /// suite keeps working locally whatever happens to the folder.
     public func start() {
-        let stream = store.changes()
+        // The user's layer alone: an administrator's values are this machine's, never synced.
+        let stream = store.userLayerChanges()
         let begin = local.withLock { local -> Bool in
             guard !local.running else { return false }
             local.running = true

@@ -4,6 +4,7 @@ import ArgumentParser
 import Dispatch
 import Foundation
 import RizqPrefs
+import RizqMounts
 #if canImport(Glibc)
 import Glibc
 #endif
