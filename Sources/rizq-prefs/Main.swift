@@ -20,6 +20,7 @@ enum Main {
             Output.error(failure.message)
             CommandLineMain.exitWithoutFlushing(failure.status)
         }
+        ShellCompletion.answerShellRequests(root: RizqPrefsCommand.self)
         await CommandLineMain.run(root: RizqPrefsCommand.self) { arguments in
             // A command that reads or writes once follows no file: no inotify watch to set up.
             if OneShotCommand.names.contains(arguments.first { !$0.hasPrefix("-") } ?? "") { SuiteStore.openWithoutWatching() }

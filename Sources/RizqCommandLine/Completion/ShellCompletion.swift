@@ -29,6 +29,23 @@ package enum ShellCompletion {
         package static func == (left: Result, right: Result) -> Bool { left.lines == right.lines }
     }
 
+    /// What the shells ask, answered before anything else of an executable's `main` (each calls
+    /// it first): a completion, or the completion script itself (``CompletionScript``, in place
+    /// of argument-parser's, which knows nothing of the commands handed to other executables).
+    /// Exits when the line is either; returns when it is neither.
+    package static func answerShellRequests(root: any ParsableCommand.Type) {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        if arguments.first == requestWord { answer(Array(arguments.dropFirst()), root: root) }
+        guard let first = arguments.first, first == "--generate-completion-script" || first.hasPrefix("--generate-completion-script=") else { return }
+        let shell = first.contains("=") ? String(first.split(separator: "=", maxSplits: 1)[1]) : arguments.dropFirst().first ?? ""
+        guard arguments.count == (first.contains("=") ? 1 : 2), let script = CompletionScript.script(for: shell) else {
+            Output.error("--generate-completion-script takes one of \(CompletionScript.shells.joined(separator: ", ")) (got '\(shell)'); e.g. rizq-prefs --generate-completion-script bash > /usr/share/bash-completion/completions/rizq-prefs")
+            CommandLineMain.exitWithoutFlushing(.usage)
+        }
+        Output.raw(script)
+        CommandLineMain.exitWithoutFlushing(.success)
+    }
+
     /// Answers a completion request (`arguments`: the words after ``requestWord``) under `root`
     /// on stdout, and exits 0; prints nothing when the tree cannot be read.
     package static func answer(_ arguments: [String], root: any ParsableCommand.Type) -> Never {

@@ -22,7 +22,6 @@ package enum CommandLineMain {
     /// of the concurrency pool instead.
     @MainActor
     package static func run(root: any ParsableCommand.Type, plain: ([String]) throws -> Bool = { _ in false }) async {
-        answerShellRequests(root: root)
         let arguments = Verbosity.expandingShortName(in: Array(CommandLine.arguments.dropFirst()))
         let verbose = Verbosity.isRequested(in: arguments)
         LoggingSystem.bootstrap { label in StderrLogHandler(label: label, verbose: verbose) }
@@ -60,22 +59,6 @@ package enum CommandLineMain {
             Output.error(usageLine(for: error, arguments: Array(CommandLine.arguments.dropFirst()), root: root))
             exitWithoutFlushing(.usage)
         }
-    }
-
-    /// What the shells ask before any command runs: a completion (``ShellCompletion``), or the
-    /// completion script itself (``CompletionScript``, in place of argument-parser's, which knows
-    /// nothing of the commands handed to other executables). Returns when the line is neither.
-    package static func answerShellRequests(root: any ParsableCommand.Type) {
-        let arguments = Array(CommandLine.arguments.dropFirst())
-        if arguments.first == ShellCompletion.requestWord { ShellCompletion.answer(Array(arguments.dropFirst()), root: root) }
-        guard let first = arguments.first, first == "--generate-completion-script" || first.hasPrefix("--generate-completion-script=") else { return }
-        let shell = first.contains("=") ? String(first.split(separator: "=", maxSplits: 1)[1]) : arguments.dropFirst().first ?? ""
-        guard arguments.count == (first.contains("=") ? 1 : 2), let script = CompletionScript.script(for: shell) else {
-            Output.error("--generate-completion-script takes one of \(CompletionScript.shells.joined(separator: ", ")) (got '\(shell)'); e.g. rizq-prefs --generate-completion-script bash > /usr/share/bash-completion/completions/rizq-prefs")
-            exitWithoutFlushing(.usage)
-        }
-        Output.raw(script)
-        exitWithoutFlushing(.success)
     }
 
     /// Ends a failed command without the library's exit-time flush: a write that failed was
