@@ -1,4 +1,4 @@
-/// One step of a ``SuiteSchema``'s chain: how a file of version ``fromVersion`` becomes a file of
+/// One step of a ``SuiteMigrations``'s chain: how a file of version ``fromVersion`` becomes a file of
 /// version ``toVersion`` (always `fromVersion + 1`).
 ///
 /// As in SwiftData, a stage is lightweight — changes given as data, which RizqPrefs carries out
@@ -21,8 +21,8 @@
 public struct MigrationStage: Sendable {
     /// What the stage does.
     enum Work: Sendable {
-        case lightweight([SchemaChange])
-        case custom(@Sendable (inout SchemaBatch) throws -> Void)
+        case lightweight([MigrationChange])
+        case custom(@Sendable (inout MigrationBatch) throws -> Void)
     }
 
     /// The version of the files this stage migrates.
@@ -33,19 +33,19 @@ public struct MigrationStage: Sendable {
 
     /// A stage made of lightweight changes, carried out in the order given (SwiftData's
     /// `MigrationStage.lightweight`). An empty list is a step where nothing changed on disk.
-    public static func lightweight(from fromVersion: Int, to toVersion: Int, _ changes: [SchemaChange]) -> MigrationStage {
+    public static func lightweight(from fromVersion: Int, to toVersion: Int, _ changes: [MigrationChange]) -> MigrationStage {
         MigrationStage(fromVersion: fromVersion, toVersion: toVersion, work: .lightweight(changes))
     }
 
     /// A stage that runs `migrate` over a batch of the suite (SwiftData's
     /// `MigrationStage.custom`): read, set and remove keys, decode and encode `Codable`
-    /// values, and apply lightweight changes (``SchemaBatch/apply(_:)``).
+    /// values, and apply lightweight changes (``MigrationBatch/apply(_:)``).
     ///
     /// `migrate` must touch nothing but the batch: it runs before anything is written, and when
     /// a later stage or a write fails, only what went through the batch is undone. When it
     /// throws, the migration stops and nothing is changed.
     public static func custom(
-        from fromVersion: Int, to toVersion: Int, _ migrate: @escaping @Sendable (inout SchemaBatch) throws -> Void
+        from fromVersion: Int, to toVersion: Int, _ migrate: @escaping @Sendable (inout MigrationBatch) throws -> Void
     ) -> MigrationStage {
         MigrationStage(fromVersion: fromVersion, toVersion: toVersion, work: .custom(migrate))
     }

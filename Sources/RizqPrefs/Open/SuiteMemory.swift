@@ -111,13 +111,13 @@ struct SuiteMemory: ~Copyable, Sendable {
     }
 
     /// The schema version recorded by the file ``values`` were built from (`nil`: none).
-    var schemaVersion: SchemaMark? {
+    var schemaVersion: MigrationMark? {
         state.withLock { $0.schemaVersion }
     }
 
     /// The file as ``values`` hold it — its entries, its version and its schema version — when
     /// nothing is pending (``values`` are then exactly the file's); `nil` otherwise.
-    var unchangedFile: (entries: SuiteTable, stamp: FileStamp?, schemaVersion: SchemaMark?)? {
+    var unchangedFile: (entries: SuiteTable, stamp: FileStamp?, schemaVersion: MigrationMark?)? {
         state.withLock { $0.pending.isEmpty ? ($0.values, $0.stamp, $0.schemaVersion) : nil }
     }
 
@@ -129,7 +129,7 @@ struct SuiteMemory: ~Copyable, Sendable {
     // MARK: Opening
 
     /// The file as opened: what readers see first.
-    func start(with values: SuiteTable, stamp: FileStamp?, schemaVersion: SchemaMark?) {
+    func start(with values: SuiteTable, stamp: FileStamp?, schemaVersion: MigrationMark?) {
         state.withLock { state in
             state.values = values
             state.stamp = stamp
@@ -270,7 +270,7 @@ struct SuiteMemory: ~Copyable, Sendable {
     /// The file holds `table` now, at `stamp` (`nil`: no file) and `schemaVersion`, written by
     /// this process outside the write path: a revert, or a schema migration. Changes made since
     /// sit on top of it; readers are told what differs.
-    func fileRewritten(to table: SuiteTable, encoded: EncodedSuite?, stamp: FileStamp?, schemaVersion: SchemaMark?) {
+    func fileRewritten(to table: SuiteTable, encoded: EncodedSuite?, stamp: FileStamp?, schemaVersion: MigrationMark?) {
         state.withLock { state in
             state.stamp = stamp
             state.schemaVersion = schemaVersion
@@ -369,7 +369,7 @@ extension SuiteMemory {
         /// The file version `values` were built from (`nil`: no file).
         var stamp: FileStamp?
         /// The schema version that file records (``SchemaVersionMember``; `nil`: none).
-        var schemaVersion: SchemaMark?
+        var schemaVersion: MigrationMark?
         var registered: [String: PrefValue] = [:]
         /// The file as this process last wrote it from `values`: the next write of the same
         /// keys encodes only the values changed since, and needs no sorting.
@@ -446,7 +446,7 @@ extension SuiteMemory {
             absorb(loaded.entries, stamp: loaded.stamp, schemaVersion: loaded.schemaVersion, times: times)
         }
 
-        mutating func absorb(_ file: SuiteTable, stamp newStamp: FileStamp?, schemaVersion newVersion: SchemaMark?, times: ChangeTimes) {
+        mutating func absorb(_ file: SuiteTable, stamp newStamp: FileStamp?, schemaVersion newVersion: MigrationMark?, times: ChangeTimes) {
             pending.rebase(onto: file, changedAt: times)
             stamp = newStamp
             schemaVersion = newVersion

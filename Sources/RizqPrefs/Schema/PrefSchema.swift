@@ -36,7 +36,7 @@ import Foundation
 ///   untouched (`rizq-prefs doctor` names it): never a crash, never a silent wipe.
 ///
 /// The word "schema" means this document, and only this: a suite's versions and the stages between
-/// them are its migrations (``SuiteSchema``).
+/// them are its migrations (``SuiteMigrations``).
 public struct PrefSchema: Sendable, Equatable {
     /// The JSON Schema dialect of the documents written (`$schema`).
     public static let dialect = "https://json-schema.org/draft/2020-12/schema"

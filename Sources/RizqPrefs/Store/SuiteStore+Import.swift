@@ -7,7 +7,7 @@ public enum SuiteImportError: Error, Sendable, Equatable, CustomStringConvertibl
     case notJSON(reason: String, line: Int, column: Int)
     /// The text is JSON, but not an object of keys and values (`kindName`: `array`, `string`, …).
     case notAnObject(kindName: String)
-    /// The object records a schema version (its ``SuiteSchema/versionKey`` member, as in a whole
+    /// The object records a schema version (its ``SuiteMigrations/versionKey`` member, as in a whole
     /// suite file) other than the suite's: its keys have that version's shape.
     case otherSchemaVersion(recorded: Int, suite: Int)
     /// The suite refused a value or could not be written (nothing was changed).
@@ -44,7 +44,7 @@ extension SuiteStore {
     /// export` write — in one durable commit: all keys or none. A key whose value is `null` is
     /// removed; with `replacing`, every key the object does not name is removed too. The
     /// object's keys are the suite's keys, so `{"$date": "…"}` imports one key named `$date`.
-    /// A ``SuiteSchema/versionKey`` member (a whole suite file given as input) is not a key: it
+    /// A ``SuiteMigrations/versionKey`` member (a whole suite file given as input) is not a key: it
     /// is accepted when it is the suite's ``schemaVersion`` and refused otherwise.
     ///
     /// ```swift

@@ -1,10 +1,10 @@
-/// Why a ``SuiteSchema`` was refused when it was declared.
+/// Why a ``SuiteMigrations`` was refused when it was declared.
 ///
 /// A schema's stages form one chain, in order, from version 0 to the schema's version, one
 /// version a stage: `0 → 1`, `1 → 2`, …, `(n-1) → n`. Every version a file can hold then has
 /// exactly one way forward, so no file is ever migrated twice, skipped over, or left with no
 /// path to the current version.
-public enum SuiteSchemaError: Error, Sendable, Equatable {
+public enum SuiteMigrationsError: Error, Sendable, Equatable {
     /// The schema's version is below 0.
     case negativeVersion(Int)
     /// A stage does not go up by exactly one version (`from 1 to 3` would skip version 2;
@@ -23,7 +23,7 @@ public enum SuiteSchemaError: Error, Sendable, Equatable {
     case invalidChange(fromVersion: Int, reason: String)
 }
 
-extension SuiteSchemaError: CustomStringConvertible {
+extension SuiteMigrationsError: CustomStringConvertible {
     /// One line: what is wrong with the chain, and how to fix it.
     public var description: String {
         switch self {

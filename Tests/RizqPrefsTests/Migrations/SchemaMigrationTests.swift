@@ -12,8 +12,8 @@ final class SchemaMigrationTests: XCTestCase {
 
     /// The seed app's first versions: a camelCase key, a goal stored as text, a struct that
     /// gains a field, a key that is dropped.
-    static func seedSchema() throws -> SuiteSchema {
-        try SuiteSchema(version: 2, stages: [
+    static func seedSchema() throws -> SuiteMigrations {
+        try SuiteMigrations(version: 2, stages: [
             .lightweight(from: 0, to: 1, [
                 .rename("lastUsedProvider", to: "last_used_provider"),
                 .convert("daily_goal", from: String.self, to: Int.self) { Int($0) },
@@ -52,8 +52,8 @@ final class SchemaMigrationTests: XCTestCase {
         root.fileBytes(suite).map { String(decoding: $0, as: UTF8.self) }
     }
 
-    private func open(_ root: TemporaryRoot, _ schema: SuiteSchema, suite: String = suite) throws -> SuiteStore {
-        try SuiteStore(suite: suite, appID: "tests", root: root.path, schema: schema)
+    private func open(_ root: TemporaryRoot, _ schema: SuiteMigrations, suite: String = suite) throws -> SuiteStore {
+        try SuiteStore(suite: suite, appID: "tests", root: root.path, migrations: schema)
     }
 
     // MARK: Migrating
@@ -108,7 +108,7 @@ final class SchemaMigrationTests: XCTestCase {
 
     func testAFreshSuiteStartsAtTheCurrentVersionWithoutRunningStages() throws {
         let root = TemporaryRoot()
-        let schema = try SuiteSchema(version: 3, stages: [
+        let schema = try SuiteMigrations(version: 3, stages: [
             .custom(from: 0, to: 1) { _ in throw CocoaError(.featureUnsupported) },   // would fail if it ran
             .lightweight(from: 1, to: 2, []),
             .lightweight(from: 2, to: 3, []),
@@ -125,7 +125,7 @@ final class SchemaMigrationTests: XCTestCase {
     func testAFileThatRecordsNoVersionIsVersionZero() throws {
         let root = TemporaryRoot()
         write("{}\n", in: root)
-        let schema = try SuiteSchema(version: 1, stages: [.custom(from: 0, to: 1) { batch in try batch.set(true, forKey: "stage_ran") }])
+        let schema = try SuiteMigrations(version: 1, stages: [.custom(from: 0, to: 1) { batch in try batch.set(true, forKey: "stage_ran") }])
         let store = try open(root, schema)
         XCTAssertEqual(store.schemaVersion, 1)
         XCTAssertEqual(store.bool(forKey: "stage_ran"), true)
@@ -134,7 +134,7 @@ final class SchemaMigrationTests: XCTestCase {
     func testLightweightChangesHandleMissingKeysConflictsAndValuesThatDoNotConvert() throws {
         let root = TemporaryRoot()
         write(#"{"a": 1, "b": 2, "c": "x", "d": true, "e": 7, "f": "8", "g": "nine"}"#, in: root)
-        let schema = try SuiteSchema(version: 1, stages: [
+        let schema = try SuiteMigrations(version: 1, stages: [
             .lightweight(from: 0, to: 1, [
                 .rename("absent", to: "nowhere"),                            // nothing
                 .rename("a", to: "b", ifTargetExists: .keepExisting),        // b stays 2, a goes
@@ -154,7 +154,7 @@ final class SchemaMigrationTests: XCTestCase {
         write(#"{"daily_goal": "lots", "lastUsedProvider": "google"}"#, in: root)
         let before = root.fileBytes(Self.suite)
         XCTAssertThrowsError(try open(root, Self.seedSchema())) { error in
-            guard case SchemaMigrationError.stageFailed(let suite, 0, 1, let reason, _) = error else { return XCTFail("\(error)") }
+            guard case MigrationError.stageFailed(let suite, 0, 1, let reason, _) = error else { return XCTFail("\(error)") }
             XCTAssertEqual(suite, Self.suite)
             XCTAssertTrue(reason.contains("'daily_goal' holds a string that does not convert from String to Int"), reason)
             XCTAssertFalse("\(error)".contains("lots"), "the message names the key and the types, not the value")
@@ -252,7 +252,7 @@ final class SchemaMigrationTests: XCTestCase {
         XCTAssertEqual(plain.string(forKey: "$schemaVersion"), "beta", "a file written before reads as it did")
         XCTAssertEqual(plain.schemaVersion, 0)
         XCTAssertThrowsError(try open(root, Self.seedSchema())) { error in
-            guard case SchemaMigrationError.invalidStoredVersion(let path, "string") = error else { return XCTFail("\(error)") }
+            guard case MigrationError.invalidStoredVersion(let path, "string") = error else { return XCTFail("\(error)") }
             XCTAssertEqual(path, root.filePath(Self.suite))
             XCTAssertTrue("\(error)".contains("remove the member"), "\(error)")
         }
@@ -303,7 +303,7 @@ final class SchemaMigrationTests: XCTestCase {
         let before = root.fileBytes(Self.suite)
         let otherBefore = root.fileBytes(other)
         struct Refused: Error {}
-        let schema = try SuiteSchema(version: 3, stages: [
+        let schema = try SuiteMigrations(version: 3, stages: [
             .lightweight(from: 0, to: 1, [.move("current_streak", toSuite: other, as: "streak")]),
             .lightweight(from: 1, to: 2, [.rename("lastUsedProvider", to: "last_used_provider")]),
             .custom(from: 2, to: 3) { batch in
@@ -312,7 +312,7 @@ final class SchemaMigrationTests: XCTestCase {
             },
         ])
         XCTAssertThrowsError(try open(root, schema)) { error in
-            guard case SchemaMigrationError.stageFailed(_, 2, 3, _, let underlying) = error else { return XCTFail("\(error)") }
+            guard case MigrationError.stageFailed(_, 2, 3, _, let underlying) = error else { return XCTFail("\(error)") }
             XCTAssertTrue(underlying is Refused)
         }
         XCTAssertEqual(root.fileBytes(Self.suite), before)
@@ -336,11 +336,11 @@ final class SchemaMigrationTests: XCTestCase {
         XCTAssertTrue(FileManager.default.createFile(atPath: root.path + "/apps/tests/.\(Self.suite).lock", contents: nil))
         let undo = try makeReadOnly(root.path + "/apps/tests")
         defer { undo() }
-        let schema = try SuiteSchema(version: 1, stages: [
+        let schema = try SuiteMigrations(version: 1, stages: [
             .lightweight(from: 0, to: 1, [.move("current_streak", toSuite: other, as: "streak")]),
         ])
         XCTAssertThrowsError(try open(root, schema)) { error in
-            guard case SchemaMigrationError.writeFailed(_, 0, 1, let underlying, let problems) = error else { return XCTFail("\(error)") }
+            guard case MigrationError.writeFailed(_, 0, 1, let underlying, let problems) = error else { return XCTFail("\(error)") }
             XCTAssertTrue(underlying is SuiteStoreError, "\(underlying)")
             XCTAssertEqual(problems, [])
             XCTAssertTrue("\(error)".contains("everything written was undone"), "\(error)")
@@ -358,7 +358,7 @@ final class SchemaMigrationTests: XCTestCase {
         write(#"{"a": 1, "b": 2, "c": 3}"#, in: root)
         let other = "group.com.rizq.schema-other"
         write(#"{"b": "there", "c": "there"}"#, in: root, suite: other)
-        let schema = try SuiteSchema(version: 1, stages: [
+        let schema = try SuiteMigrations(version: 1, stages: [
             .lightweight(from: 0, to: 1, [
                 .move("a", toSuite: other),
                 .move("b", toSuite: other),
@@ -374,9 +374,9 @@ final class SchemaMigrationTests: XCTestCase {
     func testAMoveToTheSuiteItselfIsAStageFailure() throws {
         let root = TemporaryRoot()
         write(#"{"x": 1}"#, in: root)
-        let schema = try SuiteSchema(version: 1, stages: [.lightweight(from: 0, to: 1, [.move("x", toSuite: Self.suite)])])
+        let schema = try SuiteMigrations(version: 1, stages: [.lightweight(from: 0, to: 1, [.move("x", toSuite: Self.suite)])])
         XCTAssertThrowsError(try open(root, schema)) { error in
-            guard case SchemaMigrationError.stageFailed(_, 0, 1, let reason, nil) = error else { return XCTFail("\(error)") }
+            guard case MigrationError.stageFailed(_, 0, 1, let reason, nil) = error else { return XCTFail("\(error)") }
             XCTAssertTrue(reason.contains("use a rename"), reason)
         }
         XCTAssertEqual(text(root), #"{"x": 1}"#)
@@ -388,7 +388,7 @@ final class SchemaMigrationTests: XCTestCase {
         let root = TemporaryRoot()
         write(Self.versionZeroFile, in: root)
         let before = root.fileBytes(Self.suite)
-        let preview = try SuiteStore.previewMigration(suite: Self.suite, appID: "tests", root: root.path, schema: Self.seedSchema())
+        let preview = try SuiteStore.previewMigration(suite: Self.suite, appID: "tests", root: root.path, migrations: Self.seedSchema())
         XCTAssertEqual(preview.outcome, .migrates)
         XCTAssertEqual(preview.storedVersion, 0)
         XCTAssertEqual(preview.schemaVersion, 2)
@@ -407,13 +407,13 @@ final class SchemaMigrationTests: XCTestCase {
         XCTAssertEqual(root.fileBytes(Self.suite), before)
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: root.path + "/apps/tests"), [Self.suite + ".json"])
         // The other outcomes.
-        let fresh = try SuiteStore.previewMigration(suite: "fresh", appID: "tests", root: root.path, schema: Self.seedSchema())
+        let fresh = try SuiteStore.previewMigration(suite: "fresh", appID: "tests", root: root.path, migrations: Self.seedSchema())
         XCTAssertEqual(fresh.outcome, .startsFresh)
         XCTAssertFalse(FileManager.default.fileExists(atPath: root.filePath("fresh")))
         _ = try open(root, Self.seedSchema())
-        XCTAssertEqual(try SuiteStore.previewMigration(suite: Self.suite, appID: "tests", root: root.path, schema: Self.seedSchema()).outcome, .upToDate)
-        let older = try SuiteSchema(version: 1, stages: [Self.seedSchema().stages[0]])
-        XCTAssertEqual(try SuiteStore.previewMigration(suite: Self.suite, appID: "tests", root: root.path, schema: older).outcome, .newerThanSchema)
+        XCTAssertEqual(try SuiteStore.previewMigration(suite: Self.suite, appID: "tests", root: root.path, migrations: Self.seedSchema()).outcome, .upToDate)
+        let older = try SuiteMigrations(version: 1, stages: [Self.seedSchema().stages[0]])
+        XCTAssertEqual(try SuiteStore.previewMigration(suite: Self.suite, appID: "tests", root: root.path, migrations: older).outcome, .newerThanSchema)
     }
 
     private func fileStamp(_ path: String) throws -> FileStamp {

@@ -4,7 +4,7 @@
 /// Declare it next to the keys, and open the suite with it:
 ///
 /// ```swift
-/// let schema = try SuiteSchema(version: 2, stages: [
+/// let schema = try SuiteMigrations(version: 2, stages: [
 ///     .lightweight(from: 0, to: 1, [
 ///         .rename("lastUsedProvider", to: "last_used_provider"),
 ///         .convert("daily_goal", from: String.self, to: Int.self) { Int($0) },   // "05" → 5
@@ -16,18 +16,18 @@
 ///         }
 ///     },
 /// ])
-/// let settings = try SuiteStore(suite: "com.rizq.app", schema: schema)   // migrated before it returns
+/// let settings = try SuiteStore(suite: "com.rizq.app", migrations: schema)   // migrated before it returns
 /// ```
 ///
 /// The stages form one chain, listed in order: from version 0 to 1, 1 to 2, and so on up to
 /// ``version``, one stage for each step. A chain with a gap, a duplicate, a step of more than
-/// one version or a stage past ``version`` is refused here, with a ``SuiteSchemaError`` that
+/// one version or a stage past ``version`` is refused here, with a ``SuiteMigrationsError`` that
 /// says which. A file that records no version is version 0: the shape the suite had before the
 /// app declared a schema.
 ///
 /// The version is stored in the suite file itself, as its first member `"$schemaVersion"`
 /// (plain JSON, not one of the suite's keys: see ``versionKey``).
-public struct SuiteSchema: Sendable {
+public struct SuiteMigrations: Sendable {
     /// The name of the suite file's member that records its version:
     /// `{"$schemaVersion": 3, …}`. It is never one of the suite's keys — not in `keys`,
     /// `entries`, `dictionaryRepresentation()`, change streams, `rizq-prefs list` or `export` —
@@ -40,10 +40,10 @@ public struct SuiteSchema: Sendable {
     public let stages: [MigrationStage]
 
     /// A schema at `version` with its chain of `stages`.
-    /// - Throws: ``SuiteSchemaError`` when the chain does not lead from version 0 to `version`
+    /// - Throws: ``SuiteMigrationsError`` when the chain does not lead from version 0 to `version`
     ///   one step at a time, in order, each step once; or when a lightweight change cannot work
     ///   (a rename to the same key, a move to a suite name that cannot exist).
-    public init(version: Int, stages: [MigrationStage]) throws(SuiteSchemaError) {
+    public init(version: Int, stages: [MigrationStage]) throws(SuiteMigrationsError) {
         guard version >= 0 else { throw .negativeVersion(version) }
         var seen: Set<Int> = []
         for stage in stages {

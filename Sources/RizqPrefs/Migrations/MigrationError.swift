@@ -1,10 +1,10 @@
-/// Why opening a suite with a ``SuiteSchema`` did not migrate it. In every case the suite file,
+/// Why opening a suite with a ``SuiteMigrations`` did not migrate it. In every case the suite file,
 /// the other suites and the keyring are as they were (``writeFailed(suite:fromVersion:toVersion:underlying:rollbackProblems:)``
 /// lists anything that could not be put back).
 ///
 /// Each message says what happened and what to do. None holds a value that was moving into a
 /// keyring.
-public enum SchemaMigrationError: Error, Sendable {
+public enum MigrationError: Error, Sendable {
     /// The suite could not be opened or its file read (see ``SuiteStoreError``).
     case cannotOpen(SuiteStoreError)
     /// The suite file's `"$schemaVersion"` member holds something that is not a version (a whole
@@ -22,7 +22,7 @@ public enum SchemaMigrationError: Error, Sendable {
     case writeFailed(suite: String, fromVersion: Int, toVersion: Int, underlying: any Error, rollbackProblems: [String])
 }
 
-extension SchemaMigrationError: CustomStringConvertible {
+extension MigrationError: CustomStringConvertible {
     /// One line: what failed, what state things are in, and what to do.
     public var description: String {
         switch self {

@@ -2,12 +2,12 @@ import Foundation
 import Logging
 import Synchronization
 
-/// Runs a ``SuiteSchema`` on one suite: the stages in memory, then what they moved out (the
+/// Runs a ``SuiteMigrations`` on one suite: the stages in memory, then what they moved out (the
 /// keyring first, then other suites, each one commit), then the suite itself — its migrated
 /// table and the new version in one atomic replace — all under the suite's file lock
 /// (``OpenSuite/migrate(_:)``). A failure anywhere undoes what was written.
-struct SchemaMigrator {
-    let schema: SuiteSchema
+struct Migrator {
+    let migrations: SuiteMigrations
     /// The suite being migrated.
     let suiteName: String
 
@@ -18,7 +18,7 @@ struct SchemaMigrator {
         /// What each stage changed.
         var stages: [StageRecord] = []
         /// Every value moved out of the suite, in order.
-        var moves: [SchemaMove] { stages.flatMap(\.moves) }
+        var moves: [MigrationMove] { stages.flatMap(\.moves) }
     }
 
     /// One stage's changes: each key's value before the stage and after it (when recorded), and
@@ -27,7 +27,7 @@ struct SchemaMigrator {
         var fromVersion: Int
         var toVersion: Int
         var changes: [(key: String, before: PrefValue?, after: PrefValue?)]
-        var moves: [SchemaMove]
+        var moves: [MigrationMove]
     }
 
     /// Files newer than the app's schema, already reported by this process.
@@ -38,10 +38,10 @@ struct SchemaMigrator {
     /// Runs the stages that bring `table`, at `storedVersion`, up to the schema's version; with
     /// `recording`, each stage's record lists what it changed (for a preview). Nothing outside
     /// memory is touched.
-    func runStages(on table: SuiteTable, from storedVersion: Int, recording: Bool) throws(SchemaMigrationError) -> Outcome {
+    func runStages(on table: SuiteTable, from storedVersion: Int, recording: Bool) throws(MigrationError) -> Outcome {
         var outcome = Outcome(table: table)
-        for stage in schema.stages(from: storedVersion) {
-            var batch = SchemaBatch(
+        for stage in migrations.stages(from: storedVersion) {
+            var batch = MigrationBatch(
                 fromVersion: stage.fromVersion, toVersion: stage.toVersion, suiteName: suiteName, table: outcome.table,
                 recordsChanges: recording)
             // The batch is the only copy: changes made through it do not copy the table.
@@ -53,7 +53,7 @@ struct SchemaMigrator {
                 case .custom(let migrate):
                     try migrate(&batch)
                 }
-            } catch let error as SchemaMigrationError {
+            } catch let error as MigrationError {
                 throw error
             } catch {
                 throw .stageFailed(
@@ -73,25 +73,25 @@ struct SchemaMigrator {
     // MARK: Migrating
 
     /// Brings `store`'s file up to the schema's version, if it is older; see
-    /// ``SuiteStore/init(suite:appID:root:schema:)``.
-    static func migrate(_ store: SuiteStore, to schema: SuiteSchema) throws(SchemaMigrationError) {
-        try SchemaMigrator(schema: schema, suiteName: store.suiteName).migrate(store)
+    /// ``SuiteStore/init(suite:appID:root:migrations:)``.
+    static func migrate(_ store: SuiteStore, to migrations: SuiteMigrations) throws(MigrationError) {
+        try Migrator(migrations: migrations, suiteName: store.suiteName).migrate(store)
     }
 
-    private func migrate(_ store: SuiteStore) throws(SchemaMigrationError) {
+    private func migrate(_ store: SuiteStore) throws(MigrationError) {
         // Already there (the usual case, once migrated): no lock, no second read.
-        if let known = store.openSuite.memory.schemaVersion, known.version >= schema.version, store.openSuite.openError == nil {
-            if known.version > schema.version {
+        if let known = store.openSuite.memory.schemaVersion, known.version >= migrations.version, store.openSuite.openError == nil {
+            if known.version > migrations.version {
                 reportNewer(known, store)
             } else {
                 reportOtherApp(known, store, ran: false)
             }
             return
         }
-        let outcome: Result<Void, SchemaMigrationError>
+        let outcome: Result<Void, MigrationError>
         do {
             outcome = try store.openSuite.migrate { input, write in
-                Result { () throws(SchemaMigrationError) in try migrate(store, input, write) }
+                Result { () throws(MigrationError) in try migrate(store, input, write) }
             }
         } catch {
             throw .cannotOpen(error)
@@ -100,20 +100,20 @@ struct SchemaMigrator {
     }
 
     /// Under the file lock: decides, runs the stages, writes.
-    private func migrate(_ store: SuiteStore, _ input: OpenSuite.MigrationInput, _ write: OpenSuite.MigrationWriter) throws(SchemaMigrationError) {
+    private func migrate(_ store: SuiteStore, _ input: OpenSuite.MigrationInput, _ write: OpenSuite.MigrationWriter) throws(MigrationError) {
         guard input.exists else {
             // A fresh suite starts at the schema's version: no stage runs, and the file records
             // the version at once, so that a write by an older app cannot make it version 0.
             do {
-                try write(input.entries, SchemaMark(version: schema.version, app: store.appID))
+                try write(input.entries, MigrationMark(version: migrations.version, app: store.appID))
             } catch {
                 throw .cannotOpen(error)
             }
             return
         }
         let stored = input.schemaVersion?.version ?? 0
-        if let mark = input.schemaVersion, stored > schema.version { return reportNewer(mark, store) }
-        guard stored < schema.version else {
+        if let mark = input.schemaVersion, stored > migrations.version { return reportNewer(mark, store) }
+        guard stored < migrations.version else {
             if let mark = input.schemaVersion { reportOtherApp(mark, store, ran: false) }
             return
         }
@@ -126,25 +126,25 @@ struct SchemaMigrator {
         do {
             try written.moveSecrets(outcome.moves)
             try written.moveToSuites(outcome.moves, from: store)
-            try write(outcome.table, SchemaMark(version: schema.version, app: store.appID))
+            try write(outcome.table, MigrationMark(version: migrations.version, app: store.appID))
         } catch {
             throw .writeFailed(
-                suite: store.suiteName, fromVersion: stored, toVersion: schema.version, underlying: error,
+                suite: store.suiteName, fromVersion: stored, toVersion: migrations.version, underlying: error,
                 rollbackProblems: written.undo())
         }
         Logger.rizqPrefs.debug(
-            "migrated suite from schema version \(stored) to \(schema.version)",
+            "migrated suite from schema version \(stored) to \(migrations.version)",
             metadata: ["suite": "\(store.suiteName)", "path": "\(store.location.path)"])
     }
 
     /// Logs, once per file and version in this process, that the file is newer than the schema.
-    private func reportNewer(_ mark: SchemaMark, _ store: SuiteStore) {
+    private func reportNewer(_ mark: MigrationMark, _ store: SuiteStore) {
         let stored = mark.version
-        let id = "\(store.location.path)\u{0}\(stored)\u{0}\(schema.version)"
+        let id = "\(store.location.path)\u{0}\(stored)\u{0}\(migrations.version)"
         guard Self.reportedNewer.withLock({ $0.insert(id).inserted }) else { return }
         let whose = mark.app.map { $0 == store.appID ? "" : " (migrated there by the schema of app '\($0)', not this app's '\(store.appID)')" } ?? ""
         Logger.rizqPrefs.warning(
-            "suite file has schema version \(stored)\(whose), newer than this app's schema (version \(schema.version)): it is read as it is and never migrated down; this app's writes merge into it key by key and keep version \(stored)",
+            "suite file has schema version \(stored)\(whose), newer than this app's schema (version \(migrations.version)): it is read as it is and never migrated down; this app's writes merge into it key by key and keep version \(stored)",
             metadata: ["suite": "\(store.suiteName)", "path": "\(store.location.path)"])
     }
 
@@ -153,13 +153,13 @@ struct SchemaMigrator {
     /// not run on it (`ran` false: the file is at this schema's version already) or ran over data
     /// another schema shaped (`ran` true). Silent when the file records no app (an earlier
     /// release) or this one.
-    private func reportOtherApp(_ mark: SchemaMark, _ store: SuiteStore, ran: Bool) {
+    private func reportOtherApp(_ mark: MigrationMark, _ store: SuiteStore, ran: Bool) {
         guard let app = mark.app, app != store.appID else { return }
-        let id = "\(store.location.path)\u{0}\(mark.version)\u{0}\(schema.version)\u{0}\(app)\u{0}\(ran)"
+        let id = "\(store.location.path)\u{0}\(mark.version)\u{0}\(migrations.version)\u{0}\(app)\u{0}\(ran)"
         guard Self.reportedNewer.withLock({ $0.insert(id).inserted }) else { return }
         let what = ran
-            ? "this app's ('\(store.appID)') stages from version \(mark.version) to \(schema.version) ran on it now, over data another schema shaped"
-            : "this app's ('\(store.appID)') schema is at version \(schema.version) too, so none of its stages ran on it"
+            ? "this app's ('\(store.appID)') stages from version \(mark.version) to \(migrations.version) ran on it now, over data another schema shaped"
+            : "this app's ('\(store.appID)') schema is at version \(migrations.version) too, so none of its stages ran on it"
         Logger.rizqPrefs.warning(
             "suite file's data is at schema version \(mark.version) of the schema of app '\(app)'; \(what). If the two apps declare the same schema, nothing is wrong; if not, give each app a suite of its own, or share one schema declaration between them",
             metadata: ["suite": "\(store.suiteName)", "path": "\(store.location.path)"])
@@ -168,16 +168,16 @@ struct SchemaMigrator {
     // MARK: Previewing
 
     /// What ``migrate()`` would do, from the file as it is now; writes nothing, opens no suite.
-    static func preview(location: SuiteLocation, schema: SuiteSchema, suiteName: String) throws(SchemaMigrationError) -> SchemaMigrationPreview {
+    static func preview(location: SuiteLocation, migrations: SuiteMigrations, suiteName: String) throws(MigrationError) -> MigrationPreview {
         let contents: SuiteFile.Contents
         do {
             contents = try SuiteFile(location: location).read()
         } catch {
             throw .cannotOpen(error)
         }
-        func preview(stored: Int, _ outcome: SchemaMigrationPreview.Outcome, _ stages: [SchemaMigrationPreview.Stage] = []) -> SchemaMigrationPreview {
-            SchemaMigrationPreview(
-                suiteName: location.suiteName, path: location.path, storedVersion: stored, schemaVersion: schema.version,
+        func preview(stored: Int, _ outcome: MigrationPreview.Outcome, _ stages: [MigrationPreview.Stage] = []) -> MigrationPreview {
+            MigrationPreview(
+                suiteName: location.suiteName, path: location.path, storedVersion: stored, schemaVersion: migrations.version,
                 outcome: outcome, stages: stages)
         }
         switch contents {
@@ -187,29 +187,29 @@ struct SchemaMigrator {
             throw .cannotOpen(.unreadable(path: location.path, reason: "it is damaged (\(reason)); opening the suite would move it aside and start it empty"))
         case .entries(let entries, _, _, let version, _):
             let stored = version?.version ?? 0
-            if stored > schema.version { return preview(stored: stored, .newerThanSchema) }
-            if stored == schema.version { return preview(stored: stored, .upToDate) }
+            if stored > migrations.version { return preview(stored: stored, .newerThanSchema) }
+            if stored == migrations.version { return preview(stored: stored, .upToDate) }
             if let member = entries[SchemaVersionMember.key] {
                 throw .invalidStoredVersion(path: location.path, found: member.kindName)
             }
-            let outcome = try SchemaMigrator(schema: schema, suiteName: suiteName).runStages(on: entries, from: stored, recording: true)
+            let outcome = try Migrator(migrations: migrations, suiteName: suiteName).runStages(on: entries, from: stored, recording: true)
             return preview(stored: stored, .migrates, previewStages(outcome))
         }
     }
 
     /// The outcome's stages as a preview shows them: values moved into a secret store, in any
     /// stage, are never shown.
-    private static func previewStages(_ outcome: Outcome) -> [SchemaMigrationPreview.Stage] {
+    private static func previewStages(_ outcome: Outcome) -> [MigrationPreview.Stage] {
         var secrets: Set<PrefValue> = []
         for move in outcome.moves {
             if case .secretStore = move.destination { secrets.insert(move.value) }
         }
-        func shown(_ value: PrefValue?) -> SchemaMigrationPreview.Value {
+        func shown(_ value: PrefValue?) -> MigrationPreview.Value {
             guard let value else { return .absent }
             return secrets.contains(value) ? .secret : .value(value)
         }
         return outcome.stages.map { stage in
-            var movedTo: [String: SchemaMigrationPreview.Destination] = [:]
+            var movedTo: [String: MigrationPreview.Destination] = [:]
             for move in stage.moves {
                 switch move.destination {
                 case .suite(let name, let key): movedTo[move.sourceKey] = .suite(name: name, key: key)
@@ -217,11 +217,11 @@ struct SchemaMigrator {
                 }
             }
             let changes = stage.changes.map { change in
-                SchemaMigrationPreview.Change(
+                MigrationPreview.Change(
                     key: change.key, before: shown(change.before), after: shown(change.after),
                     movedTo: change.after == nil ? movedTo[change.key] : nil)
             }
-            return SchemaMigrationPreview.Stage(fromVersion: stage.fromVersion, toVersion: stage.toVersion, changes: changes)
+            return MigrationPreview.Stage(fromVersion: stage.fromVersion, toVersion: stage.toVersion, changes: changes)
         }
     }
 }
@@ -232,7 +232,7 @@ private struct WrittenParts {
     var log = UndoLog()
 
     /// Stores the values moved into secret stores, in order.
-    mutating func moveSecrets(_ moves: [SchemaMove]) throws {
+    mutating func moveSecrets(_ moves: [MigrationMove]) throws {
         for move in moves {
             guard case .secretStore(let store, let account, let label) = move.destination else { continue }
             let previous = try store.secretBytes(forAccount: account)
@@ -257,9 +257,9 @@ private struct WrittenParts {
 
     /// Writes the values moved to other suites: one commit per suite, in the order the suites
     /// were first named.
-    mutating func moveToSuites(_ moves: [SchemaMove], from store: SuiteStore) throws {
+    mutating func moveToSuites(_ moves: [MigrationMove], from store: SuiteStore) throws {
         var order: [String] = []
-        var bySuite: [String: [(key: String, move: SchemaMove)]] = [:]
+        var bySuite: [String: [(key: String, move: MigrationMove)]] = [:]
         for move in moves {
             guard case .suite(let name, let key) = move.destination else { continue }
             if bySuite[name] == nil { order.append(name) }

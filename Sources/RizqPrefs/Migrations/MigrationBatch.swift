@@ -17,7 +17,7 @@ import RizqJSON
 ///     for key in batch.keys where key.hasPrefix("tmp_") { batch.removeObject(forKey: key) }
 /// }
 /// ```
-public struct SchemaBatch {
+public struct MigrationBatch {
     /// The version of the data the stage starts from.
     public let fromVersion: Int
     /// The version the stage brings the data to.
@@ -32,7 +32,7 @@ public struct SchemaBatch {
     private(set) var original: [(key: String, value: PrefValue?)] = []
     private var originalIndex: [String: Int] = [:]
     /// Values this stage moved out of the suite, in order.
-    private(set) var moves: [SchemaMove] = []
+    private(set) var moves: [MigrationMove] = []
     /// Whether ``original`` is kept (for a preview; a migration needs only the result).
     private let recordsChanges: Bool
 
@@ -93,9 +93,9 @@ public struct SchemaBatch {
     }
 
     /// Carries out a lightweight change here, as a lightweight stage would.
-    /// - Throws: ``SchemaMigrationError/stageFailed(suite:fromVersion:toVersion:reason:underlying:)``
+    /// - Throws: ``MigrationError/stageFailed(suite:fromVersion:toVersion:reason:underlying:)``
     ///   when the change meets a value it cannot handle; the batch is as before the call.
-    public mutating func apply(_ change: SchemaChange) throws(SchemaMigrationError) {
+    public mutating func apply(_ change: MigrationChange) throws(MigrationError) {
         if let problem = change.declarationProblem() { throw failure(problem) }
         switch change.operation {
         case .remove(let key):
@@ -129,7 +129,7 @@ public struct SchemaBatch {
         case .moveToSuite(let key, let suite, let newKey, let conflict):
             guard let value = table[key] else { return }
             if suite == suiteName { throw failure("'\(key)' cannot move to suite '\(suite)', the suite being migrated; use a rename") }
-            moves.append(SchemaMove(sourceKey: key, value: value, destination: .suite(name: suite, key: newKey), conflict: conflict))
+            moves.append(MigrationMove(sourceKey: key, value: value, destination: .suite(name: suite, key: newKey), conflict: conflict))
             removeObject(forKey: key)
         case .moveToSecretStore(let key, let store, let account, let label, let conflict):
             guard let value = table[key] else { return }
@@ -138,7 +138,7 @@ public struct SchemaBatch {
             default:
                 throw failure("'\(key)' holds a \(value.kindName); only a string or data can move into a secret store (convert it in an earlier change)")
             }
-            moves.append(SchemaMove(
+            moves.append(MigrationMove(
                 sourceKey: key, value: value, destination: .secretStore(store, account: account, label: label), conflict: conflict))
             removeObject(forKey: key)
         case .moveCredentialsToSecretStore(let store, let label, let conflict):
@@ -151,7 +151,7 @@ public struct SchemaBatch {
                 case .bool, .date, .null: continue
                 }
                 guard !key.isEmpty, !key.utf8.contains(0) else { continue }
-                moves.append(SchemaMove(sourceKey: key, value: secret, destination: .secretStore(store, account: key, label: label), conflict: conflict))
+                moves.append(MigrationMove(sourceKey: key, value: secret, destination: .secretStore(store, account: key, label: label), conflict: conflict))
                 removeObject(forKey: key)
             }
         }
@@ -165,13 +165,13 @@ public struct SchemaBatch {
         if let value { table.updateValue(value, forKey: key) } else { table.removeValue(forKey: key) }
     }
 
-    private func failure(_ reason: String) -> SchemaMigrationError {
+    private func failure(_ reason: String) -> MigrationError {
         .stageFailed(suite: suiteName, fromVersion: fromVersion, toVersion: toVersion, reason: reason, underlying: nil)
     }
 }
 
 /// A value a stage moved out of the suite: where to, and what to do when something is there.
-struct SchemaMove: Sendable {
+struct MigrationMove: Sendable {
     enum Destination: Sendable {
         case suite(name: String, key: String)
         case secretStore(any SecretStore, account: String, label: String?)
@@ -180,5 +180,5 @@ struct SchemaMove: Sendable {
     var sourceKey: String
     var value: PrefValue
     var destination: Destination
-    var conflict: SchemaChange.Conflict
+    var conflict: MigrationChange.Conflict
 }

@@ -14,7 +14,7 @@ import Foundation
 /// | ``moveCredentialsToSecretStore(_:label:ifTargetExists:)`` | every key the credential rule judges a credential moves into a keyring, each under its key as account | nothing |
 ///
 /// Changes run in the order given, each on the suite as the previous one left it.
-public struct SchemaChange: Sendable {
+public struct MigrationChange: Sendable {
     /// What happens when the target of a rename or a move already holds a value.
     public enum Conflict: Sendable, Equatable {
         /// The moved value replaces it (the default: the old key is what the app was using).
@@ -26,7 +26,7 @@ public struct SchemaChange: Sendable {
     /// What happens to a value that ``convert(_:from:to:ifUnconvertible:_:)`` cannot convert:
     /// neither a `From` nor a `To`, or a `From` the converter returns `nil` for.
     public enum Unconvertible: Sendable, Equatable {
-        /// The migration stops with ``SchemaMigrationError/stageFailed(suite:fromVersion:toVersion:reason:underlying:)``
+        /// The migration stops with ``MigrationError/stageFailed(suite:fromVersion:toVersion:reason:underlying:)``
         /// and nothing changes (the default: no value is lost unseen).
         case fail
         /// The key is removed (the app then reads its default).
@@ -56,13 +56,13 @@ public struct SchemaChange: Sendable {
     let operation: Operation
 
     /// Renames `key` to `newKey`: the value moves, `key` goes.
-    public static func rename(_ key: String, to newKey: String, ifTargetExists conflict: Conflict = .replace) -> SchemaChange {
-        SchemaChange(operation: .rename(key: key, newKey: newKey, conflict: conflict))
+    public static func rename(_ key: String, to newKey: String, ifTargetExists conflict: Conflict = .replace) -> MigrationChange {
+        MigrationChange(operation: .rename(key: key, newKey: newKey, conflict: conflict))
     }
 
     /// Removes `key`.
-    public static func remove(_ key: String) -> SchemaChange {
-        SchemaChange(operation: .remove(key: key))
+    public static func remove(_ key: String) -> MigrationChange {
+        MigrationChange(operation: .remove(key: key))
     }
 
     /// Changes the type of `key`'s value: a value that reads as `From` (strictly, as
@@ -79,8 +79,8 @@ public struct SchemaChange: Sendable {
     public static func convert<From: PrefValueConvertible, To: PrefValueConvertible>(
         _ key: String, from: From.Type, to: To.Type, ifUnconvertible: Unconvertible = .fail,
         _ converter: @escaping @Sendable (From) -> To?
-    ) -> SchemaChange {
-        SchemaChange(operation: .convert(
+    ) -> MigrationChange {
+        MigrationChange(operation: .convert(
             key: key, fromName: "\(From.self)", toName: "\(To.self)", unconvertible: ifUnconvertible,
             conversion: { value in
                 if To(prefValue: value) != nil { return .unchanged }
@@ -92,8 +92,8 @@ public struct SchemaChange: Sendable {
     /// Moves `key` to the suite named `suite` (another suite of the same app, or an app-group
     /// suite `group.…`), under `newKey` (default: the same key). That suite is written with
     /// ``SuiteStore/commit(_:)`` before this one, and reverted if anything later fails.
-    public static func move(_ key: String, toSuite suite: String, as newKey: String? = nil, ifTargetExists conflict: Conflict = .replace) -> SchemaChange {
-        SchemaChange(operation: .moveToSuite(key: key, suite: suite, newKey: newKey ?? key, conflict: conflict))
+    public static func move(_ key: String, toSuite suite: String, as newKey: String? = nil, ifTargetExists conflict: Conflict = .replace) -> MigrationChange {
+        MigrationChange(operation: .moveToSuite(key: key, suite: suite, newKey: newKey ?? key, conflict: conflict))
     }
 
     /// Moves `key`'s value — a string (stored as text) or data — into `store` under `account`
@@ -115,8 +115,8 @@ public struct SchemaChange: Sendable {
     public static func moveToSecretStore(
         _ key: String, _ store: any SecretStore, account: String? = nil, label: String? = nil,
         ifTargetExists conflict: Conflict = .replace
-    ) -> SchemaChange {
-        SchemaChange(operation: .moveToSecretStore(key: key, store: store, account: account ?? key, label: label, conflict: conflict))
+    ) -> MigrationChange {
+        MigrationChange(operation: .moveToSecretStore(key: key, store: store, account: account ?? key, label: label, conflict: conflict))
     }
 
     /// Moves every key whose value the credential rule judges a credential — the rule import,
@@ -135,8 +135,8 @@ public struct SchemaChange: Sendable {
     /// ```
     public static func moveCredentialsToSecretStore(
         _ store: any SecretStore, label: String? = nil, ifTargetExists conflict: Conflict = .replace
-    ) -> SchemaChange {
-        SchemaChange(operation: .moveCredentialsToSecretStore(store: store, label: label, conflict: conflict))
+    ) -> MigrationChange {
+        MigrationChange(operation: .moveCredentialsToSecretStore(store: store, label: label, conflict: conflict))
     }
 
     /// Why this change cannot work as declared; `nil` when it can.

@@ -1,8 +1,8 @@
 /// What opening a suite with a schema would change, stage by stage, found without writing
-/// anything: the dry run of a migration (``SuiteStore/previewMigration(suite:appID:root:schema:)``).
+/// anything: the dry run of a migration (``SuiteStore/previewMigration(suite:appID:root:migrations:)``).
 ///
 /// ```swift
-/// let preview = try SuiteStore.previewMigration(suite: "com.rizq.app", schema: schema)
+/// let preview = try SuiteStore.previewMigration(suite: "com.rizq.app", migrations: schema)
 /// print(preview)
 /// // suite com.rizq.app (/home/me/.config/rizq-prefs/apps/com.rizq.app/com.rizq.app.json): version 0 → 2
 /// //   stage 0 → 1
@@ -15,7 +15,7 @@
 ///
 /// Values that a stage moves into a secret store never appear in it, in any stage: they show
 /// as ``Value/secret``.
-public struct SchemaMigrationPreview: Sendable, CustomStringConvertible {
+public struct MigrationPreview: Sendable, CustomStringConvertible {
     /// A value as the preview shows it.
     public enum Value: Sendable, Equatable, CustomStringConvertible {
         /// The key is absent.

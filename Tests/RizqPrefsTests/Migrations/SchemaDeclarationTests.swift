@@ -8,9 +8,9 @@ final class SchemaDeclarationTests: XCTestCase {
         .lightweight(from: from, to: to, [])
     }
 
-    private func refusal(_ version: Int, _ stages: [MigrationStage], file: StaticString = #filePath, line: UInt = #line) -> SuiteSchemaError? {
+    private func refusal(_ version: Int, _ stages: [MigrationStage], file: StaticString = #filePath, line: UInt = #line) -> SuiteMigrationsError? {
         do {
-            _ = try SuiteSchema(version: version, stages: stages)
+            _ = try SuiteMigrations(version: version, stages: stages)
             XCTFail("a chain that should be refused was accepted", file: file, line: line)
             return nil
         } catch {
@@ -19,13 +19,13 @@ final class SchemaDeclarationTests: XCTestCase {
     }
 
     func testAWholeChainIsAccepted() throws {
-        let schema = try SuiteSchema(version: 3, stages: [stage(0, 1), stage(1, 2), stage(2, 3)])
+        let schema = try SuiteMigrations(version: 3, stages: [stage(0, 1), stage(1, 2), stage(2, 3)])
         XCTAssertEqual(schema.version, 3)
         XCTAssertEqual(schema.stages.map(\.fromVersion), [0, 1, 2])
         XCTAssertEqual(schema.stages(from: 1).map(\.fromVersion), [1, 2])
         XCTAssertEqual(schema.stages(from: 3).count, 0)
         XCTAssertEqual(schema.stages(from: 7).count, 0)
-        XCTAssertEqual(try SuiteSchema(version: 0, stages: []).version, 0)
+        XCTAssertEqual(try SuiteMigrations(version: 0, stages: []).version, 0)
     }
 
     func testAChainWithAGapIsRefused() {
@@ -33,7 +33,7 @@ final class SchemaDeclarationTests: XCTestCase {
         XCTAssertEqual(refusal(2, [stage(1, 2)]), .gap(fromVersion: 0))
         XCTAssertEqual(refusal(3, [stage(0, 1), stage(1, 2)]), .gap(fromVersion: 2))
         XCTAssertEqual(refusal(1, []), .gap(fromVersion: 0))
-        let message = SuiteSchemaError.gap(fromVersion: 1).description
+        let message = SuiteMigrationsError.gap(fromVersion: 1).description
         XCTAssertTrue(message.contains("no stage goes from version 1 to 2"), message)
         XCTAssertTrue(message.contains(".lightweight(from: 1, to: 2, [])"), message)
     }
@@ -57,7 +57,7 @@ final class SchemaDeclarationTests: XCTestCase {
     }
 
     func testLightweightChangesThatCannotWorkAreRefused() {
-        let cases: [(SchemaChange, String)] = [
+        let cases: [(MigrationChange, String)] = [
             (.rename("a", to: "a"), "to itself"),
             (.rename("$schemaVersion", to: "b"), "schema version"),
             (.rename("a", to: "$schemaVersion"), "schema version"),
