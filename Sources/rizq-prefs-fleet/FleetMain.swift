@@ -10,6 +10,8 @@ import RizqCommandLine
 @main
 enum FleetMain {
     static func main() async {
+        // A shell's completion request, which rizq-prefs hands over with the words after `fleet`.
+        ShellCompletion.answerShellRequests(root: FleetCommand.self)
         await CommandLineMain.run(root: FleetCommand.self, ownWord: "fleet", atEnd: FleetSession.finish)
     }
 }

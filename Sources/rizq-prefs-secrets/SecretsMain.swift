@@ -8,6 +8,7 @@ import RizqCommandLine
 @main
 enum SecretsMain {
     static func main() async {
+        ShellCompletion.answerShellRequests(root: SecretsToolCommand.self)
         await CommandLineMain.run(root: SecretsToolCommand.self)
     }
 }

@@ -3,11 +3,15 @@ import Foundation
 import RizqJSON
 import RizqPrefs
 
-/// Where imports are recorded, so that an import runs once: the suite `rizq-migrations` of the
-/// app (`<root>/apps/<app id>/rizq-migrations.json`), one key per import id, holding the input's
+/// Where imports are recorded, so that an import runs once: the file `rizq-imports` of the
+/// app (`<root>/apps/<app id>/rizq-imports.json`), one key per import id, holding the input's
 /// digest, when it was imported, its run's id (see ``ImportJournal``), and what it wrote (suite
 /// keys and secret accounts, never values). It is a file in the suite format, but not a suite:
 /// `rizq-prefs suites` does not list it and the command line does not open it as one.
+///
+/// Records written before imports had their own word are in `rizq-migrations.json`, beside it:
+/// that file is read (an import recorded there still counts as done) and never written; a new
+/// run of such an import (`--force`) is recorded in `rizq-imports.json`.
 ///
 /// ```json
 /// {
@@ -23,24 +27,34 @@ import RizqPrefs
 /// }
 /// ```
 struct ImportRecord: Sendable {
-    /// The record suite's name: `rizq-migrations`, as before the module was named an import, so
-    /// that imports recorded then still count as done.
+    /// The record's name: `rizq-imports`.
     static let suiteName = SuiteCatalog.importRecordName
 
     let appID: String
     let root: String
+    /// The record, where imports are written.
     let location: SuiteLocation
+    /// The earlier record (`rizq-migrations.json`), read only.
+    let earlierLocation: SuiteLocation
 
     init(appID: String, root: String) throws(SuiteStoreError) {
         self.appID = appID
         self.root = root
         location = try SuiteLocation(suiteName: Self.suiteName, appID: appID, root: root)
+        earlierLocation = try SuiteLocation(suiteName: SuiteCatalog.earlierImportRecordName, appID: appID, root: root)
     }
 
-    /// The recorded import with `id`, or `nil`. Creates nothing when there is no record yet.
+    /// The recorded import with `id` (the record first, then the earlier one), or `nil`.
+    /// Creates nothing when there is no record yet.
     func previous(_ id: String) throws(SuiteStoreError) -> ImportReport.PreviousImport? {
-        guard FileManager.default.fileExists(atPath: location.path) else { return nil }
-        guard case .dictionary(let entry)? = try store().entries[id] else { return nil }
+        for location in [location, earlierLocation] where FileManager.default.fileExists(atPath: location.path) {
+            if let previous = try Self.previous(id, in: SuiteStore(suite: location.suiteName, appID: appID, root: root)) { return previous }
+        }
+        return nil
+    }
+
+    private static func previous(_ id: String, in store: SuiteStore) -> ImportReport.PreviousImport? {
+        guard case .dictionary(let entry)? = store.entries[id] else { return nil }
         var previous = ImportReport.PreviousImport()
         if case .date(let date)? = entry["importedAt"] { previous.importedAt = date }
         if case .string(let digest)? = entry["digest"] { previous.digest = digest }
@@ -52,11 +66,14 @@ struct ImportRecord: Sendable {
     /// read without opening the record as a suite: what journal recovery asks, to tell an import
     /// killed after it was recorded (nothing to undo) from one killed before.
     func recordedRun(_ id: String) -> String? {
-        guard let bytes = FileManager.default.contents(atPath: location.path),
-            case .dictionary(let entries)? = try? JSONReader.parse(bytes),
-            case .dictionary(let entry)? = entries[id], case .string(let run)? = entry["run"]
-        else { return nil }
-        return run
+        for location in [location, earlierLocation] {
+            guard let bytes = FileManager.default.contents(atPath: location.path),
+                case .dictionary(let entries)? = try? JSONReader.parse(bytes),
+                case .dictionary(let entry)? = entries[id], case .string(let run)? = entry["run"]
+            else { continue }
+            return run
+        }
+        return nil
     }
 
     func store() throws(SuiteStoreError) -> SuiteStore {

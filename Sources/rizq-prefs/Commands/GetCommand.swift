@@ -43,7 +43,7 @@ struct GetCommand: ParsableCommand {
     @Flag(help: "Print, on a second line, the layer the value comes from and its file.")
     var source = false
 
-    @Option(help: ArgumentHelp("Read KEY from this mounted folder of one file per key, not from a suite.", valueName: "dir"))
+    @Option(help: ArgumentHelp("Read KEY from this mounted folder of one file per key, not from a suite.", valueName: "dir"), completion: .directory)
     var mounted: String?
 
     /// What a `get` line asks for.
