@@ -150,8 +150,23 @@ final class LayerWatcher: Sendable {
         var depth = target.baseLevel
         while depth > 0, !Self.isFolder(target.prefixes[depth]) { depth -= 1 }
         while depth < target.components.count, Self.isFolder(target.prefixes[depth + 1]) { depth += 1 }
-        let first = min(target.baseLevel, max(0, depth - 1))
-        for level in first...depth where state.descriptor >= 0 {
+        var first = min(target.baseLevel, max(0, depth - 1))
+        while true {
+            polled = watch(levels: first...depth, of: id, target, &state) || polled
+            // A folder made on the way after it was looked for and before its parent's watch
+            // began sent no event: look again below the deepest watch, and go on down.
+            guard state.descriptor >= 0, depth < target.components.count, Self.isFolder(target.prefixes[depth + 1]) else { break }
+            first = depth + 1
+            while depth < target.components.count, Self.isFolder(target.prefixes[depth + 1]) { depth += 1 }
+        }
+        state.targets[id]?.polled = polled
+    }
+
+    /// Watches the folders of `target` at `levels` (each with its interest: the next name on the
+    /// way, or the target's names); returns whether a watch could not be had.
+    private func watch(levels: ClosedRange<Int>, of id: Int, _ target: Target, _ state: inout State) -> Bool {
+        var polled = false
+        for level in levels where state.descriptor >= 0 {
             let path = target.prefixes[level]
             let interest = Interest(target: id, name: level < target.components.count ? target.components[level] : nil)
             if var existing = state.watches[path] {
@@ -168,7 +183,7 @@ final class LayerWatcher: Sendable {
             state.watches[path] = (watch, [interest])
             state.byWatch[watch, default: []].insert(path)
         }
-        state.targets[id]?.polled = polled
+        return polled
     }
 
     private func startThreads(_ state: inout State) {

@@ -74,7 +74,8 @@ struct SuiteMemory: ~Copyable, Sendable {
             // No layer in force (the usual case): today's read, one test of a flag more (binding
             // the layers would retain and release them at every read).
             guard state.layersInForce else { return state.values[key] ?? state.registered[key] }
-            return state.layeredValue(key)
+            // Layers in force: one lookup in the merged view, as without them.
+            return state.merged[key] ?? state.registered[key]
         }
     }
 
@@ -132,6 +133,7 @@ struct SuiteMemory: ~Copyable, Sendable {
     func start(with values: SuiteTable, stamp: FileStamp?, schemaVersion: MigrationMark?) {
         state.withLock { state in
             state.values = values
+            state.mergeLayers()
             state.stamp = stamp
             state.schemaVersion = schemaVersion
         }
@@ -168,6 +170,7 @@ struct SuiteMemory: ~Copyable, Sendable {
             state.lastRead = read
             state.layers = new
             state.layersInForce = new != nil
+            state.mergeLayers()
             guard !state.observers.isEmpty, old != nil || new != nil else { return }
             let keys = (old?.keys ?? []).union(new?.keys ?? [])
             for key in keys.sorted() {
@@ -386,12 +389,29 @@ extension SuiteMemory {
         /// Whether `layers` is set: what a read tests first.
         var layersInForce = false
 
-        /// A read through the layers in force (``SuiteLayers/effective(_:hash:user:)``), then the
-        /// registered defaults.
-        func layeredValue(_ key: String) -> PrefValue? {
-            guard let layers else { return values[key] ?? registered[key] }
-            let hash = SuiteTable.hash(key)
-            return layers.effective(key, hash: hash, user: values[key, hash: hash]) ?? registered[key]
+        /// What readers see while `layers` are in force, before the registered defaults: `values`
+        /// with every key the layers name resolved through them
+        /// (``SuiteLayers/effective(_:hash:user:)``). Kept up to date by every change of `values`
+        /// and of `layers`, so that a read is one lookup; empty while no layer is in force.
+        var merged = SuiteTable()
+
+        /// Builds ``merged`` again from `values` and `layers` (at open, on a file read from disk,
+        /// on new layers): a copy of `values`, then each key the layers name.
+        mutating func mergeLayers() {
+            guard let layers else {
+                merged = SuiteTable()
+                return
+            }
+            var view = values
+            for key in layers.keys {
+                let hash = SuiteTable.hash(key)
+                if let value = layers.effective(key, hash: hash, user: values[key, hash: hash]) {
+                    view.updateValue(value, forKey: key, hash: hash)
+                } else {
+                    view.removeValue(forKey: key, hash: hash)
+                }
+            }
+            merged = view
         }
         /// How many of `observers` want local changes: a local change with none to tell skips
         /// building its ``SuiteChange`` (the hot path of `set`).
@@ -485,12 +505,21 @@ extension SuiteMemory {
                 }
             }
             values = newValues
+            if layers != nil { mergeLayers() }
         }
 
         /// Puts `value` in `values` (removes the key for `nil`); returns what was there.
         @inline(__always)
         private mutating func show(_ value: PrefValue?, forKey key: String, hash: Int) -> PrefValue? {
-            value.map { values.updateValue($0, forKey: key, hash: hash) } ?? values.removeValue(forKey: key, hash: hash)
+            if let layers {
+                // The merged view follows: what the layers make of the user's new value.
+                if let seen = layers.effective(key, hash: hash, user: value) {
+                    merged.updateValue(seen, forKey: key, hash: hash)
+                } else {
+                    merged.removeValue(forKey: key, hash: hash)
+                }
+            }
+            return value.map { values.updateValue($0, forKey: key, hash: hash) } ?? values.removeValue(forKey: key, hash: hash)
         }
 
         @inline(__always)
