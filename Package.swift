@@ -85,7 +85,13 @@ let package = Package(
     ],
     targets: [
         // The bottom module: what suites, secrets, the importer and the CLI share. No system library.
-        .target(name: "RizqCore", dependencies: ["CLinuxFileCalls"]),
+        // Debug builds can plan faults for its file layer's system calls (SystemCallFaults, as
+        // swift-system's ENABLE_MOCKING): its tests inject EINTR, short writes and errors, and stop
+        // a child before each call to kill it there. Release builds make the calls directly.
+        .target(
+            name: "RizqCore", dependencies: ["CLinuxFileCalls"],
+            swiftSettings: [.define("RIZQ_FAULT_INJECTION", .when(configuration: .debug))]
+        ),
         // The JSON codec, internal (no product): a strict reader generic over what it builds, and
         // the writer's pieces; @inlinable, so that RizqPrefs specializes it for its values.
         .target(name: "RizqJSON"),
@@ -249,6 +255,13 @@ let package = Package(
             dependencies: ["RizqSecrets"],
             path: "Tests/Support/VaultChild"
         ),
+        // A child process for the file layer's tests: one file operation (a replace, a journal, a
+        // lock, a read by another user), stopped before each system call for a kill -9 there.
+        .executableTarget(
+            name: "rizq-files-test-child",
+            dependencies: ["RizqCore"],
+            path: "Tests/Support/FilesChild"
+        ),
         // A child process for the profile tests: holds a LevelDB open (its LOCK taken), as a
         // running browser does, while the test reads the profile.
         .executableTarget(
@@ -330,7 +343,7 @@ let package = Package(
         ),
         .testTarget(
             name: "RizqCoreTests",
-            dependencies: ["RizqTestSupport", "RizqCore"]
+            dependencies: ["RizqTestSupport", "RizqCore", "rizq-files-test-child"]
         ),
         .testTarget(
             name: "RizqImportTests",

@@ -16,10 +16,10 @@ package enum FileAppend {
     package static func append(_ bytes: [UInt8], to path: String, trust: FileTrust, owner: FileOwner? = nil, sizeLimit: Int) throws(FileError) {
         let flags = O_WRONLY | O_APPEND | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY
         var created = true
-        var descriptor = open(path, flags | O_CREAT | O_EXCL, 0o600)
+        var descriptor = SystemCalls.open(path, flags | O_CREAT | O_EXCL, 0o600)
         if descriptor < 0, Errno.current == .fileExists {
             created = false
-            descriptor = open(path, flags)
+            descriptor = SystemCalls.open(path, flags)
         }
         guard descriptor >= 0 else {
             let code = Errno.current
@@ -44,7 +44,7 @@ package enum FileAppend {
             throw FileError(path: path, operation: .write, problem: .tooLarge(size: Int64(info.st_size) + Int64(bytes.count), limit: sizeLimit), subject: trust.subject)
         }
         if created, geteuid() == 0, let owner, owner.user != 0 || owner.group != 0 {
-            _ = fchown(descriptor, owner.user, owner.group)
+            _ = SystemCalls.fchown(descriptor, owner.user, owner.group)
         }
         do throws(Errno) {
             try DescriptorIO.writeAll(bytes, to: descriptor)

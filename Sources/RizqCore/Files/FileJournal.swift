@@ -34,7 +34,7 @@ package final class FileJournal {
         do {
             try AtomicFile.move(journal.path, to: path, replacing: false, subject: subject)
         } catch {
-            unlink(journal.path)
+            SystemCalls.unlink(journal.path)
             throw error
         }
         return FileJournal(path: path, descriptor: journal.takeDescriptor(), subject: subject)
@@ -46,9 +46,9 @@ package final class FileJournal {
     ///   holds it; a refusal of the file (another user's, a link).
     package static func resume(_ path: String, subject: String = "journal") throws(FileError) -> (journal: FileJournal, lines: [[UInt8]])? {
         guard let file = try PrivateFile.open(path, trust: .settings(subject)) else { return nil }
-        let descriptor = open(path, O_WRONLY | O_APPEND | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+        let descriptor = SystemCalls.open(path, O_WRONLY | O_APPEND | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
         guard descriptor >= 0 else { throw FileError.current(path, .write, subject: subject) }
-        guard FileStamp.of(descriptor: descriptor)?.inode == file.stamp.inode, flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+        guard FileStamp.of(descriptor: descriptor)?.inode == file.stamp.inode, SystemCalls.flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
             close(descriptor)
             throw FileError(path: path, operation: .lock, problem: .lockTimedOut(waited: "0 s", holders: "another process running the same operation"), subject: subject)
         }
@@ -57,16 +57,19 @@ package final class FileJournal {
     }
 
     /// Appends `line` (a newline is added) and flushes it: on return, the step it announces may
-    /// begin.
+    /// begin. An append that fails (a full disk) leaves the journal as it was: the part of the
+    /// line that was written is cut off again, so that the next append does not end it.
     package func append(_ line: [UInt8]) throws(FileError) {
         var bytes = line
         bytes.append(0x0A)
+        let end = lseek(descriptor, 0, SEEK_END)
         do {
             try DescriptorIO.writeAll(bytes, to: descriptor)
         } catch {
+            if end >= 0 { _ = ftruncate(descriptor, end) }
             throw FileError(path: path, operation: .write, problem: .system(error), subject: subject)
         }
-        guard fdatasync(descriptor) == 0 else { throw FileError.current(path, .write, subject: subject) }
+        guard SystemCalls.fdatasync(descriptor) == 0 else { throw FileError.current(path, .write, subject: subject) }
     }
 
     /// Replaces every line with `lines`, atomically (a crash leaves the old journal or the new
@@ -76,7 +79,7 @@ package final class FileJournal {
         do {
             try AtomicFile.move(fresh.path, to: path, replacing: true, subject: subject)
         } catch {
-            unlink(fresh.path)
+            SystemCalls.unlink(fresh.path)
             throw error
         }
         close(descriptor)
@@ -92,7 +95,7 @@ package final class FileJournal {
     /// lock; `nil` when a running process holds it, or it is gone or not to be trusted.
     package static func withUnlocked<Result>(_ path: String, _ body: ([[UInt8]]) -> Result) -> Result? {
         guard let file = try? PrivateFile.open(path, trust: .settings("journal")) else { return nil }
-        guard flock(file.descriptor, LOCK_EX | LOCK_NB) == 0 else { return nil }
+        guard SystemCalls.flock(file.descriptor, LOCK_EX | LOCK_NB) == 0 else { return nil }
         defer { _ = flock(file.descriptor, LOCK_UN) }
         guard let bytes = try? file.readAll(limit: 64 << 20) else { return nil }
         return body(completeLines(bytes))
@@ -106,15 +109,15 @@ package final class FileJournal {
     }
 
     private static func makeLocked(_ path: String, lines: [[UInt8]], subject: String) throws(FileError) -> FileJournal {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        let descriptor = SystemCalls.open(path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard descriptor >= 0 else { throw FileError.current(path, .create, subject: subject) }
         let journal = FileJournal(path: path, descriptor: descriptor, subject: subject)
         do throws(FileError) {
-            _ = fchmod(descriptor, 0o600)
-            guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else { throw FileError.current(path, .lock, subject: subject) }
+            _ = SystemCalls.fchmod(descriptor, 0o600)
+            guard SystemCalls.flock(descriptor, LOCK_EX | LOCK_NB) == 0 else { throw FileError.current(path, .lock, subject: subject) }
             for line in lines { try journal.append(line) }
         } catch {
-            unlink(path)
+            SystemCalls.unlink(path)
             throw error
         }
         return journal

@@ -60,10 +60,10 @@ package struct FileLock: ~Copyable, Sendable {
             // Made here (O_EXCL), or opened as it is: only a file this process made is given away.
             let flags = O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY
             var created = true
-            var descriptor = open(path, flags | O_CREAT | O_EXCL, 0o600)
+            var descriptor = SystemCalls.open(path, flags | O_CREAT | O_EXCL, 0o600)
             if descriptor < 0, Errno.current == .fileExists {
                 created = false
-                descriptor = open(path, flags)
+                descriptor = SystemCalls.open(path, flags)
                 if descriptor < 0, Errno.current == .noSuchFile { continue }
             }
             guard descriptor >= 0 else {
@@ -88,7 +88,7 @@ package struct FileLock: ~Copyable, Sendable {
             // A root process gives the user the lock file it just made for the user's file — never
             // one it found (a hard link to a root file would be handed over with it).
             if created, info.st_nlink == 1, geteuid() == 0, let owner, owner.user != 0 || owner.group != 0 {
-                _ = fchown(descriptor, owner.user, owner.group)
+                _ = SystemCalls.fchown(descriptor, owner.user, owner.group)
             }
             let file = (device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
             let locked = try lock(descriptor, file: file, operation: operation, path: path, timeout: timeout, subject: subject)
@@ -154,9 +154,8 @@ package struct FileLock: ~Copyable, Sendable {
     private static func lock(
         _ descriptor: Int32, file: (device: UInt64, inode: UInt64), operation: Int32, path: String, timeout: Duration?, subject: String
     ) throws(FileError) -> Int32 {
-        while flock(descriptor, operation | LOCK_NB) != 0 {
+        while SystemCalls.flock(descriptor, operation | LOCK_NB) != 0 {
             let code = Errno.current
-            if code == .interrupted { continue }
             guard code == .wouldBlock else {
                 close(descriptor)
                 throw FileError(path: path, operation: .lock, problem: .system(code), subject: "lock file")

@@ -75,7 +75,7 @@ package struct FileReplacement: ~Copyable {
     }
 
     deinit {
-        if !installed { unlink(temporary) }
+        if !installed { SystemCalls.unlink(temporary) }
         close(descriptor)
     }
 
@@ -91,19 +91,19 @@ package struct FileReplacement: ~Copyable {
         let folder = PrivateFolder.parent(of: target)
         let prefix = temporaryPrefix ?? (folder + "/." + PrivateFolder.name(of: target) + ".tmp-")
         let temporary = prefix + "\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, mode)
+        let descriptor = SystemCalls.open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, mode)
         guard descriptor >= 0 else { throw FileError(path: target, operation: .write, problem: .system(.current), subject: subject) }
         // Held while the file is ours: a cleaner (``AtomicFile/removeAbandonedTemporaries(in:prefixes:)``)
         // leaves a temporary file whose writer still holds it.
-        _ = flock(descriptor, LOCK_EX | LOCK_NB)
+        _ = SystemCalls.flock(descriptor, LOCK_EX | LOCK_NB)
         do throws(FileError) {
             if let owner, owner.user != geteuid() || owner.group != getegid() {
-                if fchown(descriptor, owner.user, owner.group) != 0, owner.user != geteuid() {
+                if SystemCalls.fchown(descriptor, owner.user, owner.group) != 0, owner.user != geteuid() {
                     throw FileError(path: target, operation: .write, problem: .foreignOwner(owner: owner.user, user: geteuid()), subject: subject)
                 }
                 // Only the group differs, and this user is not in it: the file keeps this user's group.
             }
-            guard fchmod(descriptor, mode) == 0 else { throw FileError.current(target, .write, subject: subject) }
+            guard SystemCalls.fchmod(descriptor, mode) == 0 else { throw FileError.current(target, .write, subject: subject) }
             do {
                 try DescriptorIO.writeAll(bytes, to: descriptor)
             } catch {
@@ -111,14 +111,14 @@ package struct FileReplacement: ~Copyable {
             }
             switch flush {
             case .now:
-                guard fsync(descriptor) == 0 else { throw FileError.current(target, .write, subject: subject) }
+                guard SystemCalls.fsync(descriptor) == 0 else { throw FileError.current(target, .write, subject: subject) }
             case .atInstall:
                 LinuxFileCalls.startWriteBack(descriptor)
             }
             guard let written = FileStamp.of(descriptor: descriptor) else { throw FileError.current(target, .write, subject: subject) }
             return FileReplacement(temporary: temporary, target: target, written: written, descriptor: descriptor, flushed: flush == .now, subject: subject)
         } catch {
-            unlink(temporary)
+            SystemCalls.unlink(temporary)
             close(descriptor)
             throw error
         }
@@ -150,13 +150,13 @@ package struct FileReplacement: ~Copyable {
     package mutating func install(over expected: Expectation, syncFolder: Bool = true) throws(FileError) -> Outcome {
         guard !installed else { return .changed }
         if !flushed {
-            guard fsync(descriptor) == 0 else { throw FileError.current(target, .write, subject: subject) }
+            guard SystemCalls.fsync(descriptor) == 0 else { throw FileError.current(target, .write, subject: subject) }
             flushed = true
         }
         let outcome: Outcome
         switch expected {
         case .anything:
-            guard rename(temporary, target) == 0 else { throw FileError.current(target, .write, subject: subject) }
+            guard SystemCalls.rename(temporary, target) == 0 else { throw FileError.current(target, .write, subject: subject) }
             outcome = try replaced()
         case .nothing:
             let code = LinuxFileCalls.renameNoReplace(temporary, target)
@@ -189,7 +189,7 @@ package struct FileReplacement: ~Copyable {
         guard code == 0 else { throw FileError(path: target, operation: .write, problem: .system(Errno(rawValue: code)), subject: subject) }
         // The temporary name now holds what was displaced.
         if let displaced = FileStamp.of(temporary), displaced.isSameVersion(as: version) {
-            unlink(temporary)
+            SystemCalls.unlink(temporary)
             return try replaced()
         }
         // Another program replaced the file since it was read: its version goes back.
@@ -210,7 +210,7 @@ package struct FileReplacement: ~Copyable {
         case (let now?, let version?) where now.isSameVersion(as: version): break
         default: return .changed
         }
-        guard rename(temporary, target) == 0 else { throw FileError.current(target, .write, subject: subject) }
+        guard SystemCalls.rename(temporary, target) == 0 else { throw FileError.current(target, .write, subject: subject) }
         return try replaced()
     }
 }
@@ -233,14 +233,14 @@ package enum AtomicFile {
             guard let pidText = rest.split(separator: "-", maxSplits: 1).first, let pid = pid_t(pidText), pid > 0, pid != getpid() else { continue }
             guard kill(pid, 0) != 0, errno == ESRCH else { continue }
             let path = folder + "/" + name
-            let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY)
+            let descriptor = SystemCalls.open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY)
             guard descriptor >= 0 else { continue }
             defer { close(descriptor) }
             var info = stat()
             guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_uid == geteuid() || geteuid() == 0,
-                flock(descriptor, LOCK_EX | LOCK_NB) == 0
+                SystemCalls.flock(descriptor, LOCK_EX | LOCK_NB) == 0
             else { continue }
-            if unlink(path) == 0 { removed += 1 }
+            if SystemCalls.unlink(path) == 0 { removed += 1 }
         }
         return removed
     }
@@ -269,7 +269,7 @@ package enum AtomicFile {
     /// Removes `path`, durably; `false` when nothing was there.
     @discardableResult
     package static func remove(_ path: String, subject: String = "file") throws(FileError) -> Bool {
-        guard unlink(path) == 0 else {
+        guard SystemCalls.unlink(path) == 0 else {
             let code = Errno.current
             if code == .noSuchFile { return false }
             throw FileError(path: path, operation: .remove, problem: .system(code), subject: subject)
@@ -282,11 +282,11 @@ package enum AtomicFile {
     /// exist (``FileError`` with `EEXIST` otherwise).
     package static func move(_ source: String, to target: String, replacing: Bool, subject: String = "file") throws(FileError) {
         if replacing {
-            guard rename(source, target) == 0 else { throw FileError.current(source, .move, subject: subject) }
+            guard SystemCalls.rename(source, target) == 0 else { throw FileError.current(source, .move, subject: subject) }
         } else {
             var code = LinuxFileCalls.renameNoReplace(source, target)
             if LinuxFileCalls.isUnsupported(code) {
-                code = access(target, F_OK) == 0 ? EEXIST : (rename(source, target) == 0 ? 0 : errno)
+                code = access(target, F_OK) == 0 ? EEXIST : (SystemCalls.rename(source, target) == 0 ? 0 : errno)
             }
             guard code == 0 else { throw FileError(path: code == EEXIST ? target : source, operation: .move, problem: .system(Errno(rawValue: code)), subject: subject) }
         }

@@ -12,21 +12,13 @@ package enum LinuxFileCalls {
     /// Swaps two paths atomically (`RENAME_EXCHANGE`): each name then names the other's file.
     /// Returns 0, or the errno.
     package static func exchange(_ first: String, _ second: String) -> Int32 {
-        #if os(Linux)
-        return renameat2(AT_FDCWD, first, AT_FDCWD, second, 2) == 0 ? 0 : errno
-        #else
-        return ENOSYS
-        #endif
+        SystemCalls.renameat2(first, second, flags: 2) == 0 ? 0 : errno
     }
 
     /// Renames `source` to `target` only if `target` does not exist (`RENAME_NOREPLACE`):
     /// `EEXIST` otherwise. Returns 0, or the errno.
     package static func renameNoReplace(_ source: String, _ target: String) -> Int32 {
-        #if os(Linux)
-        return renameat2(AT_FDCWD, source, AT_FDCWD, target, 1) == 0 ? 0 : errno
-        #else
-        return ENOSYS
-        #endif
+        SystemCalls.renameat2(source, target, flags: 1) == 0 ? 0 : errno
     }
 
     /// Starts writing `descriptor`'s dirty pages to the device and returns without waiting

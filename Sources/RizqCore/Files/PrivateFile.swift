@@ -39,7 +39,7 @@ package struct PrivateFile: ~Copyable {
     ///   FIFO or device, another user's file, a mode that lets others write (or read) it.
     package static func open(_ path: String, trust: FileTrust) throws(FileError) -> PrivateFile? {
         let flags = O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY | (trust.followsLinks ? 0 : O_NOFOLLOW)
-        let descriptor = Glibc.open(path, flags)
+        let descriptor = SystemCalls.open(path, flags)
         guard descriptor >= 0 else {
             let code = Errno.current
             if code == .noSuchFile || code == .notADirectory { return nil }

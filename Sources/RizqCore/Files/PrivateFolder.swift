@@ -56,7 +56,7 @@ package enum PrivateFolder {
         if let problem = trust.placeProblem(path: path, info: stat()) {
             throw FileError(path: path, operation: .create, problem: problem, subject: trust.subject)
         }
-        var parent = open(path.hasPrefix("/") ? "/" : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        var parent = SystemCalls.open(path.hasPrefix("/") ? "/" : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard parent >= 0 else { throw FileError.current(path, .create, subject: "folder") }
         defer { close(parent) }
         var partial = path.hasPrefix("/") ? "" : "."
@@ -64,13 +64,13 @@ package enum PrivateFolder {
             partial += "/" + component
             let name = String(component)
             var created = false
-            if mkdirat(parent, name, 0o700) == 0 {
+            if SystemCalls.mkdirat(parent, name, 0o700) == 0 {
                 created = true
             } else if Errno.current != .fileExists {
                 throw FileError(path: partial, operation: .create, problem: .system(.current), subject: "folder")
             }
             // What was made is opened without following a link; what was there, as it is.
-            let next = openat(parent, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC | (created ? O_NOFOLLOW : 0))
+            let next = SystemCalls.openat(parent, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC | (created ? O_NOFOLLOW : 0))
             guard next >= 0 else {
                 let code = Errno.current
                 if created, code == .tooManySymbolicLinks || code == .notADirectory {
@@ -80,7 +80,7 @@ package enum PrivateFolder {
             }
             if created {
                 // mkdir's mode passes through the umask: exactly 0700.
-                _ = fchmod(next, 0o700)
+                _ = SystemCalls.fchmod(next, 0o700)
                 if ownership == .inheritedWhenRoot { giveParentsOwner(parent: parent, folder: next) }
             }
             close(parent)
@@ -94,7 +94,7 @@ package enum PrivateFolder {
         guard geteuid() == 0 else { return }
         var info = stat()
         guard fstat(parent, &info) == 0, info.st_uid != 0 || info.st_gid != 0 else { return }
-        _ = fchown(folder, info.st_uid, info.st_gid)
+        _ = SystemCalls.fchown(folder, info.st_uid, info.st_gid)
     }
 
     /// `fsync` of the folder `path`, so that a rename, a new name or a removal in it survives a

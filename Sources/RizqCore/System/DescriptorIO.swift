@@ -15,7 +15,9 @@ package enum DescriptorIO {
         guard let base = bytes.baseAddress else { return }
         var offset = 0
         while offset < bytes.count {
-            offset += try Errno.retryingOnInterrupt { write(descriptor, base + offset, bytes.count - offset) }
+            let written = SystemCalls.write(descriptor, base + offset, bytes.count - offset)
+            guard written >= 0 else { throw .current }
+            offset += written
         }
     }
 
@@ -36,7 +38,9 @@ package enum DescriptorIO {
     /// Reads into `buffer` once (retrying a call a signal interrupted); `0` at the end of the file.
     package static func read(_ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer) throws(Errno) -> Int {
         guard let base = buffer.baseAddress else { return 0 }
-        return try Errno.retryingOnInterrupt { Glibc.read(descriptor, base, buffer.count) }
+        let count = SystemCalls.read(descriptor, base, buffer.count)
+        guard count >= 0 else { throw .current }
+        return count
     }
 
     /// Reads once into `bytes` from `offset` on (retrying a call a signal interrupted); `0` at
@@ -76,15 +80,15 @@ package enum DescriptorIO {
     /// `fdatasync` of `descriptor`: what was written to it is on the device (a write-back error
     /// the kernel reports only now comes back here).
     package static func syncData(_ descriptor: Int32) throws(Errno) {
-        guard fdatasync(descriptor) == 0 else { throw .current }
+        guard SystemCalls.fdatasync(descriptor) == 0 else { throw .current }
     }
 
     /// `fsync` of the folder `path`, so that a rename, a new name or a removal in it survives a
     /// crash.
     package static func syncFolder(_ path: String) throws(Errno) {
-        let descriptor = open(path.isEmpty ? "." : path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        let descriptor = SystemCalls.open(path.isEmpty ? "." : path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard descriptor >= 0 else { throw .current }
         defer { close(descriptor) }
-        guard fsync(descriptor) == 0 else { throw .current }
+        guard SystemCalls.fsync(descriptor) == 0 else { throw .current }
     }
 }

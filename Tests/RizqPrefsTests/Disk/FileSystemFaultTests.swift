@@ -108,49 +108,7 @@ final class FileSystemFaultTests: XCTestCase {
         XCTAssertEqual(report?.fix, "chmod 700 '\(folder)'")
     }
 
-    private func fillDisk(_ path: String) {
-        let descriptor = open(path, O_WRONLY | O_CREAT, 0o600)
-        let block = [UInt8](repeating: 0xAB, count: 4096)
-        while block.withUnsafeBytes({ write(descriptor, $0.baseAddress, $0.count) }) > 0 {}
-        close(descriptor)
-    }
-
     private func temporaries(_ root: TemporaryRoot) throws -> [String] {
         try FileManager.default.contentsOfDirectory(atPath: root.path + "/groups").filter { $0.contains(".tmp-") }
-    }
-}
-
-/// A mount made for one test; ``undo()`` unmounts it (lazily, if something still holds it).
-struct Mount {
-    let path: String
-
-    /// A tmpfs of `size` (mount's units: "256k") over `path`. Skips when not root or when the
-    /// mount is refused.
-    static func tmpfs(at path: String, size: String) throws -> Mount {
-        try requireRoot()
-        guard runQuietly("/bin/mount", ["-t", "tmpfs", "-o", "size=\(size),mode=0700", "tmpfs", path]) else {
-            throw XCTSkip("mounting a tmpfs is not permitted here")
-        }
-        return Mount(path: path)
-    }
-
-    /// `path` bound over itself, read-only.
-    static func readOnlyBind(_ path: String) throws -> Mount {
-        try requireRoot()
-        guard runQuietly("/bin/mount", ["--bind", path, path]) else { throw XCTSkip("bind mounts are not permitted here") }
-        let mount = Mount(path: path)
-        guard runQuietly("/bin/mount", ["-o", "remount,bind,ro", path]) else {
-            mount.undo()
-            throw XCTSkip("remounting read-only is not permitted here")
-        }
-        return mount
-    }
-
-    func undo() {
-        if !runQuietly("/bin/umount", [path]) { _ = runQuietly("/bin/umount", ["-l", path]) }
-    }
-
-    private static func requireRoot() throws {
-        guard geteuid() == 0 else { throw XCTSkip("mount-based tests need root (they run as root in CI)") }
     }
 }
