@@ -64,13 +64,13 @@ package enum PrivateFolder {
             partial += "/" + component
             let name = String(component)
             var created = false
-            if SystemCalls.mkdirat(parent, name, 0o700) == 0 {
+            if SystemCalls.mkdirat(parent, name, 0o700, path: partial) == 0 {
                 created = true
             } else if Errno.current != .fileExists {
                 throw FileError(path: partial, operation: .create, problem: .system(.current), subject: "folder")
             }
             // What was made is opened without following a link; what was there, as it is.
-            let next = SystemCalls.openat(parent, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC | (created ? O_NOFOLLOW : 0))
+            let next = SystemCalls.openat(parent, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC | (created ? O_NOFOLLOW : 0), path: partial)
             guard next >= 0 else {
                 let code = Errno.current
                 if created, code == .tooManySymbolicLinks || code == .notADirectory {

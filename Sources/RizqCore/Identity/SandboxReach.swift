@@ -83,9 +83,13 @@ package struct SandboxReach: Sendable, Equatable {
         let normalized = Self.normalize(path)
         if let byText = folders.first(where: { normalized == $0 || normalized.hasPrefix($0 + "/") }) { return byText }
         guard !existing.isEmpty else { return nil }
+        // The deepest folder of the path that exists, resolved (links, `..`): its ancestors
+        // are where the path really is.
         var current = normalized
+        var info = stat()
+        while stat(current, &info) != 0, current != "/" { current = PrivateFolder.parent(of: current) }
+        current = Self.resolved(current) ?? current
         while true {
-            var info = stat()
             if stat(current, &info) == 0,
                 let found = existing.first(where: { $0.device == UInt64(info.st_dev) && $0.inode == UInt64(info.st_ino) }) {
                 return found.path
@@ -93,6 +97,13 @@ package struct SandboxReach: Sendable, Equatable {
             if current == "/" || current.isEmpty { return nil }
             current = PrivateFolder.parent(of: current)
         }
+    }
+
+    /// `realpath(3)` of an existing path.
+    private static func resolved(_ path: String) -> String? {
+        guard let real = realpath(path, nil) else { return nil }
+        defer { free(real) }
+        return String(cString: real)
     }
 
     /// The folder of ``folders`` that holds the open file `descriptor`, judged by the path the

@@ -88,16 +88,18 @@ package enum SystemCalls {
         retrying(.mkdir, path) { Glibc.mkdir(path, mode) }
     }
 
-    /// `mkdirat(2)`: `name` in the folder open as `folder` (a fault planned for `mkdir` applies).
+    /// `mkdirat(2)`: `name` in the folder open as `folder`, whose path is `path` (for a fault
+    /// planned for `mkdir`, which applies).
     @inline(__always)
-    package static func mkdirat(_ folder: Int32, _ name: String, _ mode: mode_t) -> Int32 {
-        retrying(.mkdir, name) { Glibc.mkdirat(folder, name, mode) }
+    package static func mkdirat(_ folder: Int32, _ name: String, _ mode: mode_t, path: String) -> Int32 {
+        retrying(.mkdir, path) { Glibc.mkdirat(folder, name, mode) }
     }
 
-    /// `openat(2)`: `name` in the folder open as `folder` (a fault planned for `open` applies).
+    /// `openat(2)`: `name` in the folder open as `folder`, whose path is `path` (a fault planned
+    /// for `open` applies).
     @inline(__always)
-    package static func openat(_ folder: Int32, _ name: String, _ flags: Int32, _ mode: mode_t = 0) -> Int32 {
-        retrying(.open, name) { Glibc.openat(folder, name, flags, mode) }
+    package static func openat(_ folder: Int32, _ name: String, _ flags: Int32, path: String) -> Int32 {
+        retrying(.open, path) { Glibc.openat(folder, name, flags, 0) }
     }
 
     /// `unlink(2)`.

@@ -86,7 +86,7 @@ package enum CredentialClassifier {
                 if byte == UInt8(ascii: ":"), colon == nil { colon = end }
                 end += 1
             }
-            guard end + 1 < bytes.count, let colon, colon > index + 3, end > colon + 1 else { continue }
+            guard end + 1 < bytes.count, let colon, colon >= index + 3, end > colon + 1 else { continue }
             let host = bytes[end + 1]
             guard host > 0x20, host != UInt8(ascii: "/"), host != UInt8(ascii: "@") else { continue }
             return Match(family: .urlWithPassword, description: CredentialFamily.urlWithPassword.name)

@@ -194,7 +194,8 @@ final class PostgresConnector: Sendable {
             let configuration = PostgresConnection.Configuration(
                 establishedChannel: channel, tls: guarded.tls, username: guarded.username, password: guarded.password, database: guarded.database)
             do {
-                return try await PostgresConnection.connect(configuration: configuration, id: id, logger: logger)
+                // On the channel's own event loop: postgres-nio sets the channel up there.
+                return try await PostgresConnection.connect(on: channel.eventLoop, configuration: configuration, id: id, logger: logger)
             } catch {
                 if let method = finding.refusedMethod {
                     throw FleetError.engineRefused(

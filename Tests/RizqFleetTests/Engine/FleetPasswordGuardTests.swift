@@ -20,7 +20,7 @@ import Testing
 
         init(code: Int) throws {
             received = NSTemporaryDirectory() + "rizq-fake-pg-\(UUID().uuidString.prefix(8))"
-            FileManager.default.createFile(atPath: received, contents: Data())
+            _ = FileManager.default.createFile(atPath: received, contents: Data())
             let script = #"""
                 import socket, struct, sys
                 code, out = int(sys.argv[1]), sys.argv[2]

@@ -23,11 +23,11 @@ final class SecretServiceNameTests: XCTestCase {
                 let get = try cli.run(["secret", "get", "--service=\(service)", "--", "token"], environment: environment)
                 XCTAssertEqual(get.stdout, value, "\(backend) \(service.debugDescription): \(get.stderr)")
             }
-            for (service, problem) in [("", "is empty"), ("nul\u{0}byte", "contains a NUL byte")] {
-                let refused = try cli.run(["secret", "set", "--service=\(service)", "--", "token"], stdin: Data("v".utf8), environment: environment)
-                XCTAssertEqual(refused.status, 2, "\(backend) \(service.debugDescription): \(refused.stderr)")
-                XCTAssertTrue(refused.stderr.contains(problem), refused.stderr)
-            }
+            // An empty name is refused alike (a NUL byte cannot come through a command line:
+            // SecretInputTests asks the rule itself).
+            let refused = try cli.run(["secret", "set", "--service", "", "--", "token"], stdin: Data("v".utf8), environment: environment)
+            XCTAssertEqual(refused.status, 2, "\(backend): \(refused.stderr)")
+            XCTAssertTrue(refused.stderr.contains("--service is empty"), refused.stderr)
         }
         // No folder of the secrets root is a path, a line, hidden or an option: each made for a
         // name that needs it starts with '%'.
