@@ -37,6 +37,10 @@ let package = Package(
         // the app identity. No system library.
         .library(name: "RizqCore", targets: ["RizqCore"]),
         .library(name: "RizqSecrets", targets: ["RizqSecrets"]),
+        // Folders the host mounts (a Kubernetes ConfigMap or Secret, Docker's secrets, systemd's
+        // credentials) read as one generation and followed live, and `NAME_FILE` variables: a
+        // product of its own, so that an app that only keeps preferences never compiles it.
+        .library(name: "RizqMounts", targets: ["RizqMounts"]),
         .library(name: "RizqImport", targets: ["RizqImport"]),
         .library(name: "RizqProfiles", targets: ["RizqProfiles"]),
         // swift-configuration providers over suites and secrets: a product of its own, so that
@@ -92,6 +96,9 @@ let package = Package(
             name: "RizqCore", dependencies: ["CLinuxFileCalls"],
             swiftSettings: [.define("RIZQ_FAULT_INJECTION", .when(configuration: .debug))]
         ),
+        // Mounted folders and `NAME_FILE` variables over RizqCore's file layer: what RizqSecrets'
+        // credential folders, RizqConfiguration's providers and `rizq-prefs get --mounted` read.
+        .target(name: "RizqMounts", dependencies: ["RizqCore", "CLinuxFileCalls"]),
         // The JSON codec, internal (no product): a strict reader generic over what it builds, and
         // the writer's pieces; @inlinable, so that RizqPrefs specializes it for its values.
         .target(name: "RizqJSON"),
@@ -120,6 +127,8 @@ let package = Package(
             name: "RizqSecrets",
             dependencies: [
                 "RizqCore", "CSecretShim", "CKernelKeyring",
+                // Credential folders (Backends/) are mounted folders.
+                target("RizqMounts", when: "Secrets"),
                 target("RizqAge", when: "Secrets"),
                 product("Crypto", "swift-crypto", when: "Secrets"),
                 // PBKDF2 and AES-CBC for libsecret's file keyring (FileKeyring/).
@@ -161,6 +170,7 @@ let package = Package(
             name: "RizqConfiguration",
             dependencies: [
                 "RizqPrefs", "RizqCore",
+                target("RizqMounts", when: "Configuration"),
                 product("Configuration", "swift-configuration", when: "Configuration"),
             ],
             swiftSettings: matchesSwiftConfiguration
@@ -212,6 +222,8 @@ let package = Package(
             name: "rizq-prefs",
             dependencies: [
                 "RizqPrefs", "RizqSync",
+                // `get --mounted`, `watch --mounted`.
+                target("RizqMounts", when: "CLI"),
                 target("RizqCommandLine", when: "CLI"),
                 product("ArgumentParser", "swift-argument-parser", when: "CLI"),
             ]
@@ -344,6 +356,11 @@ let package = Package(
         .testTarget(
             name: "RizqCoreTests",
             dependencies: ["RizqTestSupport", "RizqCore", "rizq-files-test-child"]
+        ),
+        // Mounted folders: kubelet's real write sequence (scripts/kubelet-writer), inotify, NAME_FILE.
+        .testTarget(
+            name: "RizqMountsTests",
+            dependencies: ["RizqTestSupport", "RizqMounts", "RizqCore"]
         ),
         .testTarget(
             name: "RizqImportTests",

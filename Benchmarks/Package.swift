@@ -50,6 +50,7 @@ let package = Package(
                 .product(name: "RizqSecrets", package: "RizqPrefs"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "RizqSync", package: "RizqPrefs"),
+                .product(name: "RizqMounts", package: "RizqPrefs"),
                 // mount-swap's peer: swift-configuration's ReloadingFileProvider (JSON, Reloading).
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "SystemPackage", package: "swift-system"),

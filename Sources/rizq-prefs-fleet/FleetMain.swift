@@ -10,6 +10,8 @@ import Logging
 @main
 enum FleetMain {
     static func main() async {
+        // A shell's completion request, which rizq-prefs hands over with the words after `fleet`.
+        ShellCompletion.answerShellRequests(root: FleetCommand.self)
         var arguments = Verbosity.expandingShortName(in: Array(CommandLine.arguments.dropFirst()))
         // Run directly as `rizq-prefs-fleet fleet get …` (what rizq-prefs does not do, but a
         // user copying a command line might): the word is the command's own name.

@@ -14,6 +14,7 @@ import RizqSecrets
 enum SecretsMain {
     static func main() async {
         ProcessMemory.refuseDumps()
+        ShellCompletion.answerShellRequests(root: SecretsToolCommand.self)
         await CommandLineMain.run(root: SecretsToolCommand.self)
     }
 }

@@ -92,8 +92,8 @@ final class HeldOutCorpusTests: XCTestCase {
             try writer.put(value, forKey: sample.key)
             try writer.flush()
             let keyring = InMemorySecretStore(service: "held-out")
-            let schema = try SuiteSchema(version: 1, stages: [.lightweight(from: 0, to: 1, [.moveCredentialsToSecretStore(keyring)])])
-            let reopened = try SuiteStore(suite: suite, appID: "tests", root: root, schema: schema)
+            let schema = try SuiteMigrations(version: 1, stages: [.lightweight(from: 0, to: 1, [.moveCredentialsToSecretStore(keyring)])])
+            let reopened = try SuiteStore(suite: suite, appID: "tests", root: root, migrations: schema)
             let moved = try keyring.accounts().contains(sample.key)
             XCTAssertEqual(moved, reopened.object(forKey: sample.key) == nil, "\(sample.key): moved out of the suite exactly when moved into the store")
 

@@ -45,7 +45,7 @@ final class SettingsSchemaTests: XCTestCase {
     }
 
     private func open() throws -> SuiteStore {
-        try SuiteStore(suite: suite, appID: "tests", root: root, schema: SettingsSchema.current(keyring: keyring))
+        try SuiteStore(suite: suite, appID: "tests", root: root, migrations: SettingsSchema.current(keyring: keyring))
     }
 
     func testAVersion0FileIsBroughtToVersion3AndTheAppsWrappersReadIt() throws {
@@ -96,7 +96,7 @@ final class SettingsSchemaTests: XCTestCase {
     func testTheDryRunShowsEachStageWritesNothingAndNeverShowsTheToken() throws {
         try writeFile(version0)
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
-        let preview = try SuiteStore.previewMigration(suite: suite, appID: "tests", root: root, schema: SettingsSchema.current(keyring: keyring))
+        let preview = try SuiteStore.previewMigration(suite: suite, appID: "tests", root: root, migrations: SettingsSchema.current(keyring: keyring))
         let text = preview.description
         XCTAssertTrue(text.contains("version 0 → 3"), text)
         for line in [

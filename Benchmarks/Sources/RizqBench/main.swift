@@ -73,6 +73,10 @@ do {
             progress("get, \(size) keys")
             results.append(try GetWorkload.run(home: home, size: size, options: options))
         }
+        if options.runs("layered-get") {
+            progress("layered-get, \(size) keys")
+            results.append(try LayerWorkload.runGet(home: home, size: size, options: options))
+        }
         if options.runs("set-memory") {
             progress("set-memory, \(size) keys")
             results.append(try SetMemoryWorkload.run(home: home, size: size, options: options))
@@ -113,6 +117,10 @@ do {
     if options.runs("cross-process") {
         progress("cross-process")
         results.append(try CrossProcessWorkload.run(home: home, options: options))
+    }
+    if options.runs("lock-delivery") {
+        progress("lock-delivery")
+        results.append(try LayerWorkload.runDelivery(home: home, options: options))
     }
     if options.runs("mount-swap") {
         progress("mount-swap")

@@ -14,7 +14,7 @@ runFuzzer { input in
     } catch let error as SuiteImportError {
         switch error {
         case .notJSON, .notAnObject, .otherSchemaVersion: return
-        case .store(.invalidValue(let key, _)) where key == SuiteSchema.versionKey:
+        case .store(.invalidValue(let key, _)) where key == SuiteMigrations.versionKey:
             // A "$schemaVersion" member that is no version number: the name is reserved.
             return
         case .store(let cause): require(false, "parsed JSON that a suite refused: \(cause)")

@@ -34,7 +34,7 @@ package struct SuiteChoice: Equatable {
         } else {
             throw CLIError(.usage, "no suite given: pass --suite NAME or --app ID, or set RIZQ_PREFS_APP_ID")
         }
-        if name == SuiteCatalog.importRecordName {
+        if SuiteCatalog.isImportRecord(name) {
             throw CLIError(.usage, "'\(name)' is where 'rizq-prefs import-app' records the imports it ran, not a suite: it cannot be read or changed as one; to run an import again, use 'rizq-prefs import-app … --force'")
         }
         let isGroup = name.hasPrefix("group.")

@@ -15,14 +15,17 @@ package struct CLIError: Error {
 
     package init(_ error: SuiteStoreError) {
         switch error {
-        case .invalidSuiteName, .invalidAppID, .invalidValue: status = .usage
+        case .invalidSuiteName, .invalidAppID, .invalidValue, .notAllowed: status = .usage
         case .unreadable, .writeFailed, .lockTimedOut: status = .storage
+        case .forced: status = .forced
         }
         if case .writeFailed(let path, let reason) = error {
             // The library's "then flush again" is advice for an app; a command is over.
             message = "cannot write suite file \(path): \(Self.commandAdvice(reason)); nothing was changed (the file is as it was): free disk space or fix the folder's permissions, then run the command again"
         } else if case .lockTimedOut(let path, let lockFile, let waited, let holders) = error {
             message = "cannot write suite file \(path): another process held its lock (\(lockFile)) for all of the \(waited) this command waits: \(holders); nothing was changed: run the command again once the lock is free (RIZQ_PREFS_LOCK_TIMEOUT=SECONDS sets how long to wait; none waits for ever)"
+        } else if case .forced(let key, let path) = error {
+            message = "key '\(key)' is locked by an administrator in \(path); nothing was written"
         } else {
             message = error.description
         }

@@ -22,5 +22,8 @@ package enum ExitStatus: Int32 {
     /// `fleet set`, `delete`, `import`: a later change of the key, made elsewhere, won; this
     /// one was not stored.
     case superseded = 7
+    /// `set`, `delete`, `import`: an administrator forced the key (the managed layer under
+    /// `$XDG_CONFIG_DIRS`); nothing was written.
+    case forced = 8
 }
 #endif

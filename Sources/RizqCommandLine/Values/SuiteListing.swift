@@ -6,7 +6,11 @@ import RizqPrefs
 /// nothing on stdout (with `--json`, `{}`) and says so on stderr.
 package enum SuiteListing {
     /// Prints `entries` (`keys`: their keys in order); `empty` is the note for an empty suite.
-    package static func print(_ entries: [String: PrefValue], keys: [String], json: Bool, empty: @autoclosure () -> String) {
+    /// `sources`, when given, is a fourth column: where each key's value comes from (a key in
+    /// `keys` with no entry is one a schema declares and nothing sets).
+    package static func print(
+        _ entries: [String: PrefValue], keys: [String], json: Bool, sources: [String: String]? = nil, empty: @autoclosure () -> String
+    ) {
         if json {
             Output.line(PrefValue.dictionary(entries).json)
             return
@@ -15,8 +19,13 @@ package enum SuiteListing {
             Output.note(empty())
             return
         }
-        let rows = keys.map { key in [key, entries[key]?.kindName ?? "", entries[key]?.json ?? ""] }
-        Output.raw(Table(header: ["KEY", "TYPE", "VALUE"], rows: rows).text)
+        guard let sources else {
+            let rows = keys.map { key in [key, entries[key]?.kindName ?? "", entries[key]?.json ?? ""] }
+            Output.raw(Table(header: ["KEY", "TYPE", "VALUE"], rows: rows).text)
+            return
+        }
+        let rows = keys.map { key in [key, entries[key]?.kindName ?? "", entries[key]?.json ?? "", sources[key] ?? ""] }
+        Output.raw(Table(header: ["KEY", "TYPE", "VALUE", "SOURCE"], rows: rows).text)
     }
 }
 #endif

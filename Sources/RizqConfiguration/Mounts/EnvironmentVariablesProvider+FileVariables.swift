@@ -2,10 +2,11 @@
 import Configuration
 import Foundation
 import RizqCore
+import RizqMounts
 
 extension EnvironmentVariablesProvider {
     /// swift-configuration's environment provider, with the `NAME_FILE` convention of container
-    /// images applied first (``/RizqCore/FileVariable``, docker-library's `file_env` rules):
+    /// images applied first (``/RizqMounts/FileVariable``, docker-library's `file_env` rules):
     /// for each of `names` (`nil`: every variable `X_FILE` there is, as `X`), `NAME` takes the
     /// value of the file `NAME_FILE` names — every trailing `\n` cut — and `NAME_FILE` is left
     /// out; both set is an error. A value read from a file is marked secret (the convention
@@ -21,7 +22,7 @@ extension EnvironmentVariablesProvider {
     /// read by a new provider (or through a ``MountedFolderProvider`` over its folder, which
     /// follows it live). Naming the variables is the safer form: with `nil`, a variable such as
     /// `SSL_CERT_FILE` makes its file's contents the value of `SSL_CERT`.
-    /// - Throws: ``/RizqCore/FileVariableError`` when both `NAME` and `NAME_FILE` are set, or the
+    /// - Throws: ``/RizqMounts/FileVariableError`` when both `NAME` and `NAME_FILE` are set, or the
     ///   file is missing, refused or not text.
     public init(
         resolvingFileVariables names: [String]?,

@@ -2,6 +2,7 @@
 import Configuration
 import Foundation
 import RizqCore
+import RizqMounts
 
 /// A mounted file's bytes read as configuration content, by the table in
 /// ``MountedFolderProvider``: text with its trailing newlines cut, numbers and booleans with

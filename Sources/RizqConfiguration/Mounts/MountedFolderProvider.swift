@@ -1,11 +1,12 @@
 #if Configuration
 import Configuration
 import RizqCore
+import RizqMounts
 import Synchronization
 
 /// A swift-configuration provider over a mounted folder of one file per key: a Kubernetes
 /// ConfigMap or Secret volume, Docker's `/run/secrets`, systemd's `$CREDENTIALS_DIRECTORY`, or
-/// any such folder. Reads are always of one generation (``/RizqCore/MountedFolder``), and the
+/// any such folder. Reads are always of one generation (``/RizqMounts/MountedFolder``), and the
 /// `watch` methods are fed by inotify: a `kubectl apply` of the ConfigMap reaches a running
 /// server as soon as kubelet swaps `..data`, with no restart and no polling.
 ///
@@ -33,7 +34,7 @@ import Synchronization
 ///
 /// **Values.** Text is the file's bytes as UTF-8 with every trailing `\n` cut (the newline
 /// `kubectl create --from-file`, `echo … | docker secret create` and a YAML `key: |` add, and
-/// the rule of `NAME_FILE`: ``/RizqCore/MountedText``):
+/// the rule of `NAME_FILE`: ``/RizqMounts/MountedText``):
 ///
 /// | type | read as |
 /// | --- | --- |
@@ -46,18 +47,18 @@ import Synchronization
 ///
 /// A value that does not read as the type asked for throws ``ConfigTypeMismatch``; a file that
 /// is refused (another user's, writable by others, over 1 MiB) throws
-/// ``/RizqCore/MountedFolderError/refusedKey(folder:key:reason:)``. Either way a reader answers
+/// ``/RizqMounts/MountedFolderError/refusedKey(folder:key:reason:)``. Either way a reader answers
 /// with the default, or throws for a `required` read.
 ///
-/// **Secrets.** Every value of a folder whose ``/RizqCore/MountedFolder/isSecrets`` is set is
-/// marked secret (`<REDACTED>` in access logs): ``/RizqCore/MountedFolder/Sensitivity/secrets``,
+/// **Secrets.** Every value of a folder whose ``/RizqMounts/MountedFolder/isSecrets`` is set is
+/// marked secret (`<REDACTED>` in access logs): ``/RizqMounts/MountedFolder/Sensitivity/secrets``,
 /// or, by default, a folder where hosts put secrets (`/run/secrets`, `$CREDENTIALS_DIRECTORY`,
-/// a tmpfs such as a Kubernetes Secret volume: ``/RizqCore/MountedFolder/looksLikeSecrets(_:)``).
+/// a tmpfs such as a Kubernetes Secret volume: ``/RizqMounts/MountedFolder/looksLikeSecrets(_:)``).
 ///
 /// **What updates.** A Kubernetes volume mounted whole: every new generation, as kubelet
 /// publishes it (typically within a minute of the change). A `subPath` mount, Docker's and
 /// Compose's secrets, systemd's credentials: never (the snapshot's
-/// ``/RizqCore/MountedSnapshot/warnings`` say so for a `subPath`). A plain folder made by hand:
+/// ``/RizqMounts/MountedSnapshot/warnings`` say so for a `subPath`). A plain folder made by hand:
 /// each change inotify sees.
 public final class MountedFolderProvider: Sendable {
     /// The folder read.
@@ -68,7 +69,7 @@ public final class MountedFolderProvider: Sendable {
     private let held: Mutex<MountedSnapshot>
 
     /// A provider over `folder`, read once now.
-    /// - Throws: ``/RizqCore/MountedFolderError`` when the folder is missing, not trusted or over
+    /// - Throws: ``/RizqMounts/MountedFolderError`` when the folder is missing, not trusted or over
     ///   the limits.
     public init(folder: MountedFolder, arraySeparator: Character = ",") throws(MountedFolderError) {
         self.folder = folder
@@ -76,9 +77,9 @@ public final class MountedFolderProvider: Sendable {
         held = Mutex(try folder.read())
     }
 
-    /// A provider over the folder at `path` (``/RizqCore/MountedFolder/Sensitivity/detect``:
+    /// A provider over the folder at `path` (``/RizqMounts/MountedFolder/Sensitivity/detect``:
     /// secrets where hosts put secrets), read once now.
-    /// - Throws: ``/RizqCore/MountedFolderError``.
+    /// - Throws: ``/RizqMounts/MountedFolderError``.
     public convenience init(
         folder path: String, sensitivity: MountedFolder.Sensitivity = .detect, arraySeparator: Character = ","
     ) throws(MountedFolderError) {
@@ -118,13 +119,13 @@ extension MountedFolderProvider: ConfigProvider {
     public var providerName: String { "MountedFolderProvider[\(folder.path)]" }
 
     /// The key's value in the folder's current generation.
-    /// - Throws: ``ConfigTypeMismatch``, ``/RizqCore/MountedFolderError/refusedKey(folder:key:reason:)``.
+    /// - Throws: ``ConfigTypeMismatch``, ``/RizqMounts/MountedFolderError/refusedKey(folder:key:reason:)``.
     public func value(forKey key: AbsoluteConfigKey, type: ConfigType) throws -> LookupResult {
         try lookup.result(forKey: key, type: type, in: current())
     }
 
     /// The key's value with the folder read now (a plain folder's file changed in place included).
-    /// - Throws: ``/RizqCore/MountedFolderError`` when the folder cannot be read; the lookup's errors.
+    /// - Throws: ``/RizqMounts/MountedFolderError`` when the folder cannot be read; the lookup's errors.
     public func fetchValue(forKey key: AbsoluteConfigKey, type: ConfigType) async throws -> LookupResult {
         try lookup.result(forKey: key, type: type, in: try refreshed())
     }
@@ -132,7 +133,7 @@ extension MountedFolderProvider: ConfigProvider {
     /// The key's value now, then again each time inotify sees the folder change and the value
     /// (or its error) is not what it was: kubelet rewrites every key on every update, and only
     /// the keys that changed are told.
-    /// - Throws: ``/RizqCore/MountedFolderError`` when the folder cannot be read or watched.
+    /// - Throws: ``/RizqMounts/MountedFolderError`` when the folder cannot be read or watched.
     public func watchValue<Return: ~Copyable>(
         forKey key: AbsoluteConfigKey,
         type: ConfigType,
@@ -165,7 +166,7 @@ extension MountedFolderProvider: ConfigProvider {
 
     /// The current generation, then each new one as inotify sees it (rapid swaps may arrive as
     /// their last).
-    /// - Throws: ``/RizqCore/MountedFolderError`` when the folder cannot be read or watched.
+    /// - Throws: ``/RizqMounts/MountedFolderError`` when the folder cannot be read or watched.
     public func watchSnapshot<Return: ~Copyable>(
         updatesHandler: (_ updates: ConfigUpdatesAsyncSequence<any ConfigSnapshot, Never>) async throws -> Return
     ) async throws -> Return {

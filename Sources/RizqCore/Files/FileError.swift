@@ -30,6 +30,8 @@ package struct FileError: Error, Equatable, Sendable, CustomStringConvertible {
         case wrongKind(found: String, expected: String)
         /// Another user owns it: ``FileTrust`` accepts only this user or root.
         case foreignOwner(owner: UInt32, user: UInt32)
+        /// Someone other than root owns an administrator's file (``FileTrust/administrator(_:seenFromSandbox:)``).
+        case notAdministrators(owner: UInt32)
         /// Its mode lets other users write it (or, for a secret, read it).
         case tooOpen(mode: UInt32, what: String, fix: String)
         /// It is larger than the caller reads.
@@ -106,6 +108,9 @@ package struct FileError: Error, Equatable, Sendable, CustomStringConvertible {
                     "replace the link by the \(subjectWord) itself (rm '\(path)', then put the real one there)")
         case .wrongKind(let found, let expected):
             return ("is \(found), not \(expected), so it is not opened (a FIFO or a device would hang or feed anything)", "move it away (mv '\(path)' '\(path).moved')")
+        case .notAdministrators(let owner):
+            return ("belongs to user \(owner) (\(FileWords.userName(owner))), not to root, so someone other than an administrator could have written what it says",
+                    "if an administrator wrote it, make it root's and writable by root alone (chown root:root '\(path)'; chmod go-w '\(path)'), else remove it")
         case .foreignOwner(let owner, let user):
             return ("belongs to user \(owner) (\(FileWords.userName(owner))), not to this user (\(user), \(FileWords.userName(user))) or root, so another user could have written what it says",
                     "if it is yours, chown it (chown \(FileWords.userName(user)) '\(path)'), else remove it")

@@ -1,3 +1,4 @@
+import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -16,6 +17,7 @@ import Glibc
 /// | ``secret(_:)`` (the vault, key and passphrase files, plain-text secrets) | this user or root | writable or readable by the group or others | never |
 /// | ``hostProvided(_:)`` (credential folders: systemd, Docker, Kubernetes) | this user or root | writable by the group or others | followed, the target judged |
 /// | ``input(_:)`` (a file the user names on the command line) | anyone | — | followed |
+/// | ``administrator(_:)`` (an administrator's layer of preferences under `$XDG_CONFIG_DIRS`) | root | writable by the group or others | followed, every folder on the way judged (``TrustedPath``) |
 ///
 /// The rules of files whose words are instructions or secrets (``configuration(_:)``,
 /// ``secret(_:)``, ``hostProvided(_:)``) also refuse a file inside a folder a sandboxed app of
@@ -37,6 +39,14 @@ package struct FileTrust: Sendable, Equatable {
         case userOrRootOrAnyForRoot
         /// Anyone: the user named the file.
         case anyone
+        /// Root only: an administrator's file, which no user (nor a sandboxed app running as
+        /// one) may have written, whoever runs.
+        case root
+        /// Root, as a sandbox sees the host's files (`/run/host/etc` in a Flatpak): root, or the
+        /// kernel's overflow user (`/proc/sys/kernel/overflowuid`, 65534), which is how a user
+        /// namespace shows an owner it does not map — the host's root among them. No process in
+        /// the sandbox can own a file as that user.
+        case rootSeenFromSandbox
     }
 
     /// What the file is, for messages: "suite file", "vault", "key file".
@@ -101,6 +111,28 @@ package struct FileTrust: Sendable, Equatable {
             refusesSandboxReach: true)
     }
 
+    /// An administrator's file (a layer of managed values or defaults, an installed schema):
+    /// owned by root and written by nobody else, in folders owned by root and written by nobody
+    /// else, all the way from `/` (``TrustedPath`` judges every folder on the way, and follows
+    /// links only through such folders). A user's own file never passes, even one of mode 0644:
+    /// a user, or a sandboxed app running as the user, must not set what an administrator sets.
+    ///
+    /// `seenFromSandbox`: the host's files as a Flatpak sandbox sees them (under `/run/host`),
+    /// where the host's root shows as the overflow user (``Owners/rootSeenFromSandbox``).
+    package static func administrator(_ subject: String, seenFromSandbox: Bool = false) -> FileTrust {
+        FileTrust(
+            subject: subject, owners: seenFromSandbox ? .rootSeenFromSandbox : .root, refusesGroupWrite: true, refusesOtherWrite: true,
+            refusesOthersRead: false, followsLinks: true)
+    }
+
+    /// The user a user namespace shows for an owner it does not map (`/proc/sys/kernel/overflowuid`).
+    package static let overflowUser: UInt32 = {
+        guard let text = try? PrivateFile.read("/proc/sys/kernel/overflowuid", trust: .input("overflow user"), limit: 32)?.bytes,
+            let user = UInt32(String(decoding: text, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+        else { return 65534 }
+        return user
+    }()
+
     /// A file the user named: read as it is, wherever it is.
     package static func input(_ subject: String) -> FileTrust {
         FileTrust(subject: subject, owners: .anyone, refusesGroupWrite: false, refusesOtherWrite: false, refusesOthersRead: false, followsLinks: true)
@@ -129,6 +161,10 @@ package struct FileTrust: Sendable, Equatable {
             if info.st_uid != user && info.st_uid != 0 { return .foreignOwner(owner: info.st_uid, user: user) }
         case .userOrRootOrAnyForRoot:
             if user != 0, info.st_uid != user, info.st_uid != 0 { return .foreignOwner(owner: info.st_uid, user: user) }
+        case .root:
+            if info.st_uid != 0 { return .notAdministrators(owner: info.st_uid) }
+        case .rootSeenFromSandbox:
+            if info.st_uid != 0, info.st_uid != Self.overflowUser { return .notAdministrators(owner: info.st_uid) }
         }
         let mode = UInt32(info.st_mode)
         let sticky = expectsFolder && acceptsStickyFolders && info.st_mode & S_ISVTX != 0

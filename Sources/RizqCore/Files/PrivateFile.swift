@@ -25,7 +25,7 @@ package struct PrivateFile: ~Copyable {
     /// The rule it was judged by.
     package let trust: FileTrust
 
-    private init(descriptor: Int32, path: String, info: stat, trust: FileTrust) {
+    init(descriptor: Int32, path: String, info: stat, trust: FileTrust) {
         self.descriptor = descriptor
         self.path = path
         self.info = info

@@ -11,7 +11,7 @@ import Foundation
 /// confinement, which libsecret also treats as a sandbox (`SNAP_NAME`), is not detected.
 public struct FlatpakSandbox: Sendable, Equatable, Codable {
     /// Where Flatpak puts its description of the sandbox.
-    public static let infoPath = "/.flatpak-info"
+    public static let infoPath = SandboxReach.flatpakInfoPath
     /// The most read of it (a real one is under 1 KiB).
     static let infoLimit = 64 << 10
 
@@ -32,8 +32,7 @@ public struct FlatpakSandbox: Sendable, Equatable, Codable {
     /// Whether this process runs in a Flatpak sandbox (a regular file at ``infoPath``), without
     /// reading the file.
     public static var isSandboxed: Bool {
-        var info = stat()
-        return lstat(infoPath, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
+        SandboxReach.processIsSandboxed
     }
 
     /// The sandbox `infoPath` describes: `nil` when there is no regular file there.

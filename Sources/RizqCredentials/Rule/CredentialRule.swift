@@ -3,7 +3,7 @@ import RizqJSON
 
 /// The one answer to "is this value, under this key, a credential?" — for every module that
 /// lets a value leave a suite or the machine: the importer (a credential goes to the secret
-/// store, never to a suite), schema migrations (`SchemaChange.moveCredentialsToSecretStore`),
+/// store, never to a suite), schema migrations (`MigrationChange.moveCredentialsToSecretStore`),
 /// device sync and fleet suites (a credential is never published). One entry point,
 /// ``judge(key:value:)``, so the same key and value get the same answer through all four.
 ///

@@ -30,7 +30,7 @@ import RizqSecrets
 /// - **All or nothing**: if any write fails, the suites written so far are put back byte for
 ///   byte (``/RizqPrefs/SuiteCommit/revert()``), the secrets written are deleted (or, when `overwrite`
 ///   replaced one, put back), nothing is recorded, and the error says so.
-/// - **Once**: the record (the suite `rizq-migrations` of the app, beside its standard suite) keeps
+/// - **Once**: the record (`rizq-imports.json` of the app, beside its standard suite) keeps
 ///   the import id with the input's digest; a second run with the same id reports
 ///   ``ImportReport/Status/alreadyImported`` and changes nothing, unless `force`.
 /// - **Existing values win**: a suite key or secret account that already holds a value is
@@ -106,10 +106,9 @@ public struct Importer: Sendable {
         self.journalsSecrets = secretStore == nil
     }
 
-    /// The label `RizqMigration`, the module's name before it was `RizqImport`, kept so that
-    /// log filters and `rizq-prefs import-app -v` output stay as they were: debug lines name the
-    /// import's id (metadata `migration`) and what it wrote, never a value.
-    static let logger = Logger(label: "RizqMigration")
+    /// The label `RizqImport`, the module's name: debug lines name the import's id (metadata
+    /// `import`) and what it wrote, never a value.
+    static let logger = Logger(label: "RizqImport")
 
     /// Runs the import (or the dry run) of `dump`.
     /// - Throws: ``ImportError``; before any write, nothing was changed; after a failed
@@ -141,12 +140,12 @@ public struct Importer: Sendable {
         report.suiteFiles = current.suiteFiles
         report.items = decisions.map { item(for: $0, current: current) }
         Self.logger.debug("import planned", metadata: [
-            "migration": "\(setup.id)", "entries": "\(dump.entries.count)", "dryRun": "\(options.dryRun)",
+            "import": "\(setup.id)", "entries": "\(dump.entries.count)", "dryRun": "\(options.dryRun)",
         ])
         if options.dryRun { return report }
 
         try write(&report, decisions: decisions, dump: dump, setup: setup, current: current)
-        Self.logger.debug("import done", metadata: ["migration": "\(setup.id)", "record": "\(setup.record.location.path)"])
+        Self.logger.debug("import done", metadata: ["import": "\(setup.id)", "record": "\(setup.record.location.path)"])
         return report
     }
 
@@ -334,7 +333,7 @@ public struct Importer: Sendable {
                 let from = dump.format == .plist ? "a property list" : "localStorage"
                 try journal?.willWriteSecret(service: service, account: account, existed: previous != nil)
                 journaled.append((service, account, previous != nil))
-                Self.logger.debug("writing a secret", metadata: ["migration": "\(setup.id)", "service": "\(service)", "account": "\(account)"])
+                Self.logger.debug("writing a secret", metadata: ["import": "\(setup.id)", "service": "\(service)", "account": "\(account)"])
                 do {
                     try store.storeSecret(value, isText: isText, forAccount: account, label: "\(account) (\(service)), imported from \(from)")
                 } catch {

@@ -195,7 +195,7 @@ public struct ImportPlan: Sendable, Equatable {
 
     /// Why `suite` cannot be an import's target, or `nil`.
     static func suiteProblem(_ suite: String) -> String? {
-        if suite == ImportRecord.suiteName { return "it is where imports are recorded; choose another suite" }
+        if SuiteCatalog.isImportRecord(suite) { return "it is where imports are recorded; choose another suite" }
         return SuiteLocation.problem(withName: suite)
     }
 

@@ -8,9 +8,7 @@ extension ImportReport {
     /// value in short), the warnings and the counts. Secret values are never shown.
     public var text: String {
         var lines: [String] = []
-        // "Migration", as the report read before the module was named an import: scripts that
-        // match `rizq-prefs import-app`'s first line keep working.
-        lines.append("Migration '\(importID)': \(statusSentence)")
+        lines.append("Import '\(importID)': \(statusSentence)")
         var input = "Input: \(source ?? "(built in code)") (\(format.rawValue)"
         if let origin { input += ", origin \(origin)" }
         input += ", \(digest.prefix(23))…)"
@@ -68,15 +66,14 @@ extension ImportReport {
 
     /// The report for scripts: one JSON object with a stable shape (every field present, `null`
     /// when it does not apply), keys sorted. Secret items carry `"redacted": true` and no value.
-    /// The import's id is the member `"migration"`, the name scripts of `rizq-prefs import-app
-    /// --json` have read since before the module was named an import.
+    /// The import's id is the member `"import"` (it was `"migration"`: CHANGELOG.md).
     ///
     /// ```json
     /// {"counts": {"imported": 1, …}, "digest": "sha256:…", "format": "object",
     ///  "items": [{"account": null, "action": "imported", "key": "theme_mode", "note": null,
     ///             "redacted": false, "rule": "…", "service": null, "suite": "com.rizq.app",
     ///             "suiteKey": "theme_mode", "type": "string", "value": "dark"}],
-    ///  "migration": "rizq-web-2026", "origin": null, "previousImport": null,
+    ///  "import": "rizq-web-2026", "origin": null, "previousImport": null,
     ///  "recordFile": "…", "source": "dump.json", "status": "imported", "suiteFiles": {…}, "warnings": []}
     /// ```
     public var json: String {
@@ -90,7 +87,7 @@ extension ImportReport {
             ])
         } ?? .null
         let object: PrefValue = .dictionary([
-            "migration": .string(importID),
+            "import": .string(importID),
             "status": .string(status.rawValue),
             "source": source.map(PrefValue.string) ?? .null,
             "format": .string(format.rawValue),

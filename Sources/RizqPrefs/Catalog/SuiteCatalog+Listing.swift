@@ -4,10 +4,18 @@ import Glibc
 
 extension SuiteCatalog {
     /// The name of the file where `rizq-prefs import-app` records the imports it ran
-    /// (`<root>/apps/<app id>/rizq-migrations.json`, a file in the suite format): not a suite, so
-    /// neither listed among the suites nor opened by the command line as one. The name is the
-    /// one records have had from the start, so that imports recorded then still count as done.
-    package static let importRecordName = "rizq-migrations"
+    /// (`<root>/apps/<app id>/rizq-imports.json`, a file in the suite format): not a suite, so
+    /// neither listed among the suites nor opened by the command line as one.
+    package static let importRecordName = "rizq-imports"
+
+    /// The record's name before imports had their own word (`rizq-migrations.json`): read, so
+    /// that imports recorded there still count as done, and never written.
+    package static let earlierImportRecordName = "rizq-migrations"
+
+    /// Whether `name` (an app's suite name) is an import record, the current or the earlier one.
+    package static func isImportRecord(_ name: String) -> Bool {
+        name == importRecordName || name == earlierImportRecordName
+    }
 
     /// A folder that could not be listed, and why.
     package struct UnreadableFolder: Sendable, Equatable {
@@ -22,7 +30,7 @@ extension SuiteCatalog {
     package struct Listing: Sendable {
         /// Every suite file: app-group suites first, then each app's, sorted by name.
         package var suites: [Entry] = []
-        /// The import records (``importRecordName``) of the apps that have one.
+        /// The import records (``importRecordName``, ``earlierImportRecordName``) of the apps that have one.
         package var importRecords: [Entry] = []
         /// The folders that hold suite files and exist: `groups`, then each app's, sorted.
         package var folders: [String] = []
@@ -68,7 +76,7 @@ extension SuiteCatalog {
         if Self.info(folder) != nil { listing.folders.append(folder) }
         for name in suiteNames(among: names) {
             let entry = Entry(suiteName: name, appID: appID, path: folder + "/" + name + ".json")
-            if appID != nil, name == Self.importRecordName {
+            if appID != nil, Self.isImportRecord(name) {
                 listing.importRecords.append(entry)
             } else {
                 listing.suites.append(entry)

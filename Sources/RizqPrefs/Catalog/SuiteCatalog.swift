@@ -70,7 +70,8 @@ package struct SuiteCatalog: Sendable {
     }
 
     /// Every suite file: app-group suites first, then each app's, sorted by name. The apps'
-    /// import records (``importRecordName``) are not suites and are not listed.
+    /// import records (``importRecordName``, and ``earlierImportRecordName`` from before) are
+    /// not suites and are not listed.
     /// - Throws: ``SuiteStoreError/unreadable(path:reason:)`` when a folder cannot be listed
     ///   (``listing()`` lists the others all the same).
     public func suites() throws(SuiteStoreError) -> [Entry] {
@@ -136,9 +137,9 @@ package struct SuiteCatalog: Sendable {
         let folder = (file as NSString).deletingLastPathComponent
         let app = (folder as NSString).lastPathComponent
         let isGroup = app == "groups"
-        if !isGroup, suite == importRecordName {
+        if !isGroup, isImportRecord(suite) {
             // The import record is not a suite: `rizq-prefs import` refuses its name.
-            return "mv '\(file)' '\(folder)/\(importRecordName).json' (it is the record of the app's imports; keep the newer one if both exist)"
+            return "mv '\(file)' '\(folder)/\(suite).json' (it is the record of the app's imports; keep the newer one if both exist)"
         }
         return "rizq-prefs import --salvage " + (isGroup ? "" : "--app '\(app)' ") + "--suite '\(suite)' '\(file)'"
     }

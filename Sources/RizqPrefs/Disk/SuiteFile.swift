@@ -21,7 +21,7 @@ struct SuiteFile: Sendable {
         /// it records (``SchemaVersionMember``; `nil`: none), and the record of when its keys
         /// were last changed that an earlier release kept in an extended attribute of the file
         /// (``ChangeTimes/attributeName``; `nil`: none — the ``ChangeLog`` holds it then).
-        case entries(SuiteTable, FileStamp, bytes: [UInt8], schemaVersion: SchemaMark?, times: ChangeTimes?)
+        case entries(SuiteTable, FileStamp, bytes: [UInt8], schemaVersion: MigrationMark?, times: ChangeTimes?)
         /// The file is not JSON, or its root is not an object.
         case damaged(reason: String, FileStamp)
     }
@@ -36,7 +36,7 @@ struct SuiteFile: Sendable {
         var bytes: [UInt8]?
         /// The schema version the file records (``SchemaVersionMember``); `nil` when it
         /// records none, or there is no file.
-        var schemaVersion: SchemaMark?
+        var schemaVersion: MigrationMark?
         /// Where a damaged file was moved aside, and why it was judged damaged.
         var movedAside: (path: String, reason: String)?
         /// When its keys were last changed (no file: never); `nil` when not known yet — read
@@ -54,7 +54,7 @@ struct SuiteFile: Sendable {
         }
 
         init(
-            entries: SuiteTable = SuiteTable(), stamp: FileStamp? = nil, bytes: [UInt8]? = nil, schemaVersion: SchemaMark? = nil,
+            entries: SuiteTable = SuiteTable(), stamp: FileStamp? = nil, bytes: [UInt8]? = nil, schemaVersion: MigrationMark? = nil,
             movedAside: (path: String, reason: String)? = nil, times: ChangeTimes? = ChangeTimes(floor: 0, keys: [:])
         ) {
             self.entries = entries

@@ -29,6 +29,13 @@ public enum SuiteStoreError: Error, Sendable, Equatable {
     /// command line, whether it is stopped — and what to do. Nothing was written; the change is
     /// still pending in memory.
     case lockTimedOut(path: String, lockFile: String, waited: String, holders: String)
+    /// An administrator forced the key's value in the file `path` (the managed layer,
+    /// ``SuiteStore/objectIsForced(forKey:)``): no write changes what is read, so a throwing write
+    /// refuses it and nothing is written.
+    case forced(key: String, path: String)
+    /// The suite's schema (or the ``Key``'s declaration) does not allow the value: `reason` says
+    /// what the key takes. Nothing is written.
+    case notAllowed(key: String, reason: String)
 }
 
 extension SuiteStoreError: CustomStringConvertible, LocalizedError {
@@ -52,6 +59,10 @@ extension SuiteStoreError: CustomStringConvertible, LocalizedError {
             return "cannot store key \(quoted(key)): \(reason); nothing was written"
         case .lockTimedOut(let path, let lockFile, let waited, let holders):
             return "cannot write suite file \(path): another process held its lock (\(lockFile)) for all of the \(waited) this process waits: \(holders); the previous file is intact and the change is kept in memory: flush again once the lock is free (\(LockTimeout.environmentName) or SuiteStore.lockTimeout sets how long to wait)"
+        case .forced(let key, let path):
+            return "cannot change key \(quoted(key)): an administrator locked it in \(path), so every reader gets the value set there whatever is written; nothing was written (ask the administrator, or read it with objectIsForced(forKey:) / 'rizq-prefs writable' before offering to change it)"
+        case .notAllowed(let key, let reason):
+            return "cannot store key \(quoted(key)): \(reason); nothing was written"
         }
     }
 

@@ -24,7 +24,7 @@ struct EncodedSuite: Sendable {
 
     /// Encodes `table` whole, in `order` (its file order), with the schema version member first
     /// when `schemaVersion` is given (``SchemaVersionMember``).
-    init(encoding table: SuiteTable, order: SuiteTable.Order, schemaVersion: SchemaMark? = nil) throws(JSONWriter.Unrepresentable) {
+    init(encoding table: SuiteTable, order: SuiteTable.Order, schemaVersion: MigrationMark? = nil) throws(JSONWriter.Unrepresentable) {
         var output: [UInt8] = []
         var starts: [Int] = []
         var ends: [Int] = []
@@ -155,7 +155,7 @@ struct EncodedSuite: Sendable {
 extension EncodedSuite {
     /// `table` encoded whole, in its file order (`order` when it is still the table's), with
     /// the schema version member when `schemaVersion` is given.
-    init(suite table: SuiteTable, reusing order: SuiteTable.Order?, schemaVersion: SchemaMark?) throws(SuiteStoreError) {
+    init(suite table: SuiteTable, reusing order: SuiteTable.Order?, schemaVersion: MigrationMark?) throws(SuiteStoreError) {
         do {
             try self.init(encoding: table, order: table.order(reusing: order), schemaVersion: schemaVersion)
         } catch {

@@ -11,7 +11,7 @@ extension JSONReader {
         /// The top-level object, read straight into the store's table (the last of a repeated
         /// key wins), and the schema version the file records (``SchemaVersionMember``: taken
         /// out of the table; `nil` when there is none).
-        case object(SuiteTable, schemaVersion: SchemaMark?)
+        case object(SuiteTable, schemaVersion: MigrationMark?)
         /// Another kind of value (``PrefValue/kindName``): the file is damaged.
         case notAnObject(kindName: String)
     }

@@ -25,7 +25,7 @@ enum SchemaVersionMember {
     static let key = "$schemaVersion"
     /// The member that records which app's schema migrated the file to its version (its app
     /// id), written after the version: `"$schemaApp": "com.example.app"`. A second app whose
-    /// own schema does not run on the file is told so from it (``SchemaMigrator``). Files of
+    /// own schema does not run on the file is told so from it (``Migrator``). Files of
     /// earlier releases have none.
     static let appKey = "$schemaApp"
 
@@ -46,7 +46,7 @@ enum SchemaVersionMember {
     /// `nil` when the file has no version. A version member whose value is not a version stays
     /// in the table, as the ordinary key it was in files written before; so does an app member
     /// without a version, or whose value is not text.
-    static func take(from table: inout SuiteTable) -> SchemaMark? {
+    static func take(from table: inout SuiteTable) -> MigrationMark? {
         guard let value = table[key], let version = version(in: value) else { return nil }
         table.removeValue(forKey: key)
         var app: String?
@@ -54,11 +54,11 @@ enum SchemaVersionMember {
             app = text
             table.removeValue(forKey: appKey)
         }
-        return SchemaMark(version: version, app: app)
+        return MigrationMark(version: version, app: app)
     }
 
     /// The members' text after the file's `{`, for a file at `mark`.
-    static func append(_ mark: SchemaMark, to output: inout [UInt8]) {
+    static func append(_ mark: MigrationMark, to output: inout [UInt8]) {
         JSONWriter.appendSuiteKey(key, to: &output)
         output.append(contentsOf: String(mark.version).utf8)
         if let app = mark.app {
@@ -72,7 +72,7 @@ enum SchemaVersionMember {
 /// What a suite file records of its schema (``SchemaVersionMember``): the version of its data,
 /// and the app whose schema migrated it there (`nil` in files of earlier releases). Never one of
 /// the suite's keys; a write carries it over unchanged, only a migration sets it.
-struct SchemaMark: Equatable, Sendable {
+struct MigrationMark: Equatable, Sendable {
     var version: Int
     var app: String?
 }

@@ -13,7 +13,7 @@ struct CommittedWrite: Sendable {
     var changes: [CommittedChange]
     /// The file before the commit, its bytes, what they hold, the schema version they record and
     /// when their keys were last changed; `nil` when there was no file.
-    var originalFile: (bytes: [UInt8], entries: SuiteTable, schemaVersion: SchemaMark?, times: ChangeTimes?)?
+    var originalFile: (bytes: [UInt8], entries: SuiteTable, schemaVersion: MigrationMark?, times: ChangeTimes?)?
     /// The file the commit wrote; `nil` when nothing needed writing.
     var writtenStamp: FileStamp?
 }

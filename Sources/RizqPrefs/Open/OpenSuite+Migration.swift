@@ -4,14 +4,14 @@ extension OpenSuite {
         /// The file's keys and values (the schema version member taken out).
         var entries: SuiteTable
         /// The schema version the file records; `nil` when it records none.
-        var schemaVersion: SchemaMark?
+        var schemaVersion: MigrationMark?
         /// Whether there is a file (a damaged one was moved aside and counts as none).
         var exists: Bool
     }
 
     /// Writes a migrated suite: `entries` and `schemaVersion` in one atomic replace of the file.
     /// Handed to the body of ``migrate(_:)``, which calls it at most once, last.
-    typealias MigrationWriter = (_ entries: SuiteTable, _ schemaVersion: SchemaMark) throws(SuiteStoreError) -> Void
+    typealias MigrationWriter = (_ entries: SuiteTable, _ schemaVersion: MigrationMark) throws(SuiteStoreError) -> Void
 
     /// The open path's migration step (a schema's stages run here), on the suite's queue: this
     /// process's pending changes are written first (in the file's shape as it is), then, under

@@ -1,8 +1,12 @@
 import Dispatch
 extension OpenSuite {
-    /// Picks up what other processes wrote, now, without waiting for inotify.
+    /// Picks up what other processes wrote, and the layers as they are, now, without waiting
+    /// for inotify.
     func refresh() {
-        queue.sync { reloadIfChanged() }
+        queue.sync {
+            reloadIfChanged()
+            if openError == nil { readLayers() }
+        }
     }
 
     /// A read's check while the suite is degraded (inotify cannot follow its file): when the

@@ -47,6 +47,14 @@ final class OpenSuite: Sendable {
     static let watchesFiles = Atomic<Bool>(true)
     /// Marks `queue`, so that a read made on it reloads in place (``refreshIfStale()``).
     static let queueKey = DispatchSpecificKey<Bool>()
+    /// Where the suite's layers are read from: this process's XDG variables when the suite was
+    /// first opened in it (`OpenSuite+Layers.swift`).
+    let layerFolders: LayerFolders
+    /// Whether a layer is in force: a write then asks the memory whether the key is forced or
+    /// the schema refuses the value; false in the usual case, where a write costs one load of it.
+    let layersInForce = Atomic<Bool>(false)
+    /// Whether a reading of the layers is scheduled on `queue` (``layersChanged()``).
+    let layersReloadScheduled = Atomic<Bool>(false)
 
     /// Where the suite is in being opened (``open()``).
     private enum Opening {
@@ -63,6 +71,7 @@ final class OpenSuite: Sendable {
         queue = DispatchQueue(label: "RizqPrefs.suite." + location.suiteName)
         openError = nil
         opening = Mutex(.notYet)
+        layerFolders = LayerFolders.fromEnvironment()
         queue.setSpecific(key: Self.queueKey, value: true)
     }
 
@@ -74,6 +83,7 @@ final class OpenSuite: Sendable {
         queue = DispatchQueue(label: "RizqPrefs.suite." + location.suiteName)
         openError = error
         opening = Mutex(.open(movedAside: nil))
+        layerFolders = LayerFolders.fromEnvironment()
     }
 
     /// Reads (or repairs) the file and starts watching it, once: later calls return at once, or
@@ -102,6 +112,8 @@ final class OpenSuite: Sendable {
                 opening = .failed(error)
                 return .failure(error)
             }
+            // An administrator's layers and the installed schema: read now, watched below.
+            readLayers()
             // A one-shot process (``SuiteStore/openWithoutWatching()``) sets up no watch: each
             // read checks the file's stamp instead, as where inotify cannot follow the file.
             guard Self.watchesFiles.load(ordering: .relaxed) else {
@@ -111,6 +123,7 @@ final class OpenSuite: Sendable {
             // Followed whether or not the folder can be made: one that appears later is watched
             // then, and polled until it is. A file was just read: its folder exists.
             if !fileWasRead { _ = try? file.ensureDirectory() }
+            watchLayers()
             FileWatcher.shared.watch(
                 folder: location.directory, fileName: location.suiteName + ".json",
                 changed: { [weak self] in self?.fileChanged() },

@@ -37,7 +37,28 @@ struct SuiteMemory: ~Copyable, Sendable {
         /// Told once per transition, of its first changed key, however many keys changed: for
         /// an observer that only needs to know that something changed (the notification relay).
         let once: Bool
+        /// Told of the user's layer (the suite file) only: device sync, which carries that layer
+        /// and never an administrator's. Every other observer is told of what readers see.
+        var userLayer = false
         let callback: @Sendable (SuiteChange) -> Void
+    }
+
+    /// Which observers a change is for.
+    enum Audience {
+        /// Every observer (no layer is in force: what readers see is the user's layer).
+        case all
+        /// Those of the user's layer only.
+        case userLayer
+        /// Those of what readers see.
+        case effective
+
+        func includes(_ observer: Observer) -> Bool {
+            switch self {
+            case .all: return true
+            case .userLayer: return observer.userLayer
+            case .effective: return !observer.userLayer
+            }
+        }
     }
 
     private let state = Mutex(State())
@@ -46,9 +67,32 @@ struct SuiteMemory: ~Copyable, Sendable {
 
     // MARK: Reading
 
-    /// The stored value, or the registered default.
+    /// What a reader sees for `key`: the forced value, the stored value, an administrator's or the
+    /// schema's default (``SuiteLayers``), or the registered default.
     func value(forKey key: String) -> PrefValue? {
-        state.withLock { $0.values[key] ?? $0.registered[key] }
+        state.withLock { state in
+            // No layer in force (the usual case): today's read, one branch more.
+            guard let layers = state.layers else { return state.values[key] ?? state.registered[key] }
+            let hash = SuiteTable.hash(key)
+            return layers.effective(key, hash: hash, user: state.values[key, hash: hash]) ?? state.registered[key]
+        }
+    }
+
+    /// The suite's layers in force (`nil`: none), and as last read (`nil`: not read yet).
+    var layers: (inForce: SuiteLayers?, lastRead: SuiteLayers?) {
+        state.withLock { ($0.layers, $0.lastRead) }
+    }
+
+    /// What readers see of every key: `dictionaryRepresentation()`.
+    var effectiveDictionary: [String: PrefValue] {
+        state.withLock { state in
+            var merged = state.registered
+            guard let layers = state.layers else { return merged.merging(state.values.dictionary) { _, stored in stored } }
+            for (key, value) in layers.fallback { merged[key] = value }
+            for (key, value) in state.values where layers.allows(value, forKey: key) { merged[key] = value }
+            for (key, value) in layers.forced { merged[key] = value }
+            return merged
+        }
     }
 
     /// What readers see, as one snapshot (copy on write: taking it copies nothing).
@@ -67,13 +111,13 @@ struct SuiteMemory: ~Copyable, Sendable {
     }
 
     /// The schema version recorded by the file ``values`` were built from (`nil`: none).
-    var schemaVersion: SchemaMark? {
+    var schemaVersion: MigrationMark? {
         state.withLock { $0.schemaVersion }
     }
 
     /// The file as ``values`` hold it — its entries, its version and its schema version — when
     /// nothing is pending (``values`` are then exactly the file's); `nil` otherwise.
-    var unchangedFile: (entries: SuiteTable, stamp: FileStamp?, schemaVersion: SchemaMark?)? {
+    var unchangedFile: (entries: SuiteTable, stamp: FileStamp?, schemaVersion: MigrationMark?)? {
         state.withLock { $0.pending.isEmpty ? ($0.values, $0.stamp, $0.schemaVersion) : nil }
     }
 
@@ -85,7 +129,7 @@ struct SuiteMemory: ~Copyable, Sendable {
     // MARK: Opening
 
     /// The file as opened: what readers see first.
-    func start(with values: SuiteTable, stamp: FileStamp?, schemaVersion: SchemaMark?) {
+    func start(with values: SuiteTable, stamp: FileStamp?, schemaVersion: MigrationMark?) {
         state.withLock { state in
             state.values = values
             state.stamp = stamp
@@ -115,6 +159,25 @@ struct SuiteMemory: ~Copyable, Sendable {
         }
     }
 
+    /// The suite's layers, read again (at open, or after a layer file changed): readers see them
+    /// at once, and observers of what readers see are told of every key whose value changed.
+    func replaceLayers(_ read: SuiteLayers) {
+        state.withLock { state in
+            let old = state.layers
+            let new = read.isEmpty ? nil : read
+            state.lastRead = read
+            state.layers = new
+            guard !state.observers.isEmpty, old != nil || new != nil else { return }
+            let keys = (old?.keys ?? []).union(new?.keys ?? [])
+            for key in keys.sorted() {
+                let user = state.values[key]
+                let before = old.map { $0.effective(key, user: user) } ?? user
+                let after = new.map { $0.effective(key, user: user) } ?? user
+                if before != after { state.notify(SuiteChange(key: key, newValue: after, origin: .external), audience: .effective) }
+            }
+        }
+    }
+
     /// Fallback values for missing keys, in memory only.
     func register(_ defaults: [String: PrefValue]) {
         state.withLock { $0.registered.merge(defaults) { _, new in new } }
@@ -133,10 +196,16 @@ struct SuiteMemory: ~Copyable, Sendable {
     /// the first key that differs), so that a
     /// file of many changed keys costs it one call and the memory no comparison past the first
     /// difference when no other observer needs each key.
-    func addObserver(key: String?, externalOnly: Bool = false, once: Bool = false, _ callback: @escaping @Sendable (SuiteChange) -> Void) -> UInt64 {
+    ///
+    /// With `userLayer`, it is told of the user's layer (the suite file) only, as it changes; every
+    /// other observer is told of what readers see, through an administrator's layers and the
+    /// schema (a change hidden by a forced value is not one).
+    func addObserver(
+        key: String?, externalOnly: Bool = false, once: Bool = false, userLayer: Bool = false, _ callback: @escaping @Sendable (SuiteChange) -> Void
+    ) -> UInt64 {
         state.withLock { state in
             state.nextObserverID += 1
-            state.observers[state.nextObserverID] = Observer(key: key, externalOnly: externalOnly, once: once, callback: callback)
+            state.observers[state.nextObserverID] = Observer(key: key, externalOnly: externalOnly, once: once, userLayer: userLayer, callback: callback)
             if !externalOnly { state.localObserverCount += 1 }
             return state.nextObserverID
         }
@@ -201,7 +270,7 @@ struct SuiteMemory: ~Copyable, Sendable {
     /// The file holds `table` now, at `stamp` (`nil`: no file) and `schemaVersion`, written by
     /// this process outside the write path: a revert, or a schema migration. Changes made since
     /// sit on top of it; readers are told what differs.
-    func fileRewritten(to table: SuiteTable, encoded: EncodedSuite?, stamp: FileStamp?, schemaVersion: SchemaMark?) {
+    func fileRewritten(to table: SuiteTable, encoded: EncodedSuite?, stamp: FileStamp?, schemaVersion: MigrationMark?) {
         state.withLock { state in
             state.stamp = stamp
             state.schemaVersion = schemaVersion
@@ -300,7 +369,7 @@ extension SuiteMemory {
         /// The file version `values` were built from (`nil`: no file).
         var stamp: FileStamp?
         /// The schema version that file records (``SchemaVersionMember``; `nil`: none).
-        var schemaVersion: SchemaMark?
+        var schemaVersion: MigrationMark?
         var registered: [String: PrefValue] = [:]
         /// The file as this process last wrote it from `values`: the next write of the same
         /// keys encodes only the values changed since, and needs no sorting.
@@ -309,6 +378,10 @@ extension SuiteMemory {
         /// (``EncodedSuite/Buffers``).
         var spare = EncodedSuite.Buffers()
         var observers: [UInt64: Observer] = [:]
+        /// The layers in force (`nil`: none, the usual case: reads and notifications are the user's layer's).
+        var layers: SuiteLayers?
+        /// The layers as last read, in force or not (their report, their schema).
+        var lastRead: SuiteLayers?
         /// How many of `observers` want local changes: a local change with none to tell skips
         /// building its ``SuiteChange`` (the hot path of `set`).
         var localObserverCount = 0
@@ -373,7 +446,7 @@ extension SuiteMemory {
             absorb(loaded.entries, stamp: loaded.stamp, schemaVersion: loaded.schemaVersion, times: times)
         }
 
-        mutating func absorb(_ file: SuiteTable, stamp newStamp: FileStamp?, schemaVersion newVersion: SchemaMark?, times: ChangeTimes) {
+        mutating func absorb(_ file: SuiteTable, stamp newStamp: FileStamp?, schemaVersion newVersion: MigrationMark?, times: ChangeTimes) {
             pending.rebase(onto: file, changedAt: times)
             stamp = newStamp
             schemaVersion = newVersion
@@ -386,18 +459,17 @@ extension SuiteMemory {
             encoded = nil
             if !observers.isEmpty {
                 let local = origin == .local
-                let eachKey = observers.values.contains { !$0.once && !(local && $0.externalOnly) }
+                // With layers in force, a change the layers hide tells no one: every key is looked at.
+                let eachKey = layers != nil || observers.values.contains { !$0.once && !(local && $0.externalOnly) }
                 var toldOnce = false
                 for (key, old) in values where newValues[key] != old {
-                    notify(SuiteChange(key: key, newValue: newValues[key], origin: origin), once: !toldOnce)
-                    toldOnce = true
-                    if !eachKey { break }
+                    if tell(key, old, newValues[key], origin: origin, once: !toldOnce) { toldOnce = true }
+                    if !eachKey, toldOnce { break }
                 }
                 if eachKey || !toldOnce {
                     for (key, new) in newValues where values[key] == nil {
-                        notify(SuiteChange(key: key, newValue: new, origin: origin), once: !toldOnce)
-                        toldOnce = true
-                        if !eachKey { break }
+                        if tell(key, nil, new, origin: origin, once: !toldOnce) { toldOnce = true }
+                        if !eachKey, toldOnce { break }
                     }
                 }
             }
@@ -413,16 +485,36 @@ extension SuiteMemory {
         @inline(__always)
         private mutating func notifyLocal(_ key: String, _ old: PrefValue?, _ value: PrefValue?) {
             if localObserverCount > 0, old != value {
-                notify(SuiteChange(key: key, newValue: value, origin: .local))
+                tell(key, old, value, origin: .local)
             }
         }
 
-        /// Tells the observers that want `change`; those told once per transition only when
-        /// `once` (the transition's first change).
-        private func notify(_ change: SuiteChange, once: Bool = true) {
+        /// Tells the observers of a change of the user's value of `key` from `old` to `new`: with
+        /// no layer in force, everyone, as it is; with layers, the user-layer observers as it is and
+        /// the others as what readers now see (nobody, when that did not change). Returns whether
+        /// the observers of what readers see were told.
+        @discardableResult
+        private func tell(_ key: String, _ old: PrefValue?, _ new: PrefValue?, origin: SuiteChange.Origin, once: Bool = true) -> Bool {
+            guard let layers else {
+                notify(SuiteChange(key: key, newValue: new, origin: origin), once: once)
+                return true
+            }
+            notify(SuiteChange(key: key, newValue: new, origin: origin), once: once, audience: .userLayer)
+            let before = layers.effective(key, user: old)
+            let after = layers.effective(key, user: new)
+            guard before != after else { return false }
+            notify(SuiteChange(key: key, newValue: after, origin: origin), once: once, audience: .effective)
+            return true
+        }
+
+        /// Tells the observers in `audience` that want `change`; those told once per transition
+        /// only when `once` (the transition's first change).
+        func notify(_ change: SuiteChange, once: Bool = true, audience: Audience = .all) {
             let local = change.origin == .local
             for observer in observers.values
-            where (observer.key == nil || observer.key == change.key) && !(local && observer.externalOnly) && (once || !observer.once) {
+            where (observer.key == nil || observer.key == change.key) && !(local && observer.externalOnly) && (once || !observer.once)
+                && audience.includes(observer)
+            {
                 observer.callback(change)
             }
         }

@@ -15,7 +15,7 @@ struct SuiteWrite: ~Copyable {
     /// values changed since, only those are encoded again.
     let previous: EncodedSuite?
     /// The schema version the file records (`nil`: none): a write never changes it.
-    let schemaVersion: SchemaMark?
+    let schemaVersion: MigrationMark?
     /// The version of the file the bytes go over (`nil`: no file).
     let over: FileStamp?
     /// Arrays to encode into, instead of allocating (``EncodedSuite/Buffers``).

@@ -16,20 +16,26 @@ public struct SuiteBatch {
     init(store: SuiteStore) { self.store = store }
 
     /// Stages `value` (`nil` removes the key).
-    /// - Throws: ``SuiteStoreError/invalidValue(key:reason:)`` for NaN or infinities; when the
-    ///   body rethrows it, the whole batch is dropped.
+    /// - Throws: ``SuiteStoreError/invalidValue(key:reason:)`` for a value a suite cannot hold,
+    ///   ``SuiteStoreError/notAllowed(key:reason:)`` for one the suite's schema forbids,
+    ///   ``SuiteStoreError/forced(key:path:)`` for a key an administrator forced; when the body
+    ///   rethrows it, the whole batch is dropped.
     public mutating func set<Value: PrefValueConvertible>(_ value: Value?, forKey key: String) throws(SuiteStoreError) {
         let stored = value?.prefValue
         if let stored { try SuiteStore.validate(stored, forKey: key) }
+        try store.checkLayers(stored, forKey: key)
         stage(stored, forKey: key)
     }
 
     /// Stages a Foundation-style value (see ``SuiteStore/put(any:forKey:)``).
     public mutating func set(_ value: Any?, forKey key: String) throws(SuiteStoreError) {
-        stage(try SuiteStore.storable(value, forKey: key), forKey: key)
+        let stored = try SuiteStore.storable(value, forKey: key)
+        try store.checkLayers(stored, forKey: key)
+        stage(stored, forKey: key)
     }
 
-    /// Stages the removal of `key`.
+    /// Stages the removal of `key`. For a key an administrator forced, the user's value goes and
+    /// the forced one still reads, as ``SuiteStore/removeObject(forKey:)`` does.
     public mutating func removeObject(forKey key: String) {
         stage(nil, forKey: key)
     }

@@ -1,8 +1,10 @@
 import Dispatch
 
 extension SuiteStore {
-    /// Every change of `key`, in order, once each: its new stored value, or `nil` when it was
-    /// removed (also by ``removePersistentDomain(forName:)``). Changes made by other processes
+    /// Every change of `key`, in order, once each: its new value as readers see it, or `nil` when
+    /// it was removed (also by ``removePersistentDomain(forName:)``) and no layer has it. An
+    /// administrator's lock or default appearing, changing or going is a change too; a write
+    /// hidden by a forced value is not. Changes made by other processes
     /// arrive too, within milliseconds of their write. The stream starts with the next change;
     /// read the current value first if you need it.
     ///
@@ -25,12 +27,19 @@ extension SuiteStore {
         observe(key: nil) { $0 }
     }
 
+    /// Every change of the user's layer (the suite file) alone, as it is: what device sync
+    /// carries. An administrator's layers and the schema never show here, and a write under a
+    /// forced key does.
+    package func userLayerChanges() -> AsyncStream<SuiteChange> {
+        observe(key: nil, userLayer: true) { $0 }
+    }
+
     private func observe<Element: Sendable>(
-        key: String?, _ transform: @escaping @Sendable (SuiteChange) -> Element
+        key: String?, userLayer: Bool = false, _ transform: @escaping @Sendable (SuiteChange) -> Element
     ) -> AsyncStream<Element> {
         let (stream, continuation) = AsyncStream<Element>.makeStream(bufferingPolicy: .unbounded)
         let openSuite = self.openSuite
-        let id = openSuite.memory.addObserver(key: key) { change in continuation.yield(transform(change)) }
+        let id = openSuite.memory.addObserver(key: key, userLayer: userLayer) { change in continuation.yield(transform(change)) }
         continuation.onTermination = { _ in
             // Not inline: termination may be triggered while the suite's state is locked.
             DispatchQueue.global().async { openSuite.memory.removeObserver(id) }

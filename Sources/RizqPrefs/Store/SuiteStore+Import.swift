@@ -7,7 +7,7 @@ public enum SuiteImportError: Error, Sendable, Equatable, CustomStringConvertibl
     case notJSON(reason: String, line: Int, column: Int)
     /// The text is JSON, but not an object of keys and values (`kindName`: `array`, `string`, …).
     case notAnObject(kindName: String)
-    /// The object records a schema version (its ``SuiteSchema/versionKey`` member, as in a whole
+    /// The object records a schema version (its ``SuiteMigrations/versionKey`` member, as in a whole
     /// suite file) other than the suite's: its keys have that version's shape.
     case otherSchemaVersion(recorded: Int, suite: Int)
     /// The suite refused a value or could not be written (nothing was changed).
@@ -44,7 +44,7 @@ extension SuiteStore {
     /// export` write — in one durable commit: all keys or none. A key whose value is `null` is
     /// removed; with `replacing`, every key the object does not name is removed too. The
     /// object's keys are the suite's keys, so `{"$date": "…"}` imports one key named `$date`.
-    /// A ``SuiteSchema/versionKey`` member (a whole suite file given as input) is not a key: it
+    /// A ``SuiteMigrations/versionKey`` member (a whole suite file given as input) is not a key: it
     /// is accepted when it is the suite's ``schemaVersion`` and refused otherwise.
     ///
     /// ```swift
@@ -57,6 +57,9 @@ extension SuiteStore {
     /// open moved aside for its depth: written by hand, or by a release that wrote any depth) is
     /// left out and named in ``SuiteImportResult/skippedKeys``, and the other keys are imported:
     /// what `rizq-prefs doctor` suggests for such a file (`rizq-prefs import --salvage`).
+    ///
+    /// A key an administrator forced (``objectIsForced(forKey:)``), set or removed by the object,
+    /// and a value the suite's schema forbids, refuse the whole import.
     /// - Throws: ``SuiteImportError``; nothing is changed.
     @discardableResult
     public func importJSON(_ data: Data, replacing: Bool = false, salvaging: Bool = false) throws(SuiteImportError) -> SuiteImportResult {
@@ -78,6 +81,7 @@ extension SuiteStore {
                 if replacing { batch.removeAll() }
                 for (key, value) in entries {
                     if value == .null {
+                        try checkLayers(nil, forKey: key)
                         batch.removeObject(forKey: key)
                     } else {
                         try batch.set(value, forKey: key)

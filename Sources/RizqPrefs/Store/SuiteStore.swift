@@ -138,25 +138,37 @@ public final class SuiteStore: Sendable {
     /// (`NSString`, `NSNumber`, `NSURL`, `NSData`, `NSDate`, `NSArray`, `NSDictionary`), or `[Any]` /
     /// `[String: Any]` of these; `nil` removes the key. What cannot be stored is refused: an error
     /// naming its type is logged and the stored value stays as it was.
+    ///
+    /// A key an administrator forced (``objectIsForced(forKey:)``) is written all the same, as
+    /// Foundation writes it: the value goes to the user's layer and takes effect when the lock
+    /// goes, and meanwhile every read returns the forced value (one notice in the log). A value the
+    /// suite's schema forbids is refused and logged, as GSettings refuses it. The throwing writes
+    /// (``put(_:forKey:)``, batches, ``Key/put(_:)``) refuse both.
     public func set(_ value: Any?, forKey key: String) {
         do {
-            try put(any: value, forKey: key)
+            try store(Self.storable(value, forKey: key), forKey: key, refusingForced: false)
         } catch {
             Logger.rizqPrefs.error("\(error)", metadata: ["suite": "\(suiteName)"])
         }
     }
 
     /// Stores `value`, or removes the key for `nil`, and throws instead of storing a value that a
-    /// suite file cannot hold so that it reads back as itself (see `set(_:forKey:)`).
-    /// - Throws: ``SuiteStoreError/invalidValue(key:reason:)``; nothing is changed.
+    /// suite file cannot hold so that it reads back as itself (see `set(_:forKey:)`), a value the
+    /// suite's schema forbids, or any write to a key an administrator forced.
+    /// - Throws: ``SuiteStoreError/invalidValue(key:reason:)``, ``SuiteStoreError/notAllowed(key:reason:)``
+    ///   or ``SuiteStoreError/forced(key:path:)``; nothing is changed.
     @inlinable
     public func put<Value: PrefValueConvertible>(_ value: Value?, forKey key: String) throws(SuiteStoreError) {
         try store(value?.prefValue, forKey: key)
     }
 
+    /// The one write of one key: the value checked (``validate(_:forKey:)``), then the layers
+    /// asked (``checkLayers(_:forKey:refusingForced:)``) when one is in force, then memory changed
+    /// and a write scheduled.
     @usableFromInline
-    func store(_ value: PrefValue?, forKey key: String) throws(SuiteStoreError) {
+    func store(_ value: PrefValue?, forKey key: String, refusingForced: Bool = true) throws(SuiteStoreError) {
         if let value { try Self.validate(value, forKey: key) }
+        if openSuite.layersInForce.load(ordering: .relaxed) { try checkLayers(value, forKey: key, refusingForced: refusingForced) }
         openSuite.set(value, forKey: key)
         postDidChangeSoon()
     }
@@ -164,7 +176,7 @@ public final class SuiteStore: Sendable {
     @usableFromInline
     func storeLoggingFailure(_ value: PrefValue?, forKey key: String) {
         do {
-            try store(value, forKey: key)
+            try store(value, forKey: key, refusingForced: false)
         } catch {
             Logger.rizqPrefs.error("\(error)", metadata: ["suite": "\(suiteName)"])
         }
@@ -208,7 +220,9 @@ public final class SuiteStore: Sendable {
         }
     }
 
-    /// Removes the key from the suite (registered defaults still answer for it).
+    /// Removes the key from the suite (registered defaults still answer for it). For a key an
+    /// administrator forced, the user's value goes and the forced one still reads, as in
+    /// Foundation; `rizq-prefs delete` refuses it instead.
     public func removeObject(forKey key: String) {
         openSuite.set(nil, forKey: key)
         postDidChangeSoon()
@@ -270,7 +284,9 @@ public final class SuiteStore: Sendable {
 
     // MARK: Reading
 
-    /// The stored value, or the registered default, as a ``PrefValue``.
+    /// What `key` reads as, as a ``PrefValue``: the forced value, the stored value, an
+    /// administrator's or the schema's default, or the registered default (``source(forKey:)``
+    /// says which).
     public func prefValue(forKey key: String) -> PrefValue? {
         // Where inotify cannot follow the file (a limit reached, its folder gone, a network
         // file system), the file's stamp is checked first: a read is never older than the file.
@@ -298,22 +314,25 @@ public final class SuiteStore: Sendable {
         openSuite.movedAsideAtOpen
     }
 
-    /// The stored keys, sorted (registered defaults not included).
+    /// The stored keys, sorted: the user's layer (registered defaults and an administrator's
+    /// layers not included).
     public var keys: [String] {
         if openSuite.degraded.load(ordering: .relaxed) { openSuite.refreshIfStale() }
         return JSONWriter.sortedKeys(openSuite.memory.values.keys)
     }
 
-    /// The stored entries as ``PrefValue``s (registered defaults not included).
+    /// The stored entries as ``PrefValue``s: the user's layer, what `export` writes and device sync
+    /// carries (registered defaults and an administrator's layers not included).
     public var entries: [String: PrefValue] {
         if openSuite.degraded.load(ordering: .relaxed) { openSuite.refreshIfStale() }
         return openSuite.memory.values.dictionary
     }
 
-    /// Stored values and registered defaults, as Foundation-style values.
+    /// What every key reads as, as Foundation-style values: the registered defaults, under the
+    /// schema's and an administrator's defaults, under the stored values, under the forced ones
+    /// (``ValueSource``). ``entries`` and ``persistentDomain(forName:)`` are the stored values alone.
     public func dictionaryRepresentation() -> [String: Any] {
         if openSuite.degraded.load(ordering: .relaxed) { openSuite.refreshIfStale() }
-        let (values, defaults) = openSuite.memory.valuesAndDefaults
-        return defaults.merging(values.dictionary) { _, stored in stored }.mapValues(\.anyValue)
+        return openSuite.memory.effectiveDictionary.mapValues(\.anyValue)
     }
 }

@@ -16,6 +16,19 @@ public struct CodableUserDefault<Value: Codable & Sendable>: Sendable, Preferenc
     public let projectedValue: Key<Value>
     let observation = PreferenceObservation()
 
+    /// A property over a declared ``Key``: its name, default, suite, and what it says of itself
+    /// (title, description, range or choices: ``Key/schema``), declared once.
+    ///
+    /// ```swift
+    /// extension Key where Value == Int {
+    ///     static let dailyGoal = Key("daily_goal", default: 3, title: "Daily goal", range: 1...20)
+    /// }
+    /// final class Settings { @UserDefault(.dailyGoal) var dailyGoal: Int }
+    /// ```
+    public init(_ key: Key<Value>) {
+        projectedValue = key
+    }
+
     /// A property stored under `key` in `store`.
     public init(_ key: String, defaultValue: Value, store: SuiteStore = .standard) {
         projectedValue = Key(codable: key, default: defaultValue, store: store)

@@ -34,41 +34,92 @@ public struct Key<Value: Sendable>: Sendable, Hashable, AnyPrefKey {
     public let store: SuiteStore
     /// Whether the key was marked `sync: true`: device sync carries it to the user's other devices.
     public let isSynced: Bool
+    /// What the key is, for people and tools: its title, description, type, default, range or
+    /// choices and deprecation note, as declared — one member of the suite's ``PrefSchema``
+    /// (`PrefSchema(keys:)` collects them).
+    public let schema: PrefSchema.Property
+    /// The declared range or choices, when there are any: a value outside them is refused on
+    /// write and reads as the default.
+    let checks: PrefSchema.Property?
     let codec: PrefCodec<Value>
     private let cache = DecodedCache<Value>()
 
-    init(name: String, defaultValue: Value, store: SuiteStore, codec: PrefCodec<Value>, sync: Bool = false) {
+    init(name: String, defaultValue: Value, store: SuiteStore, codec: PrefCodec<Value>, sync: Bool = false, about: KeyAbout<Value> = KeyAbout()) {
         self.name = name
         self.defaultValue = defaultValue
         self.store = store
         self.codec = codec
         self.isSynced = sync
+        schema = about.property(default: defaultValue, codec: codec)
+        checks = schema.limitsValues ? schema : nil
         registerDefault()
         if sync { store.markForSync(name) }
     }
 
     /// A key for a natively stored type (see ``UserDefaultValue``): `Bool`, numbers, `String`,
     /// `Data`, `Date`, `URL`, `UUID`, sets, ranges, arrays and dictionaries of these, optionals.
-    public init(_ name: String, default defaultValue: Value, store: SuiteStore = .standard, sync: Bool = false) where Value: UserDefaultValue {
-        self.init(name: name, defaultValue: defaultValue, store: store, codec: .native(), sync: sync)
+    ///
+    /// `title`, `description` and `deprecated` describe it (``schema``, `rizq-prefs describe`);
+    /// `choices`, when given, are the only values it takes: any other is refused on write and
+    /// reads as the default.
+    public init(
+        _ name: String, default defaultValue: Value, store: SuiteStore = .standard, sync: Bool = false, title: String? = nil,
+        description: String? = nil, choices: [Value]? = nil, deprecated: String? = nil
+    ) where Value: UserDefaultValue {
+        self.init(
+            name: name, defaultValue: defaultValue, store: store, codec: .native(), sync: sync,
+            about: KeyAbout(title: title, description: description, deprecated: deprecated, choices: choices))
+    }
+
+    /// A key for a number (or any comparable stored type) that takes only the values in `range`:
+    /// any other is refused on write (``put(_:)`` throws, `value`'s setter logs and drops it) and
+    /// reads as the default (one warning in the log; the stored value stays).
+    ///
+    /// ```swift
+    /// static let volume = Key("volume", default: 50, title: "Volume", range: 0...100)
+    /// ```
+    public init(
+        _ name: String, default defaultValue: Value, store: SuiteStore = .standard, sync: Bool = false, title: String? = nil,
+        description: String? = nil, range: ClosedRange<Value>, deprecated: String? = nil
+    ) where Value: UserDefaultValue & Comparable {
+        self.init(
+            name: name, defaultValue: defaultValue, store: store, codec: .native(), sync: sync,
+            about: KeyAbout(title: title, description: description, deprecated: deprecated, minimum: range.lowerBound, maximum: range.upperBound))
     }
 
     /// A key for an enum with `String` or `Int` raw values (any `RawRepresentable` over a stored
-    /// type), with no declaration needed: stored as its raw value.
+    /// type), with no declaration needed: stored as its raw value. When the enum is `CaseIterable`,
+    /// its cases are the key's choices (``schema``): a raw value that names no case reads as the
+    /// default, as before.
     @_disfavoredOverload
-    public init(_ name: String, default defaultValue: Value, store: SuiteStore = .standard, sync: Bool = false) where Value: RawRepresentable, Value.RawValue: UserDefaultValue {
-        self.init(name: name, defaultValue: defaultValue, store: store, codec: .rawRepresentable(), sync: sync)
+    public init(
+        _ name: String, default defaultValue: Value, store: SuiteStore = .standard, sync: Bool = false, title: String? = nil,
+        description: String? = nil, deprecated: String? = nil
+    ) where Value: RawRepresentable, Value.RawValue: UserDefaultValue {
+        self.init(
+            name: name, defaultValue: defaultValue, store: store, codec: .rawRepresentable(), sync: sync,
+            about: KeyAbout(title: title, description: description, deprecated: deprecated))
     }
 
     /// A key for an optional enum (see the initializer above); `nil` removes the key.
     @_disfavoredOverload
-    public init(_ name: String, default defaultValue: Value, store: SuiteStore = .standard, sync: Bool = false) where Value: OptionalEnumValue {
-        self.init(name: name, defaultValue: defaultValue, store: store, codec: PrefCodec.dynamic() ?? .refusing(), sync: sync)
+    public init(
+        _ name: String, default defaultValue: Value, store: SuiteStore = .standard, sync: Bool = false, title: String? = nil,
+        description: String? = nil, deprecated: String? = nil
+    ) where Value: OptionalEnumValue {
+        self.init(
+            name: name, defaultValue: defaultValue, store: store, codec: PrefCodec.dynamic() ?? .refusing(), sync: sync,
+            about: KeyAbout(title: title, description: description, deprecated: deprecated))
     }
 
     /// A key for any `Codable` type, stored as nested JSON.
-    public init(codable name: String, default defaultValue: Value, store: SuiteStore = .standard, sync: Bool = false) where Value: Codable {
-        self.init(name: name, defaultValue: defaultValue, store: store, codec: .codable(), sync: sync)
+    public init(
+        codable name: String, default defaultValue: Value, store: SuiteStore = .standard, sync: Bool = false, title: String? = nil,
+        description: String? = nil, deprecated: String? = nil
+    ) where Value: Codable {
+        self.init(
+            name: name, defaultValue: defaultValue, store: store, codec: .codable(), sync: sync,
+            about: KeyAbout(title: title, description: description, deprecated: deprecated))
     }
 
     /// Makes the default what the suite's untyped readers see while nothing is stored. A default
@@ -123,21 +174,46 @@ public struct Key<Value: Sendable>: Sendable, Hashable, AnyPrefKey {
         interpret(store.prefValue(forKey: name), suite: store.suiteName)
     }
 
+    /// The non-throwing write (`value`'s setter, the property wrappers): what cannot be stored
+    /// is logged and dropped; a forced key's value is written under the lock, as Foundation does
+    /// (``SuiteStore/set(_:forKey:)-(Any?,_)``).
     func write(_ value: Value, to store: SuiteStore) {
         do {
-            if let stored = try codec.encode(value) {
-                try store.store(stored, forKey: name)
-            } else {
-                store.removeObject(forKey: name)
-            }
+            try write(value, to: store, refusingForced: false)
         } catch {
-            let message = (error as? SuiteStoreError)?.description ?? "cannot store key '\(name)': \(error); the stored value is unchanged"
-            Logger.rizqPrefs.error("\(message)", metadata: ["suite": "\(store.suiteName)"])
+            Logger.rizqPrefs.error("\(error)", metadata: ["suite": "\(store.suiteName)"])
         }
+    }
+
+    /// Stores `value` in `store`, or removes the key when it encodes to nothing (`nil`).
+    func write(_ value: Value, to store: SuiteStore, refusingForced: Bool) throws(SuiteStoreError) {
+        let stored: PrefValue?
+        do {
+            stored = try codec.encode(value)
+        } catch {
+            throw .invalidValue(key: name, reason: "\(error)")
+        }
+        guard let stored else {
+            if refusingForced { try store.checkLayers(nil, forKey: name) }
+            store.removeObject(forKey: name)
+            return
+        }
+        if let checks, let problem = checks.problem(with: stored) {
+            throw .notAllowed(key: name, reason: problem + " (as the key is declared)")
+        }
+        try store.store(stored, forKey: name, refusingForced: refusingForced)
     }
 
     private func interpret(_ stored: PrefValue?, suite: String? = nil) -> Value {
         guard let stored else { return defaultValue }
+        if let checks, !checks.accepts(stored) {
+            let suite = suite ?? store.suiteName
+            OnceWarnings.warn(
+                "declared\u{0}\(suite)\u{0}\(name)",
+                "stored value of key '\(name)' is not one the key takes (\(checks.allowed), as declared): using the default and leaving the stored value as it is until the app writes a new one",
+                suite: suite)
+            return defaultValue
+        }
         if codec.caches, let hit = cache.value(for: stored) { return hit }
         do {
             let value = try codec.decode(stored)
@@ -170,10 +246,17 @@ extension Key {
     }
 }
 
-/// Any ``Key``, whatever its value type: for `SuiteStore.reset(_:)`.
+/// Any ``Key``, whatever its value type: for `SuiteStore.reset(_:)` and `PrefSchema(keys:)`.
 public protocol AnyPrefKey: Sendable {
     /// The key's name in the suite.
     var name: String { get }
+    /// What the key is (``Key/schema``).
+    var schema: PrefSchema.Property { get }
+}
+
+extension AnyPrefKey {
+    /// Nothing declared: a key that says only its name.
+    public var schema: PrefSchema.Property { PrefSchema.Property() }
 }
 
 /// The last decoded value and the stored value it came from.

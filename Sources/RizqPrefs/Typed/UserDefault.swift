@@ -32,6 +32,19 @@ public struct UserDefault<Value: Sendable>: Sendable, PreferenceWrapper, Observe
         projectedValue = key
     }
 
+    /// A property over a declared ``Key``: its name, default, suite, and what it says of itself
+    /// (title, description, range or choices: ``Key/schema``), declared once.
+    ///
+    /// ```swift
+    /// extension Key where Value == Int {
+    ///     static let dailyGoal = Key("daily_goal", default: 3, title: "Daily goal", range: 1...20)
+    /// }
+    /// final class Settings { @UserDefault(.dailyGoal) var dailyGoal: Int }
+    /// ```
+    public init(_ key: Key<Value>) {
+        projectedValue = key
+    }
+
     /// A property stored under `key` in `store`.
     public init(_ key: String, defaultValue: Value, store: SuiteStore = .standard) where Value: UserDefaultValue {
         self.init(key: Key(key, default: defaultValue, store: store))

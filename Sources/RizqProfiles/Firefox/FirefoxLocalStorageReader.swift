@@ -30,7 +30,7 @@ import RizqImport
     /// Reads the Firefox profile folder `folder` (or its `storage` or `storage/default` folder).
     /// - Throws: ``ProfileError``, naming the file in the profile.
     public func read(profile folder: String, in copy: PrivateCopy) throws(ProfileError) -> [StoredOrigin] {
-        guard ProfileLocator.isFolder(folder) else { throw .notFound(path: folder) }
+        guard ProfilePath.isFolder(folder) else { throw .notFound(path: folder) }
         let layout = Layout(folder)
         if let prefs = layout.prefs, try Self.turnsLSNGOff(prefs, in: copy) {
             guard let webappsstore = layout.webappsstore else { return [] }
@@ -92,13 +92,13 @@ import RizqImport
         var prefs: String?
 
         init(_ folder: String) {
-            func file(_ path: String) -> String? { ProfileLocator.exists(path) && !ProfileLocator.isFolder(path) ? path : nil }
-            if ProfileLocator.isFolder(folder + "/storage") || file(folder + "/webappsstore.sqlite") != nil || file(folder + "/prefs.js") != nil {
-                lsng = ProfileLocator.isFolder(folder + "/storage/default") ? folder + "/storage/default" : nil
+            func file(_ path: String) -> String? { ProfilePath.exists(path) && !ProfilePath.isFolder(path) ? path : nil }
+            if ProfilePath.isFolder(folder + "/storage") || file(folder + "/webappsstore.sqlite") != nil || file(folder + "/prefs.js") != nil {
+                lsng = ProfilePath.isFolder(folder + "/storage/default") ? folder + "/storage/default" : nil
                 archive = file(folder + "/storage/ls-archive.sqlite")
                 webappsstore = file(folder + "/webappsstore.sqlite")
                 prefs = file(folder + "/prefs.js")
-            } else if ProfileLocator.isFolder(folder + "/default") {
+            } else if ProfilePath.isFolder(folder + "/default") {
                 lsng = folder + "/default"
                 archive = file(folder + "/ls-archive.sqlite")
             } else {
@@ -120,7 +120,7 @@ import RizqImport
     static func originFolders(in root: String) -> [String] {
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []
         return entries.filter { name in
-            !isSyncConflict(name) && ProfileLocator.exists(root + "/" + name + "/ls/data.sqlite")
+            !isSyncConflict(name) && ProfilePath.exists(root + "/" + name + "/ls/data.sqlite")
         }.sorted()
     }
 
@@ -163,7 +163,7 @@ import RizqImport
     }
 
     private static func metadataOrigin(_ originFolder: String, in copy: PrivateCopy) throws(ProfileError) -> String? {
-        guard ProfileLocator.exists(originFolder + "/.metadata-v2") else { return nil }
+        guard ProfilePath.exists(originFolder + "/.metadata-v2") else { return nil }
         let copied = try copy.copyFolder(originFolder, as: "metadata-" + UUID().uuidString, skip: { $0 != ".metadata-v2" }, stable: { _ in true })
         guard let data = FileManager.default.contents(atPath: copied + "/.metadata-v2") else { return nil }
         return FirefoxOriginMetadata.origin([UInt8](data))

@@ -77,7 +77,7 @@ package struct FirefoxProfiles: Sendable, Equatable {
         for name in ini.sectionNames where name.hasPrefix("Install") {
             if let path = ini[section: name, key: "Default"], !path.isEmpty { installs[String(name.dropFirst("Install".count))] = path }
         }
-        if ini[section: "General", key: "Version"] == nil, ProfileLocator.exists(folder + "/installs.ini") {
+        if ini[section: "General", key: "Version"] == nil, ProfilePath.exists(folder + "/installs.ini") {
             let installsINI = try Self.readINI(folder + "/installs.ini")
             for name in installsINI.sectionNames where installs[name] == nil {
                 if let path = installsINI[section: name, key: "Default"], !path.isEmpty { installs[name] = path }
@@ -150,7 +150,7 @@ package struct FirefoxProfiles: Sendable, Equatable {
         let legacy = home + "/.mozilla/firefox"
         let configHome = environment["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? home + "/.config"
         let xdg = configHome + "/mozilla/firefox"
-        let preferLegacy = environment["MOZ_LEGACY_HOME"] == "1" || ProfileLocator.exists(home + "/.mozilla")
+        let preferLegacy = environment["MOZ_LEGACY_HOME"] == "1" || ProfilePath.exists(home + "/.mozilla")
         return (preferLegacy ? [legacy, xdg] : [xdg, legacy]) + [
             home + "/snap/firefox/common/.mozilla/firefox",
             home + "/.var/app/org.mozilla.firefox/.mozilla/firefox",
@@ -171,13 +171,13 @@ package struct FirefoxProfiles: Sendable, Equatable {
         for directory in (environment["PATH"] ?? "/usr/bin").split(separator: ":") {
             for name in ["firefox", "firefox-esr"] {
                 let path = String(directory) + "/" + name
-                guard ProfileLocator.exists(path) else { continue }
+                guard ProfilePath.exists(path) else { continue }
                 candidates.append((URL(fileURLWithPath: path).resolvingSymlinksInPath().path as NSString).deletingLastPathComponent)
             }
         }
         candidates += ["/usr/lib/firefox-esr", "/usr/lib/firefox", "/usr/lib64/firefox-esr", "/usr/lib64/firefox", "/opt/firefox", "/usr/local/lib/firefox"]
         var seen: Set<String> = []
-        return candidates.filter { ProfileLocator.exists($0 + "/application.ini") && seen.insert($0).inserted }
+        return candidates.filter { ProfilePath.exists($0 + "/application.ini") && seen.insert($0).inserted }
     }
 }
 #endif

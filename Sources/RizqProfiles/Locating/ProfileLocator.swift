@@ -38,8 +38,8 @@ public struct ProfileLocator: Sendable {
         switch source {
         case .browser(let browser):
             let candidates = browser.userDataFolders(home: home, environment: environment)
-            guard let folder = candidates.first(where: { Self.isFolder($0) && Self.exists($0 + "/Local State") })
-                ?? candidates.first(where: { Self.isFolder($0) })
+            guard let folder = candidates.first(where: { ProfilePath.isFolder($0) && ProfilePath.exists($0 + "/Local State") })
+                ?? candidates.first(where: { ProfilePath.isFolder($0) })
             else {
                 throw .browserNotFound(name: browser.displayName, looked: candidates)
             }
@@ -49,10 +49,10 @@ public struct ProfileLocator: Sendable {
         case .electron(let appName):
             let config = configFolder
             var folder = config + "/" + appName
-            if !Self.isFolder(folder) {
+            if !ProfilePath.isFolder(folder) {
                 // Electron names the folder after the app's productName or name; accept another case.
                 let entries = (try? FileManager.default.contentsOfDirectory(atPath: config)) ?? []
-                let matches = entries.filter { $0.lowercased() == appName.lowercased() && Self.isFolder(config + "/" + $0) }
+                let matches = entries.filter { $0.lowercased() == appName.lowercased() && ProfilePath.isFolder(config + "/" + $0) }
                 guard matches.count == 1, let match = matches.first else {
                     throw .browserNotFound(name: "Electron app '\(appName)'", looked: [folder])
                 }
@@ -71,7 +71,7 @@ public struct ProfileLocator: Sendable {
     /// Firefox installed here, then `Default=1`).
     public func locateFirefox(profile: String?) throws(ProfileError) -> ProfileLocation {
         let folders = FirefoxProfiles.dataFolders(home: home, environment: environment)
-        guard let folder = folders.first(where: { Self.exists($0 + "/profiles.ini") }) else {
+        guard let folder = folders.first(where: { ProfilePath.exists($0 + "/profiles.ini") }) else {
             throw .browserNotFound(name: "Firefox", looked: folders)
         }
         return try locateFirefoxProfile(in: folder, name: profile, label: "Firefox")
@@ -81,7 +81,7 @@ public struct ProfileLocator: Sendable {
         let list = try FirefoxProfiles(folder: folder)
         let hashes = FirefoxProfiles.installFolders(environment: environment).map(FirefoxInstallHash.of(installFolder:))
         let chosen = try list.choose(name, installHashes: hashes, dedicated: FirefoxProfiles.usesInstallDefaults(folder))
-        guard Self.isFolder(chosen.path) else {
+        guard ProfilePath.isFolder(chosen.path) else {
             throw .notAProfile(path: chosen.path, reason: "\(folder)/profiles.ini lists this profile folder, but it does not exist")
         }
         return ProfileLocation(kind: .firefoxProfile, path: chosen.path, label: "\(label) profile '\(chosen.name)'" + (chosen.name == chosen.folderName ? "" : " (\(chosen.folderName))"))
@@ -112,45 +112,45 @@ public struct ProfileLocator: Sendable {
             if profile != nil { throw .notAProfile(path: path, reason: "--profile chooses a profile of a browser's user-data folder, and this is a file") }
             return try locateFile(path, name: name, label: label)
         }
-        if Self.exists(path + "/Local State"), !Self.exists(path + "/CURRENT") {
+        if ProfilePath.exists(path + "/Local State"), !ProfilePath.exists(path + "/CURRENT") {
             let chosen = try Self.chooseProfile(in: path, name: profile)
             let location = try locate(path: path + "/" + chosen.directory, profile: nil, label: nil)
             let what = (label ?? "browser") + " profile '\(chosen.directory)'" + (chosen.name.map { $0 == chosen.directory ? "" : " (\($0))" } ?? "")
             return ProfileLocation(kind: location.kind, path: location.path, label: what)
         }
-        if Self.exists(path + "/profiles.ini"), !Self.exists(path + "/prefs.js") {
+        if ProfilePath.exists(path + "/profiles.ini"), !ProfilePath.exists(path + "/prefs.js") {
             return try locateFirefoxProfile(in: path, name: profile, label: label ?? "Firefox")
         }
         if profile != nil {
             throw .notAProfile(path: path, reason: "--profile chooses a profile of a browser's user-data folder (one that holds 'Local State' or Firefox's profiles.ini), and this folder is not one")
         }
         let described = label ?? "profile folder"
-        if Self.exists(path + "/CURRENT") {
+        if ProfilePath.exists(path + "/CURRENT") {
             return ProfileLocation(kind: .chromiumLevelDB, path: path, label: label ?? "LevelDB folder")
         }
-        if Self.exists(path + "/Local Storage/leveldb/CURRENT") {
+        if ProfilePath.exists(path + "/Local Storage/leveldb/CURRENT") {
             return ProfileLocation(kind: .chromiumLevelDB, path: path + "/Local Storage/leveldb", label: described)
         }
-        if name == "Local Storage", Self.exists(path + "/leveldb/CURRENT") {
+        if name == "Local Storage", ProfilePath.exists(path + "/leveldb/CURRENT") {
             return ProfileLocation(kind: .chromiumLevelDB, path: path + "/leveldb", label: label ?? "Local Storage folder")
         }
-        if Self.isFolder(path + "/Local Storage"), !WebKitLocalStorageReader.files(in: path + "/Local Storage").isEmpty {
+        if ProfilePath.isFolder(path + "/Local Storage"), !WebKitLocalStorageReader.files(in: path + "/Local Storage").isEmpty {
             return ProfileLocation(kind: .webkitSQLite, path: path + "/Local Storage", label: described + " (legacy *.localstorage files)")
         }
         if !WebKitLocalStorageReader.files(in: path).isEmpty {
             return ProfileLocation(kind: .webkitSQLite, path: path, label: label ?? "folder of *.localstorage files")
         }
-        if Self.exists(path + "/ls/data.sqlite") || (name == "ls" && Self.exists(path + "/data.sqlite")) {
+        if ProfilePath.exists(path + "/ls/data.sqlite") || (name == "ls" && ProfilePath.exists(path + "/data.sqlite")) {
             let database = name == "ls" ? path + "/data.sqlite" : path + "/ls/data.sqlite"
             return ProfileLocation(kind: .firefoxLSNG, path: database, label: label ?? "Firefox origin folder")
         }
-        if Self.exists(path + "/prefs.js") || Self.isFolder(path + "/storage/default") || Self.exists(path + "/webappsstore.sqlite") {
+        if ProfilePath.exists(path + "/prefs.js") || ProfilePath.isFolder(path + "/storage/default") || ProfilePath.exists(path + "/webappsstore.sqlite") {
             return ProfileLocation(kind: .firefoxProfile, path: path, label: label ?? "Firefox profile")
         }
         if FirefoxLocalStorageReader.Layout.holdsStorage(path) {
             return ProfileLocation(kind: .firefoxProfile, path: path, label: label ?? "Firefox storage folder")
         }
-        if Self.exists(path + "/Preferences") || Self.isFolder(path + "/Local Storage") {
+        if ProfilePath.exists(path + "/Preferences") || ProfilePath.isFolder(path + "/Local Storage") {
             throw .notAProfile(path: path, reason: "this browser profile holds no localStorage (its 'Local Storage' folder has no leveldb database and no *.localstorage files)")
         }
         throw .notAProfile(path: path, reason: "found no 'Local Storage/leveldb', *.localstorage files, 'Local State' (a browser's user-data folder), or Firefox storage in it")
@@ -161,7 +161,7 @@ public struct ProfileLocator: Sendable {
             return ProfileLocation(kind: .webkitSQLite, path: path, label: label ?? "*.localstorage file")
         }
         let folder = (path as NSString).deletingLastPathComponent
-        if Self.exists(folder + "/CURRENT"), name == "CURRENT" || name.hasPrefix("MANIFEST-") || name.hasSuffix(".ldb") || name.hasSuffix(".log") || name.hasSuffix(".sst") {
+        if ProfilePath.exists(folder + "/CURRENT"), name == "CURRENT" || name.hasPrefix("MANIFEST-") || name.hasSuffix(".ldb") || name.hasSuffix(".log") || name.hasSuffix(".sst") {
             return ProfileLocation(kind: .chromiumLevelDB, path: folder, label: label ?? "LevelDB folder")
         }
         if name.hasSuffix(".plist") {
@@ -199,8 +199,8 @@ public struct ProfileLocator: Sendable {
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
         let directories = entries.filter { entry in
             !["System Profile", "Guest Profile"].contains(entry)
-                && (exists(folder + "/" + entry + "/Preferences") || isFolder(folder + "/" + entry + "/Local Storage") || names[entry] != nil)
-                && isFolder(folder + "/" + entry)
+                && (ProfilePath.exists(folder + "/" + entry + "/Preferences") || ProfilePath.isFolder(folder + "/" + entry + "/Local Storage") || names[entry] != nil)
+                && ProfilePath.isFolder(folder + "/" + entry)
         }
         let sorted = directories.sorted { left, right in
             // Default first, then Profile 1, Profile 2, … in number order.
@@ -229,15 +229,6 @@ public struct ProfileLocator: Sendable {
     }
 
     // MARK: Helpers
-
-    static func exists(_ path: String) -> Bool {
-        FileManager.default.fileExists(atPath: path)
-    }
-
-    static func isFolder(_ path: String) -> Bool {
-        var isFolder: ObjCBool = false
-        return FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && isFolder.boolValue
-    }
 
     /// Whether the file starts with SQLite's header.
     static func isSQLite(_ path: String) -> Bool {

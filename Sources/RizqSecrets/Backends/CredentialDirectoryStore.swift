@@ -1,6 +1,7 @@
 #if Secrets
 import Foundation
 import RizqCore
+import RizqMounts
 
 /// Secrets that the host delivers as files, read-only: systemd's credentials in
 /// `$CREDENTIALS_DIRECTORY` (a unit's `LoadCredential=`, `LoadCredentialEncrypted=`,

@@ -1,5 +1,6 @@
 #if Secrets
 import Foundation
+import Logging
 import RizqCore
 
 /// The config file of the secret chain: `$XDG_CONFIG_HOME/rizq-prefs-secrets/secrets.json` (or
@@ -30,6 +31,9 @@ import RizqCore
 /// (``isOnlyChoices``), and refused, unread, when it names a command or a path
 /// (``moveFormerFile(from:to:)``).
 struct SecretsConfigFile: Sendable, Equatable, Decodable {
+    /// The secrets' log (the label the chain logs under).
+    private static let logger = Logger(label: "RizqSecrets")
+
     var backend: String?
     var secretsDirectory: String?
     var passphraseFile: String?
@@ -159,7 +163,7 @@ struct SecretsConfigFile: Sendable, Equatable, Decodable {
             if error.problem == .system(.fileExists) { return true }
             throw .untrusted(path: former, detail: "cannot move the secrets config file \(former) to \(path): \(error.reason); \(byHand)")
         }
-        ChainedSecretStore.logger.warning("moved the secrets config file \(former) to \(path): sandboxed apps may be given the folder it was in")
+        Self.logger.warning("moved the secrets config file \(former) to \(path): sandboxed apps may be given the folder it was in")
         return true
     }
 

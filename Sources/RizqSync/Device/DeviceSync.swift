@@ -107,6 +107,7 @@ public final class DeviceSync: Sendable {
         }
         self.store = store
         self.replicaID = id
+        SyncStateMove.prepare(forSuitesRoot: store.location.root)
         paths = SyncPaths(store: store)
         do {
             stateFile = try SyncFile(directory: paths.stateDirectory, name: store.suiteName, subject: "sync state")
@@ -342,7 +343,8 @@ public final class DeviceSync: Sendable {
     /// of the folder (a replica arrived). Errors are logged and reported as status events; the
     /// suite keeps working locally whatever happens to the folder.
     public func start() {
-        let stream = store.changes()
+        // The user's layer alone: an administrator's values are this machine's, never synced.
+        let stream = store.userLayerChanges()
         let begin = local.withLock { local -> Bool in
             guard !local.running else { return false }
             local.running = true

@@ -14,15 +14,27 @@ import Glibc
 /// folder it names already holds this device's replica (the host has published there before,
 /// under its own device id, which no sandbox is given); any other is left where it is, unread,
 /// and named in a warning with the command that enables its sync again. The move runs once: the
-/// new folder, made even when there is nothing to move, marks it done, and a file planted in the
-/// old folder later is never read.
+/// new folder's `apps/` and `groups/`, made even when there is nothing to move, mark it done
+/// (not the folder itself, which an archived conflict copy may make first), and a file planted
+/// in the old folder later is never read.
+///
+/// Device sync runs it before it reads a state (``prepare(forSuitesRoot:)``, from `DeviceSync`).
 enum SyncStateMove {
+    /// Moves the sync states an earlier release kept under the suites' root `root` to its
+    /// state root, once; nothing when the two are the same (a root of its own).
+    static func prepare(forSuitesRoot root: String) {
+        let stateRoot = SyncPaths.stateRoot(forSuitesRoot: root)
+        if stateRoot != root { runOnce(from: root + "/sync", to: stateRoot + "/sync") }
+    }
+
     /// Moves what `old` holds into `new`, once (see the type's documentation).
     static func runOnce(from old: String, to new: String) {
         var info = stat()
-        guard lstat(new, &info) != 0 else { return }
+        guard lstat(new + "/apps", &info) != 0, lstat(new + "/groups", &info) != 0 else { return }
         do {
             try PrivateFolder.ensure(new, trust: .settings("sync state folder"))
+            try PrivateFolder.ensure(new + "/apps", trust: .settings("sync state folder"))
+            try PrivateFolder.ensure(new + "/groups", trust: .settings("sync state folder"))
         } catch {
             DeviceSync.logger.warning("cannot make the sync state folder: \(error.reason)", metadata: ["path": "\(new)"])
             return

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import RizqCore
 import RizqPrefs
 #if canImport(Glibc)
@@ -14,6 +15,9 @@ import Glibc
 /// <folder>/replica-<device>.sync-conflict-<date>-<time>-<id>.json  a conflict copy the engine made
 /// ```
 struct ReplicaFolder: Sendable {
+    /// Device sync's log (the label `DeviceSync` logs under).
+    private static let logger = Logger(label: "rizq-prefs.sync")
+
     /// A replica file read, and the version it was read at.
     struct Read: Sendable {
         var document: ReplicaDocument
@@ -153,7 +157,7 @@ struct ReplicaFolder: Sendable {
         do {
             read = try PrivateFile.read(ignoreFile, trust: .settings("Syncthing ignore file"), limit: Self.ignoreFileLimit)
         } catch {
-            DeviceSync.logger.warning("the Syncthing ignore file is not changed: \(error.reason)", metadata: ["path": "\(ignoreFile)"])
+            Self.logger.warning("the Syncthing ignore file is not changed: \(error.reason)", metadata: ["path": "\(ignoreFile)"])
             return
         }
         let existing = read.map { String(decoding: $0.bytes, as: UTF8.self) } ?? ""

@@ -29,7 +29,7 @@ struct FleetImportCommand: AsyncParsableCommand {
 
     @OptionGroup var fleetOptions: FleetOptionsGroup
 
-    @Argument(help: ArgumentHelp("The JSON file, or - for stdin.", valueName: "file"))
+    @Argument(help: ArgumentHelp("The JSON file, or - for stdin.", valueName: "file"), completion: .file(extensions: ["json"]))
     var file: String
 
     @Flag(help: "Remove every key the file does not name.")

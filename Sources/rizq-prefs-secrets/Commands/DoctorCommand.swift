@@ -24,7 +24,11 @@ struct DoctorCommand: ParsableCommand {
             (a Secret Service reachable and unlocked, a vault that a key source here opens), and \
             that every backend in the chain can be read; for each suite synced between devices, a \
             device whose stamps are more than a minute from this device's clock (with the offset) \
-            and a key whose last merge such a clock decided. Each finding that needs you comes with a \
+            and a key whose last merge such a clock decided; an administrator's layers and the \
+            installed schemas: every layer folder looked in, every file read and the keys it sets, \
+            every file left out and why (not root's, writable by others, too large, not a JSON \
+            object), every stored value a schema forbids, and inside a Flatpak sandbox whether \
+            the host's policy is visible. Each finding that needs you comes with a \
             fix. Exits 0 when nothing needs you (warnings, such as a folder other users can list, \
             are printed but do not fail), 3 when a suite file or folder does, else 4 when the \
             secrets do. --json prints \
@@ -57,6 +61,7 @@ struct DoctorCommand: ParsableCommand {
         checks += lookAlikeFindings(catalog).map { Check(area: "files", finding: $0) }
         checks += killedImportFindings(catalog).map { Check(area: "files", finding: $0) }
         checks += sandboxFindings(catalog).map { Check(area: "files", finding: $0) }
+        checks += layerFindings(catalog).map { Check(area: "layers", finding: $0) }
         if !skipSecrets { checks += secretFindings().map { Check(area: "secrets", finding: $0) } }
         checks += syncFindings().map { Check(area: "sync", finding: $0) }
 
@@ -72,6 +77,8 @@ struct DoctorCommand: ParsableCommand {
         } else {
             Output.line("Suite files under \(DisplayText.escaped(catalog.root))")
             for check in checks where check.area == "files" { show(check.finding) }
+            Output.line("An administrator's layers and installed schemas ($XDG_CONFIG_DIRS, $XDG_DATA_DIRS)")
+            for check in checks where check.area == "layers" { show(check.finding) }
             if !skipSecrets {
                 Output.line("Secrets of \(secretService) (rizq-prefs secret backends)")
                 for check in checks where check.area == "secrets" { show(check.finding) }

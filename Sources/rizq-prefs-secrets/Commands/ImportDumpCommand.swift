@@ -8,11 +8,11 @@ import RizqProfiles
 import RizqSecrets
 
 /// `rizq-prefs import-app FILE` and `rizq-prefs import-app --from SOURCE` (first named
-/// `rizq-prefs import-app`, which still works and says so): a thin command over
+/// `rizq-prefs migrate`, which still works and says so): a thin command over
 /// `Importer`, fed by a dump file, a browser profile or a property list (see ``ImportInput``).
 ///
-/// The command keeps the name `migrate`, which users' scripts call; in the code it is an import
-/// (RizqImport), as "migration" means schema versions only. `rizq-prefs import` is another
+/// An import (RizqImport) in its name, its report and its record, as "migration" means schema
+/// versions only. `rizq-prefs import` is another
 /// command: a JSON object in the suite file's format into one suite (`ImportCommand`).
 struct ImportDumpCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -59,8 +59,9 @@ struct ImportDumpCommand: ParsableCommand {
             run with the same plan id (without a plan: the same input) says "already imported" and \
             changes nothing. Values already in a suite or the secret store are kept unless \
             --overwrite. The report lists every key and never shows a secret. The record \
-            (<root>/apps/<app id>/rizq-migrations.json) is not a suite: 'suites' does not list it \
-            and --suite rizq-migrations is refused.
+            (<root>/apps/<app id>/rizq-imports.json) is not a suite: 'suites' does not list it \
+            and --suite rizq-imports is refused. Imports recorded in rizq-migrations.json (the \
+            record's earlier name) still count as done.
 
             Exit status: 0 imported, dry run, listed, already imported, or recovered; 2 the dump, the \
             profile or the plan cannot be used; 3 a suite cannot be read or written; 4 the Secret \
@@ -75,14 +76,14 @@ struct ImportDumpCommand: ParsableCommand {
               rizq-prefs import-app state.json --app com.rizq.app --origin https://app.rizq.io --json
               rizq-prefs import-app --app com.rizq.app --recover
 
-            'rizq-prefs import-app' is the name the first releases gave this command (in this \
+            'rizq-prefs migrate' is the name the first releases gave this command (in this \
             project "migration" means a suite's schema versions: 'rizq-prefs schema'); it still \
-            works and says so. The report keeps its words ("Migration 'ID'", the JSON member \
-            "migration") and the record suite its name, so that scripts written for it keep working.
+            works and says so. The report's first line is "Import 'ID': …" and its JSON member \
+            "import" (both said "migration" before: CHANGELOG.md).
             """,
         aliases: HandedOverCommand.importApp.aliases)
 
-    @Argument(help: ArgumentHelp("The localStorage dump, or - for stdin (or use --from).", valueName: "file"))
+    @Argument(help: ArgumentHelp("The localStorage dump, or - for stdin (or use --from).", valueName: "file"), completion: .file())
     var file: String?
 
     @Option(help: ArgumentHelp(
@@ -96,7 +97,7 @@ struct ImportDumpCommand: ParsableCommand {
     @Flag(help: "With --from: list the origins with their key counts and sizes (no values), and import nothing.")
     var list = false
 
-    @Option(help: ArgumentHelp("The import plan, a JSON file (see README, \"The plan\").", valueName: "plan"))
+    @Option(help: ArgumentHelp("The import plan, a JSON file (see README, \"The plan\").", valueName: "plan"), completion: .file(extensions: ["json"]))
     var plan: String?
 
     @Option(help: ArgumentHelp("The origin to import from a file that holds several.", valueName: "origin"))

@@ -22,6 +22,17 @@ enum CommandLauncher {
         return (command, command.keepsName ? words : Array(words.dropFirst()))
     }
 
+    /// The executable and the arguments to give it, when `arguments` are a shell's completion
+    /// request (``ShellCompletion/requestWord`` and the words typed) whose first word, typed
+    /// whole, is a handed-over command's name: that executable completes its own words. (A
+    /// failure to run it completes nothing: the shell shows no candidates.)
+    static func completionHandover(for arguments: [String]) -> (command: HandedOverCommand, arguments: [String])? {
+        guard arguments.first == ShellCompletion.requestWord, arguments.count > 2,
+            let handover = handover(for: Array(arguments.dropFirst())), arguments[1] != "help"
+        else { return nil }
+        return (handover.command, [ShellCompletion.requestWord] + handover.arguments)
+    }
+
     /// Replaces this process with `command`'s executable, given `arguments`; returns only the
     /// error to report when it cannot.
     static func exec(_ command: HandedOverCommand, _ arguments: [String]) -> CLIError {

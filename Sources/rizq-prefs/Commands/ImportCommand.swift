@@ -26,7 +26,7 @@ struct ImportCommand: ParsableCommand {
 
     @OptionGroup var store: StoreOptions
 
-    @Argument(help: ArgumentHelp("The JSON file, or - for stdin.", valueName: "file"))
+    @Argument(help: ArgumentHelp("The JSON file, or - for stdin.", valueName: "file"), completion: .file(extensions: ["json"]))
     var file: String
 
     @Flag(help: "Replace the whole suite instead of merging into it.")

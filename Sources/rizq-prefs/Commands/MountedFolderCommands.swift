@@ -2,6 +2,7 @@
 import RizqCommandLine
 import Foundation
 import RizqPrefs
+import RizqMounts
 
 /// `get --mounted DIR KEY` and `watch --mounted DIR [KEY…] [--json] [--secrets]`: a mounted
 /// folder of one file per key (a Kubernetes ConfigMap or Secret volume, Docker's `/run/secrets`,

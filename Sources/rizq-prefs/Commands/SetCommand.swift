@@ -21,6 +21,12 @@ struct SetCommand: ParsableCommand {
             The change is on disk (fsynced) when the command returns. Secrets do not belong here: \
             use 'rizq-prefs secret set'.
 
+            When the suite has an installed schema (see 'rizq-prefs describe'), a value with no \
+            type given takes the type the schema declares for the key (integer, number, boolean), \
+            and a value outside the key's range or choices is refused (exit 2, saying what the \
+            key takes). A key an administrator locked (see 'rizq-prefs writable') is refused with \
+            exit 8, naming the file that locks it. Nothing is written in either case.
+
             Examples:
               rizq-prefs set --app com.rizq.app current_streak 12 --int
               rizq-prefs set --suite group.com.rizq.app theme_mode dark
@@ -44,23 +50,41 @@ struct SetCommand: ParsableCommand {
         var value: String
         /// Its type (`--type` or a type flag; string when neither).
         var type: PrefValueType
+        /// Whether the type was given (else the suite's schema may name it).
+        var typeGiven = true
     }
 
-    var request: Request { Request(store: store.choice, key: key, value: typed.value, type: typed.type) }
+    var request: Request {
+        Request(store: store.choice, key: key, value: typed.value, type: typed.type, typeGiven: typed.typeOption != nil || typed.typeFlag != nil)
+    }
 
     func run() throws {
         try Self.run(request)
     }
 
     static func run(_ request: Request) throws {
-        let parsed = try TypedValueOptions.parse(request.value, as: request.type)
         let suite = try request.store.openStore()
+        var type = request.type
+        if !request.typeGiven, let declared = suite.installedSchema?.properties[request.key].flatMap(Self.type(declaredBy:)) { type = declared }
+        let parsed = try TypedValueOptions.parse(request.value, as: type)
         do {
             try suite.put(parsed, forKey: request.key)
         } catch {
             throw CLIError(error)
         }
         try suite.flushOrFail()
+    }
+
+    /// The type a schema's member names, when it names one that text parses as.
+    static func type(declaredBy property: PrefSchema.Property) -> PrefValueType? {
+        guard property.types.count == 1 else { return nil }
+        switch property.types[0] {
+        case .integer: return .int
+        case .number: return .double
+        case .boolean: return .bool
+        case .array, .object: return .json
+        case .string, .null: return nil
+        }
     }
 }
 
@@ -83,7 +107,7 @@ extension SetCommand: PlainLineCommand {
             guard type == nil || type == flag.type else { return nil }
             type = flag.type
         }
-        return Request(store: SuiteChoice(plain: words), key: words.arguments[0], value: words.arguments[1], type: type ?? .string)
+        return Request(store: SuiteChoice(plain: words), key: words.arguments[0], value: words.arguments[1], type: type ?? .string, typeGiven: type != nil)
     }
 }
 #endif

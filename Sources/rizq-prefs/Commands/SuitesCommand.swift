@@ -16,8 +16,8 @@ struct SuitesCommand: ParsableCommand {
             direction-changing and invisible characters escaped (\\u{202E}), and a name that can \
             pass for another (look-alike letters, hidden characters) gets a warning on stderr. A \
             folder that cannot be listed is named on stderr, the others are listed all the same, \
-            and the exit status is 3. The record of imports (rizq-migrations) is not a suite and \
-            is not listed.
+            and the exit status is 3. The record of imports (rizq-imports, earlier rizq-migrations) is \
+            not a suite and is not listed.
             """)
 
     @Option(name: .customLong("app"), help: ArgumentHelp("Only this app's suites (and the app-group suites).", valueName: "id"))

@@ -4,6 +4,7 @@ import ArgumentParser
 import Dispatch
 import Foundation
 import RizqPrefs
+import RizqMounts
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -45,7 +46,7 @@ struct WatchCommand: AsyncParsableCommand {
     @Flag(help: "Print one JSON object per change.")
     var json = false
 
-    @Option(help: ArgumentHelp("Watch this mounted folder of one file per key, not a suite.", valueName: "dir"))
+    @Option(help: ArgumentHelp("Watch this mounted folder of one file per key, not a suite.", valueName: "dir"), completion: .directory)
     var mounted: String?
 
     @Flag(help: "With --mounted: the folder holds secrets; never print a value, only which keys changed.")

@@ -67,7 +67,7 @@ final class ImportAppTests: XCTestCase {
 
         let real = try cli.run(["import-app", dump, "--plan", plan, "--service", service])
         XCTAssertEqual(real.status, 0, real.stderr)
-        XCTAssertTrue(real.stdout.contains("Migration 'cli-test-1': imported."), real.stdout)
+        XCTAssertTrue(real.stdout.contains("Import 'cli-test-1': imported."), real.stdout)
         XCTAssertFalse(real.stdout.contains(token) || real.stderr.contains(token))
         let file = try XCTUnwrap(JSONSerialization.jsonObject(with: try XCTUnwrap(cli.bytes(cli.standardPath))) as? [String: Any])
         XCTAssertEqual(file["current_streak"] as? Int, 12)
@@ -89,7 +89,7 @@ final class ImportAppTests: XCTestCase {
         XCTAssertEqual(try cli.run(["set", "theme_mode", "light"]).status, 0)
         let forced = try cli.run(["import-app", dump, "--plan", plan, "--service", service, "--force", "--overwrite"])
         XCTAssertEqual(forced.status, 0, forced.stderr)
-        XCTAssertTrue(forced.stdout.contains("Migration 'cli-test-1': imported."), forced.stdout)
+        XCTAssertTrue(forced.stdout.contains("Import 'cli-test-1': imported."), forced.stdout)
         XCTAssertEqual(try cli.run(["get", "theme_mode"]).stdout, "dark\n")
     }
 

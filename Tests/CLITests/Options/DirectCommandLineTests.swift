@@ -43,6 +43,7 @@ final class DirectCommandLineTests: XCTestCase {
             ["get", "--app=com.rizq.other", "k"],
             ["get", "--suite", "group.com.rizq.clitest.shared", "theme"],
             ["get", "--suite", "rizq-migrations", "k"],
+            ["get", "--suite", "rizq-imports", "k"],
             ["get", "--app", "bad/app", "k"],
             ["get"],
             ["get", "a", "b"],

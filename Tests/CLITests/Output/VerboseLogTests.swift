@@ -64,7 +64,7 @@ final class VerboseLogTests: XCTestCase {
         XCTAssertFalse(stderr.contains(String(secret.prefix(20))), "nor any part of it")
     }
 
-    func testVerboseMigrateLogsTheImportStepsButNoTokenFromTheDump() throws {
+    func testVerboseImportAppLogsTheImportStepsButNoTokenFromTheDump() throws {
         try requireSecretService()
         let cli = try CLIHarness()
         let token = FakeToken.jwt()
@@ -74,8 +74,8 @@ final class VerboseLogTests: XCTestCase {
         let result = try cli.run(["import-app", dump, "--service", service, "-v"])
         XCTAssertEqual(result.status, 0, result.stderr)
         defer { _ = try? cli.run("secret", "delete", "--service", service, "auth_token") }
-        XCTAssertTrue(result.stderr.contains("debug [RizqMigration] import planned"), result.stderr)
-        XCTAssertTrue(result.stderr.contains("debug [RizqMigration] import done"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("debug [RizqImport] import planned"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("debug [RizqImport] import done"), result.stderr)
         XCTAssertTrue(result.stderr.contains("debug [RizqSecrets] stored a secret"), result.stderr)
         XCTAssertFalse(result.stderr.contains(token) || result.stdout.contains(token), "the token is never shown")
     }

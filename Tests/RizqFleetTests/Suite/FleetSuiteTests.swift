@@ -126,7 +126,7 @@ enum Flags {
             ("deep", Self.nested(PrefValue.maximumNesting + 1)),
             ("when", .date(Date(timeIntervalSince1970: 1e14))),
             ("lookalike", ["$date": "2026-11-22T13:47:00Z"]),
-            (SuiteSchema.versionKey, 1),
+            (SuiteMigrations.versionKey, 1),
         ]
         for (key, value) in refused {
             var local: SuiteStoreError?

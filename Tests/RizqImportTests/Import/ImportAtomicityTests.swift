@@ -92,7 +92,7 @@ final class ImportAtomicityTests: XCTestCase {
         let scenario = try Scenario()
         let before = scenario.root.snapshot()
         // The record's lock cannot be taken (a folder where the lock file goes): the last write fails.
-        let lock = scenario.root.appFolder + "/.rizq-migrations.lock"
+        let lock = scenario.root.appFolder + "/.rizq-imports.lock"
         try FileManager.default.createDirectory(atPath: lock + "/x", withIntermediateDirectories: true)
         XCTAssertThrowsError(try scenario.importer.run(scenario.dump)) { error in
             guard case ImportError.suite(_, let rollback?) = error else { return XCTFail("\(error)") }

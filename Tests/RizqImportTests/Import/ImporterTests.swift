@@ -90,7 +90,8 @@ final class ImporterTests: XCTestCase {
         let first = try importer(root, service).run(dump)
         XCTAssertEqual(first.status, .imported)
         let afterFirst = root.snapshot()
-        XCTAssertNotNil(afterFirst["apps/\(root.appID)/rizq-migrations.json"])
+        XCTAssertNotNil(afterFirst["apps/\(root.appID)/rizq-imports.json"])
+        XCTAssertNil(afterFirst["apps/\(root.appID)/rizq-migrations.json"], "the earlier record's name is never written")
 
         let second = try importer(root, service).run(dump)
         XCTAssertEqual(second.status, .alreadyImported)
@@ -112,7 +113,7 @@ final class ImporterTests: XCTestCase {
         XCTAssertEqual(store.string(forKey: "theme_mode"), "light", "an existing value is kept without overwrite")
         XCTAssertEqual(forced.items.map(\.action), [.kept, .inferred, .kept])
         XCTAssertEqual(forced.items[2].note, "the secret store already holds this secret")
-        let record = try root.store("rizq-migrations").prefValue(forKey: forced.importID)
+        let record = try root.store("rizq-imports").prefValue(forKey: forced.importID)
         guard case .dictionary(let entry)? = record else { return XCTFail("no record") }
         XCTAssertEqual(entry["runs"], .int(2))
         XCTAssertEqual(entry["digest"], .string(dump.digest))
@@ -226,12 +227,43 @@ final class ImporterTests: XCTestCase {
         XCTAssertEqual(try service.store.accounts(), [])
     }
 
+    /// Issue 51: the record's earlier name (`rizq-migrations.json`) is read, never written.
+    func testAnImportRecordedUnderTheEarlierNameCountsAndThatFileIsNeverWritten() throws {
+        let root = ImportRoot()
+        let service = TestService()
+        let dump = ImportDump(pairs: [("theme_mode", "dark"), ("streak", "4")])
+        let first = try importer(root, service).run(dump)
+        XCTAssertEqual(first.status, .imported)
+        // As an earlier release left it: the same record under the earlier name, and no other.
+        let record = try XCTUnwrap(FileManager.default.contents(atPath: root.recordFile))
+        try FileManager.default.removeItem(atPath: root.recordFile)
+        try record.write(to: URL(fileURLWithPath: root.earlierRecordFile))
+        let before = root.snapshot()
+
+        let again = try importer(root, service).run(dump)
+        XCTAssertEqual(again.status, .alreadyImported)
+        XCTAssertEqual(again.previousImport?.digest, dump.digest)
+        XCTAssertTrue(again.text.hasPrefix("Import '\(again.importID)': already imported"), again.text)
+        XCTAssertEqual(root.snapshot(), before, "not one byte of any file changed")
+
+        let forced = try importer(root, service, force: true).run(dump)
+        XCTAssertEqual(forced.status, .imported)
+        XCTAssertEqual(forced.recordFile, root.recordFile)
+        guard case .dictionary(let entry)? = try root.store("rizq-imports").prefValue(forKey: forced.importID) else {
+            return XCTFail("the new run is not recorded under the record's name")
+        }
+        XCTAssertEqual(entry["runs"], .int(2), "the earlier record's runs count")
+        XCTAssertEqual(FileManager.default.contents(atPath: root.earlierRecordFile), record, "the earlier record is never written")
+    }
+
     func testTheRecordSuiteCannotBeATarget() throws {
         let root = ImportRoot()
         let service = TestService()
-        XCTAssertThrowsError(try importer(root, service, suite: "rizq-migrations").run(ImportDump(pairs: [("a", "1")]))) { error in
-            guard case ImportError.invalidOption(let reason) = error else { return XCTFail("\(error)") }
-            XCTAssertTrue(reason.contains("where imports are recorded"), reason)
+        for suite in ["rizq-imports", "rizq-migrations"] {
+            XCTAssertThrowsError(try importer(root, service, suite: suite).run(ImportDump(pairs: [("a", "1")]))) { error in
+                guard case ImportError.invalidOption(let reason) = error else { return XCTFail("\(suite): \(error)") }
+                XCTAssertTrue(reason.contains("where imports are recorded"), reason)
+            }
         }
         XCTAssertEqual(root.snapshot(), [:])
     }
@@ -254,7 +286,7 @@ final class ImporterTests: XCTestCase {
         let token = FakeToken.jwt()
         let report = try importer(root, service).run(ImportDump(pairs: [("theme_mode", "dark"), ("id_token", token), ("kc-callback-1", "x")]))
         let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(report.json.utf8)) as? [String: Any])
-        XCTAssertEqual(Set(object.keys), ["migration", "status", "source", "format", "origin", "digest", "counts", "items", "warnings", "previousImport", "suiteFiles", "recordFile"])
+        XCTAssertEqual(Set(object.keys), ["import", "status", "source", "format", "origin", "digest", "counts", "items", "warnings", "previousImport", "suiteFiles", "recordFile"])
         XCTAssertEqual(object["status"] as? String, "imported")
         XCTAssertEqual(object["counts"] as? [String: Int], ["imported": 0, "inferred": 1, "kept": 0, "skipped": 1, "secret": 1])
         let items = try XCTUnwrap(object["items"] as? [[String: Any]])

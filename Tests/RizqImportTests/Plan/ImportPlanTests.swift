@@ -84,6 +84,7 @@ final class ImportPlanTests: XCTestCase {
         XCTAssertEqual(path(#"{"id":"x","defaultSuite":"../etc"}"#)?.0, "defaultSuite")
         XCTAssertEqual(path(#"{"id":"x","rules":[{"key":"a","to":{"suite":"a/b"}}]}"#)?.0, "rules[0].to.suite")
         XCTAssertEqual(path(#"{"id":"x","rules":[{"key":"a"},{"key":"a","to":"skip"}]}"#)?.0, "rules[1]")
+        XCTAssertEqual(path(#"{"id":"x","rules":[{"key":"a","to":{"suite":"rizq-imports"}}]}"#)?.1, "'rizq-imports' cannot name a suite: it is where imports are recorded; choose another suite")
         XCTAssertEqual(path(#"{"id":"x","rules":[{"key":"a","to":{"suite":"rizq-migrations"}}]}"#)?.1, "'rizq-migrations' cannot name a suite: it is where imports are recorded; choose another suite")
         XCTAssertEqual(path(#"{"id":"x","rules":[{"key":"a","to":{"secret":{"account":""}}}]}"#)?.0, "rules[0].to.secret.account")
         XCTAssertEqual(path(#"{"id":"x","rules":[{"key":"a","to":{"secret":{},"type":"int"}}]}"#)?.0, "rules[0].to")

@@ -20,7 +20,9 @@ final class ImportRoot {
     }
 
     var appFolder: String { path + "/apps/" + appID }
-    var recordFile: String { appFolder + "/rizq-migrations.json" }
+    var recordFile: String { appFolder + "/rizq-imports.json" }
+    /// The record's earlier name, read and never written.
+    var earlierRecordFile: String { appFolder + "/rizq-migrations.json" }
 
     func suiteFile(_ suite: String) -> String {
         suite.hasPrefix("group.") ? path + "/groups/\(suite).json" : appFolder + "/\(suite).json"

@@ -88,11 +88,11 @@ final class UpgradeFixtureTests: XCTestCase {
 
     func testTheSchemaVersionIsReadAndAnUpToDateSchemaRunsNoStage() throws {
         let (root, _) = try installFixtures()
-        let schema = try SuiteSchema(version: 2, stages: [
+        let schema = try SuiteMigrations(version: 2, stages: [
             .custom(from: 0, to: 1) { _ in XCTFail("a stage ran on a file already at version 2") },
             .lightweight(from: 1, to: 2, []),
         ])
-        let store = try SuiteStore(suite: "com.rizq.fixtures.schema", appID: "fixtures", root: root.path, schema: schema)
+        let store = try SuiteStore(suite: "com.rizq.fixtures.schema", appID: "fixtures", root: root.path, migrations: schema)
         XCTAssertEqual(store.schemaVersion, 2)
         XCTAssertEqual(store.string(forKey: "theme"), "old-name")
         XCTAssertEqual(store.integer(forKey: "streak"), 7)

@@ -37,14 +37,14 @@ final class SchemaMoveToKeyringTests: XCTestCase {
         XCTAssertTrue(FileManager.default.createFile(atPath: suitePath, contents: data))
     }
 
-    private func open(_ schema: SuiteSchema) throws -> SuiteStore {
-        try SuiteStore(suite: suite, appID: "tests", root: root, schema: schema)
+    private func open(_ schema: SuiteMigrations) throws -> SuiteStore {
+        try SuiteStore(suite: suite, appID: "tests", root: root, migrations: schema)
     }
 
     func testATokenMovesIntoTheSecretServiceAndOutOfTheFile() throws {
         let token = FakeToken.jwt()
         try writeSuite(["auth_token": token, "theme_mode": "dark"])
-        let schema = try SuiteSchema(version: 1, stages: [
+        let schema = try SuiteMigrations(version: 1, stages: [
             .lightweight(from: 0, to: 1, [.moveToSecretStore("auth_token", keyring, label: "RIZQ sign-in")]),
         ])
         let store = try open(schema)
@@ -82,13 +82,13 @@ final class SchemaMoveToKeyringTests: XCTestCase {
         try keyring.setSecret("the previous one", forAccount: "auth_token")
         let files = fileSnapshot(under: root)
         struct Refused: Error, CustomStringConvertible { var description: String { "refused by the test" } }
-        let schema = try SuiteSchema(version: 3, stages: [
+        let schema = try SuiteMigrations(version: 3, stages: [
             .lightweight(from: 0, to: 1, [.moveToSecretStore("auth_token", keyring), .moveToSecretStore("refresh_token", keyring)]),
             .lightweight(from: 1, to: 2, [.move("streak", toSuite: other)]),
             .custom(from: 2, to: 3) { _ in throw Refused() },
         ])
         XCTAssertThrowsError(try open(schema)) { error in
-            guard case SchemaMigrationError.stageFailed(_, 2, 3, let reason, _) = error else { return XCTFail("\(error)") }
+            guard case MigrationError.stageFailed(_, 2, 3, let reason, _) = error else { return XCTFail("\(error)") }
             XCTAssertTrue(reason.contains("refused by the test"), reason)
         }
         XCTAssertTrue(try keyring.secret(forAccount: "auth_token") == "the previous one")
@@ -109,7 +109,7 @@ final class SchemaMoveToKeyringTests: XCTestCase {
         let files = fileSnapshot(under: root)
         let undo = try makeReadOnly(root + "/apps/tests")
         defer { undo() }
-        let schema = try SuiteSchema(version: 1, stages: [
+        let schema = try SuiteMigrations(version: 1, stages: [
             .lightweight(from: 0, to: 1, [
                 .moveToSecretStore("auth_token", keyring),
                 .moveToSecretStore("refresh_token", keyring),
@@ -117,7 +117,7 @@ final class SchemaMoveToKeyringTests: XCTestCase {
             ]),
         ])
         XCTAssertThrowsError(try open(schema)) { error in
-            guard case SchemaMigrationError.writeFailed(_, 0, 1, _, let problems) = error else { return XCTFail("\(error)") }
+            guard case MigrationError.writeFailed(_, 0, 1, _, let problems) = error else { return XCTFail("\(error)") }
             XCTAssertEqual(problems, [])
             for secret in [token, refresh] { XCTAssertFalse("\(error)".contains(secret), "the message holds no secret") }
         }
@@ -135,11 +135,11 @@ final class SchemaMoveToKeyringTests: XCTestCase {
     func testThePreviewNeverShowsAValueOnItsWayToTheKeyring() throws {
         let token = FakeToken.jwt()
         try writeSuite(["token": token])
-        let schema = try SuiteSchema(version: 2, stages: [
+        let schema = try SuiteMigrations(version: 2, stages: [
             .lightweight(from: 0, to: 1, [.rename("token", to: "auth_token")]),
             .lightweight(from: 1, to: 2, [.moveToSecretStore("auth_token", keyring, account: "session")]),
         ])
-        let preview = try SuiteStore.previewMigration(suite: suite, appID: "tests", root: root, schema: schema)
+        let preview = try SuiteStore.previewMigration(suite: suite, appID: "tests", root: root, migrations: schema)
         XCTAssertEqual(preview.stages[0].changes, [
             .init(key: "auth_token", before: .absent, after: .secret, movedTo: nil),
             .init(key: "token", before: .secret, after: .absent, movedTo: nil),
@@ -155,7 +155,7 @@ final class SchemaMoveToKeyringTests: XCTestCase {
     func testOnlyTextOrDataMovesAndTheMessageNamesNoValue() throws {
         let data = try JSONSerialization.data(withJSONObject: ["pin": 123456])
         XCTAssertTrue(FileManager.default.createFile(atPath: suitePath, contents: data))
-        let schema = try SuiteSchema(version: 1, stages: [.lightweight(from: 0, to: 1, [.moveToSecretStore("pin", keyring)])])
+        let schema = try SuiteMigrations(version: 1, stages: [.lightweight(from: 0, to: 1, [.moveToSecretStore("pin", keyring)])])
         XCTAssertThrowsError(try open(schema)) { error in
             XCTAssertTrue("\(error)".contains("'pin' holds a int; only a string or data"), "\(error)")
             XCTAssertFalse("\(error)".contains("123456"))
@@ -166,7 +166,7 @@ final class SchemaMoveToKeyringTests: XCTestCase {
     func testAnAppsTestsCanUseTheInMemoryStore() throws {
         try writeSuite(["auth_token": "t"])
         let memory = InMemorySecretStore(service: "com.rizq.app")
-        let schema = try SuiteSchema(version: 1, stages: [.lightweight(from: 0, to: 1, [.moveToSecretStore("auth_token", memory)])])
+        let schema = try SuiteMigrations(version: 1, stages: [.lightweight(from: 0, to: 1, [.moveToSecretStore("auth_token", memory)])])
         XCTAssertEqual(try open(schema).keys, [])
         XCTAssertEqual(try memory.secret(forAccount: "auth_token"), "t")
     }

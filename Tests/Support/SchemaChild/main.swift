@@ -33,17 +33,17 @@ guard arguments.count >= 3 else { fail("usage: ROOT SUITE COMMAND ARGS...") }
 let (root, suite, command) = (arguments[0], arguments[1], arguments[2])
 let rest = Array(arguments.dropFirst(3))
 
-func open(_ schema: SuiteSchema) -> SuiteStore {
+func open(_ schema: SuiteMigrations) -> SuiteStore {
     do {
-        return try SuiteStore(suite: suite, appID: "tests", root: root, schema: schema)
+        return try SuiteStore(suite: suite, appID: "tests", root: root, migrations: schema)
     } catch {
         fail("open: \(error)")
     }
 }
 
-func schema(_ version: Int, _ stages: [MigrationStage]) -> SuiteSchema {
+func schema(_ version: Int, _ stages: [MigrationStage]) -> SuiteMigrations {
     do {
-        return try SuiteSchema(version: version, stages: stages)
+        return try SuiteMigrations(version: version, stages: stages)
     } catch {
         fail("schema: \(error)")
     }
@@ -137,7 +137,7 @@ case "app":
     }
     let store: SuiteStore
     do {
-        store = try SuiteStore(suite: suite, appID: app, root: root, schema: schema(version, stages))
+        store = try SuiteStore(suite: suite, appID: app, root: root, migrations: schema(version, stages))
     } catch {
         fail("open: \(error)")
     }

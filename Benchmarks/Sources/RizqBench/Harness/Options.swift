@@ -6,7 +6,7 @@ import Foundation
 /// `--only` runs some workloads (see `workloads`) and `--sizes` some suite sizes: for profiling
 /// one of them under callgrind (docs/performance.md).
 struct Options {
-    static let workloads = ["get", "set", "set-memory", "set-durable", "flush", "open", "startup", "migrate", "bulk", "codable", "cross-process", "mount-swap", "secret-get", "vault-get", "vault-set", "vault-unlock", "file-keyring-get", "file-keyring-set", "memory", "large", "sync-latency", "sync-merge", "cli-get", "cli-set", "first-build"]
+    static let workloads = ["get", "layered-get", "lock-delivery", "set", "set-memory", "set-durable", "flush", "open", "startup", "migrate", "bulk", "codable", "cross-process", "mount-swap", "secret-get", "vault-get", "vault-set", "vault-unlock", "file-keyring-get", "file-keyring-set", "memory", "large", "sync-latency", "sync-merge", "cli-get", "cli-set", "first-build"]
     /// The workloads with a GSettings peer (they need the schemas and dconf).
     static let gsettingsWorkloads: Set<String> = ["get", "set", "set-memory", "set-durable", "bulk", "cross-process", "cli-get", "cli-set"]
 
@@ -52,7 +52,7 @@ struct Options {
     func runs(_ workload: String) -> Bool { only.contains(workload) }
 
     /// The workloads that run once per suite size.
-    static let sizedWorkloads = ["get", "set-memory", "set", "set-durable", "flush", "open", "startup", "migrate"]
+    static let sizedWorkloads = ["get", "layered-get", "set-memory", "set", "set-durable", "flush", "open", "startup", "migrate"]
     /// The workloads that run once per vault size (``vaultSizes``): secrets in the vault.
     static let vaultSizedWorkloads = ["vault-set"]
 
@@ -62,7 +62,7 @@ struct Options {
     /// workload").
     var planned: [(workload: String, size: Int?)] {
         let sized: [(workload: String, size: Int?)] = sizes.flatMap { size in Options.sizedWorkloads.filter(runs).map { ($0, Optional(size)) } }
-        let before: [(workload: String, size: Int?)] = ["bulk", "codable", "cross-process", "mount-swap", "secret-get", "vault-get"].filter(runs).map { ($0, nil) }
+        let before: [(workload: String, size: Int?)] = ["bulk", "codable", "cross-process", "lock-delivery", "mount-swap", "secret-get", "vault-get"].filter(runs).map { ($0, nil) }
         let vault: [(workload: String, size: Int?)] = vaultSizes.flatMap { size in Options.vaultSizedWorkloads.filter(runs).map { ($0, Optional(size)) } }
         let after: [String] = ["vault-unlock", "file-keyring-get", "file-keyring-set", "large", "memory", "sync-latency", "sync-merge", "cli-get", "cli-set", "first-build"]
         return sized + before + vault + after.filter(runs).map { ($0, nil) }

@@ -23,8 +23,8 @@ import RizqPrefs
 enum MigrateWorkload {
     static let suite = "migrate"
 
-    static func schema(size: Int) throws -> SuiteSchema {
-        try SuiteSchema(version: 2, stages: [
+    static func schema(size: Int) throws -> SuiteMigrations {
+        try SuiteMigrations(version: 2, stages: [
             .lightweight(from: 0, to: 1, [.rename("old_name", to: "new_name")]),
             .custom(from: 1, to: 2) { batch in
                 for index in 0..<size {
@@ -53,7 +53,7 @@ enum MigrateWorkload {
 
         // The migrated file's bytes, for the floor, from one migration outside the timing.
         let probe = try copy(oldPath, round: 0, size: size, home: home)
-        let migrated = try SuiteStore(suite: suite, appID: BenchHome.appID, root: probe, schema: schema)
+        let migrated = try SuiteStore(suite: suite, appID: BenchHome.appID, root: probe, migrations: schema)
         guard migrated.schemaVersion == 2, migrated.value(forKey: "key-1", as: Int.self) == 1 else {
             throw BenchError("migrate: the probe migration did not give version 2 with Int values")
         }
@@ -69,7 +69,7 @@ enum MigrateWorkload {
                 round += 1
                 let root = try copy(oldPath, round: round, size: size, home: home)
                 return try elapsedNanoseconds {
-                    let store = try SuiteStore(suite: suite, appID: BenchHome.appID, root: root, schema: schema)
+                    let store = try SuiteStore(suite: suite, appID: BenchHome.appID, root: root, migrations: schema)
                     sink &+= store.value(forKey: "key-1", as: Int.self) ?? 0
                 }
             },

@@ -1,5 +1,6 @@
 import Configuration
 import Foundation
+import RizqMounts
 import RizqPrefs
 import SystemPackage
 

@@ -18,8 +18,8 @@ enum SettingsSchema {
 
     /// The schema, with `keyring` as the place the auth token moves to (the app passes a
     /// `SecretServiceStore`; tests an `InMemorySecretStore`).
-    static func current(keyring: some SecretStore) throws -> SuiteSchema {
-        try SuiteSchema(version: version, stages: [
+    static func current(keyring: some SecretStore) throws -> SuiteMigrations {
+        try SuiteMigrations(version: version, stages: [
             .lightweight(from: 0, to: 1, [
                 .rename("lastUsedProvider", to: UserDefaultsKey.lastUsedProvider.rawValue),
                 // A value that is no number is dropped: the app then shows its default goal.

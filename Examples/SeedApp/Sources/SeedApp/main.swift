@@ -13,7 +13,7 @@ SuiteStore.configure(appID: "com.rizq.app")
 do {
     let schema = try SettingsSchema.current(keyring: SecretServiceStore(service: "com.rizq.app"))
     if CommandLine.arguments.contains("--migration-preview") {
-        print(try SuiteStore.previewMigration(suite: UserDefaults.standard.suiteName, schema: schema))
+        print(try SuiteStore.previewMigration(suite: UserDefaults.standard.suiteName, migrations: schema))
         exit(0)
     }
     print("schema version \(try UserDefaults.standard(schema: schema).schemaVersion)")

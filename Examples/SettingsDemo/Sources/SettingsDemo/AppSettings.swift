@@ -6,46 +6,48 @@ enum ThemeMode: String, CaseIterable {
 }
 
 /// The seed app's settings object, ported: the same keys, the same defaults, the same call
-/// shapes. Two edits: `import RizqPrefs`, and one line for the key enum (UserDefaultsKey.swift).
+/// shapes. Each property is a key declared once, with what it is (SettingsKeys.swift): the
+/// suite's schema is made from those declarations. (The seed's own form,
+/// `@UserDefault(.currentStreak, defaultValue: 0)`, works too: UserDefaultsKey.swift.)
 /// Examples/SeedApp ports the rest of the seed (observation, the client, the widget).
 @MainActor
 final class AppSettings {
     static let shared = AppSettings()
 
-    @UserDefault(.hasCompletedOnboarding, defaultValue: false)
+    @UserDefault(SettingsKeys.hasCompletedOnboarding)
     var hasCompletedOnboarding: Bool
 
-    @UserDefault(.rizqWelcomeShown, defaultValue: false)
+    @UserDefault(SettingsKeys.rizqWelcomeShown)
     var rizqWelcomeShown: Bool
 
-    @UserDefault(.currentStreak, defaultValue: 0)
+    @UserDefault(SettingsKeys.currentStreak)
     var currentStreak: Int
 
-    @UserDefault(.totalXP, defaultValue: 0)
+    @UserDefault(SettingsKeys.totalXP)
     var totalXP: Int
 
-    @UserDefault(.currentLevel, defaultValue: 1)
+    @UserDefault(SettingsKeys.currentLevel)
     var currentLevel: Int
 
-    @UserDefault(.notificationsEnabled, defaultValue: true)
+    @UserDefault(SettingsKeys.notificationsEnabled)
     var notificationsEnabled: Bool
 
-    @UserDefault(.hapticsEnabled, defaultValue: true)
+    @UserDefault(SettingsKeys.hapticsEnabled)
     var hapticsEnabled: Bool
 
-    @UserDefault(.themeMode, defaultValue: ThemeMode.system)
+    @UserDefault(SettingsKeys.themeMode)
     var themeMode: ThemeMode
 
-    @UserDefault(.lastUsedProvider, defaultValue: nil)
+    @UserDefault(SettingsKeys.lastUsedProvider)
     var lastUsedProvider: String?
 
-    @UserDefault(.lastSyncTimestamp, defaultValue: nil)
+    @UserDefault(SettingsKeys.lastSyncTimestamp)
     var lastSyncTimestamp: Date?
 
-    @UserDefault(.cachedJourneyIds, defaultValue: [])
+    @UserDefault(SettingsKeys.cachedJourneyIds)
     var cachedJourneyIds: [Int]
 
-    @CodableUserDefault(.userPreferences, defaultValue: UserPreferences())
+    @CodableUserDefault(SettingsKeys.userPreferences)
     var userPreferences: UserPreferences
 
     /// The seed's "sign out": everything back to its default.

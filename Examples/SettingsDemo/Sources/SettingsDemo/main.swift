@@ -2,6 +2,12 @@ import Foundation
 import RizqPrefs
 
 SuiteStore.configure(appID: "com.rizq.app")
+// `SettingsDemo --schema`: the suite's JSON Schema, made from the key declarations (what
+// com.rizq.app.schema.json beside the package holds; scripts/demo installs it).
+if CommandLine.arguments.dropFirst().first == "--schema" {
+    FileHandle.standardOutput.write(SettingsKeys.schema.jsonData())
+    exit(0)
+}
 let settings = AppSettings.shared
 let store = SuiteStore.standard
 
@@ -31,3 +37,8 @@ print("after this run: streak \(settings.currentStreak), xp \(settings.totalXP),
 print("provider \(settings.lastUsedProvider ?? "none"), journeys \(settings.cachedJourneyIds), daily goal \(settings.userPreferences.dailyGoal), slots \(settings.userPreferences.preferredTimeSlots.map(\.rawValue))")
 print("\n\(store.location.path):")
 print(String(decoding: FileManager.default.contents(atPath: store.location.path) ?? Data(), as: UTF8.self))
+
+// An administrator may lock a key (the managed layer): the app reads the locked value and greys
+// out the control.
+let theme = settings.$themeMode
+print("theme \(settings.themeMode): " + (theme.isForced ? "locked by an administrator (\(theme.source?.path ?? "?")); the app shows it greyed out" : "the user's to change"))

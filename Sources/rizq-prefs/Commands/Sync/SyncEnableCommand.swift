@@ -27,7 +27,7 @@ struct SyncEnableCommand: ParsableCommand {
 
     @OptionGroup var target: SyncSuiteOptions
 
-    @Option(help: ArgumentHelp("The synced folder (created if missing only when its parent exists).", valueName: "path"))
+    @Option(help: ArgumentHelp("The synced folder (created if missing only when its parent exists).", valueName: "path"), completion: .directory)
     var folder: String
 
     @Option(parsing: .upToNextOption, help: ArgumentHelp("Keys to sync, besides those marked sync: true (names, or one comma-separated list).", valueName: "key"))
@@ -42,7 +42,7 @@ struct SyncEnableCommand: ParsableCommand {
     @Flag(help: "Apple's NSUbiquitousKeyValueStore limits: 1,024 keys, 1 MB in all and per value.")
     var appleLimits = false
 
-    @Option(help: ArgumentHelp("Syncthing's home (with config.xml): the status asks its REST API, and each publish asks it to rescan at once.", valueName: "path"))
+    @Option(help: ArgumentHelp("Syncthing's home (with config.xml): the status asks its REST API, and each publish asks it to rescan at once.", valueName: "path"), completion: .directory)
     var syncthingHome: String?
 
     @Flag(help: "Do not look for a sync engine (an engine other than Syncthing, whose folders have no .stfolder marker).")
