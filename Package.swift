@@ -202,14 +202,14 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        // `rizq-prefs fleet …` (rizq-prefs executes it), on the same command-line support.
+        // `rizq-prefs fleet …` (rizq-prefs executes it), on the same command-line support and
+        // the same main (CommandLineMain).
         .executableTarget(
             name: "rizq-prefs-fleet",
             dependencies: [
                 "RizqPrefs", "RizqJSON",
                 target("RizqFleet", when: "CLI"), target("RizqCommandLine", when: "CLI"),
                 product("ArgumentParser", "swift-argument-parser", when: "CLI"),
-                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // Device sync: per-device replica files in a synced folder, merged key by key by change

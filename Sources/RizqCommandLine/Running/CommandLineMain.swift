@@ -4,31 +4,40 @@ import Foundation
 import Logging
 import RizqPrefs
 
-/// What `main` does in each executable of the command line (`rizq-prefs` and
-/// `rizq-prefs-secrets`): the debug log set up from `--verbose`, the command line checked, the
-/// command parsed under the executable's root and run, and every failure reported as one line on
-/// stderr with the exit statuses of ``ExitStatus`` — argument-parser's own usage errors (its 64)
-/// become 2.
+/// The one `main` of the three executables of the command line (`rizq-prefs`,
+/// `rizq-prefs-secrets` and `rizq-prefs-fleet`): the debug log set up from `--verbose`, the
+/// command line checked (its bytes, then its command words), the command parsed under the
+/// executable's root and run, and every failure reported as one line on stderr with the exit
+/// statuses of ``ExitStatus`` — argument-parser's own usage errors (its 64) become 2.
 package enum CommandLineMain {
     /// Runs the command `CommandLine.arguments` name under `root`, and exits when it fails.
     ///
-    /// `plain` sees the line first (after the checks; `-v` spelt `--verbose`) and returns `true`
-    /// when it ran the command itself: `rizq-prefs` reads its plain `get` and `set` lines there,
-    /// without argument-parser.
+    /// - Parameters:
+    ///   - ownWord: the word an executable run by hand may be given first, as the user would type
+    ///     it after `rizq-prefs` (`fleet`: `rizq-prefs-fleet fleet get …`); it is dropped.
+    ///   - plain: sees the line first (after the checks; `-v` spelt `--verbose`) and returns
+    ///     `true` when it ran the command itself: `rizq-prefs` reads its plain `get` and `set`
+    ///     lines there, without argument-parser.
+    ///   - atEnd: runs once the command is done, whether it succeeded or failed, before the
+    ///     process exits (`rizq-prefs-fleet`: its suites' caches written, their engines closed).
     ///
     /// On the main actor, as `main` itself: the command runs on the main thread, where the
     /// commands that wait for signals or follow files (`watch`) and the tools that trace a
     /// command (`strace -f`) expect it — a nonisolated `async` function would run it on a thread
     /// of the concurrency pool instead.
     @MainActor
-    package static func run(root: any ParsableCommand.Type, plain: ([String]) throws -> Bool = { _ in false }) async {
-        let arguments = Verbosity.expandingShortName(in: Array(CommandLine.arguments.dropFirst()))
+    package static func run(
+        root: any ParsableCommand.Type, ownWord: String? = nil, plain: ([String]) throws -> Bool = { _ in false }, atEnd: () -> Void = {}
+    ) async {
+        var typed = Array(CommandLine.arguments.dropFirst())
+        if let ownWord, typed.first == ownWord { typed.removeFirst() }
+        let arguments = Verbosity.expandingShortName(in: typed)
         let verbose = Verbosity.isRequested(in: arguments)
         LoggingSystem.bootstrap { label in StderrLogHandler(label: label, verbose: verbose) }
         do {
             if let invalid = RawArguments.invalidUTF8() { throw invalid }
             if let unknownCommand = CommandNames.check(arguments, root: root) { throw unknownCommand }
-            if try plain(arguments) { return }
+            if try plain(arguments) { return atEnd() }
             // The command alone when its words lead the line (DirectCommandLine); else the whole tree.
             let marked = NegativeNumbers.mark(arguments)
             var command: any ParsableCommand
@@ -42,12 +51,16 @@ package enum CommandLineMain {
             } else {
                 try command.run()
             }
+            atEnd()
         } catch let error as CLIError {
+            atEnd()
             Output.error(error.message)
             exitWithoutFlushing(error.status)
         } catch let error as ExitCode {
+            atEnd()
             exit(error.rawValue)
         } catch {
+            atEnd()
             let code = root.exitCode(for: error)
             if code.isSuccess {
                 // --help, --version, --generate-completion-script: printed through Output, so
@@ -56,7 +69,7 @@ package enum CommandLineMain {
                 if !text.isEmpty { Output.line(text) }
                 exit(0)
             }
-            Output.error(usageLine(for: error, arguments: Array(CommandLine.arguments.dropFirst()), root: root))
+            Output.error(usageLine(for: error, arguments: typed, root: root))
             exitWithoutFlushing(.usage)
         }
     }
@@ -83,7 +96,7 @@ package enum CommandLineMain {
         }
         let full = root.fullMessage(for: error)
         let hint = full.split(separator: "\n").first { $0.hasPrefix("  See '") }?.trimmingCharacters(in: .whitespaces)
-        let line = message.replacingOccurrences(of: "Error: ", with: "") + "; " + (hint.map { $0.prefix(1).lowercased() + $0.dropFirst() } ?? "see 'rizq-prefs --help'")
+        let line = message.replacingOccurrences(of: "Error: ", with: "") + "; " + (hint.map { $0.prefix(1).lowercased() + $0.dropFirst() } ?? "see '\(root.configuration.commandName ?? "rizq-prefs") --help'")
         return NegativeNumbers.unmarkedMessage(line)
     }
 }

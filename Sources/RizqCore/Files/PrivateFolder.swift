@@ -109,14 +109,15 @@ package enum PrivateFolder {
 
     /// The folder that holds `path` ("." for a bare name).
     package static func parent(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "." }
-        return slash == path.startIndex ? "/" : String(path[..<slash])
+        // Searched byte by byte: "/" is one byte in UTF-8 and never part of another character.
+        guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return "." }
+        return slash == path.utf8.startIndex ? "/" : String(path[..<slash])
     }
 
     /// The last component of `path`.
     package static func name(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return path }
-        return String(path[path.index(after: slash)...])
+        guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return path }
+        return String(path[path.utf8.index(after: slash)...])
     }
 
     /// The names in the folder `path` (not `.` and `..`), unsorted; empty when it cannot be read.

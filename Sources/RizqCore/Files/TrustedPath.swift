@@ -224,7 +224,7 @@ package enum TrustedPath {
 
     /// The names of `path`, without empty ones (a doubled or trailing `/`).
     private static func components(of path: String) -> [String] {
-        path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+        path.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: true).map { String(decoding: $0, as: UTF8.self) }
     }
 
     /// The path of `name` in the folder open at `folder`, for messages (`/proc/self/fd` names it).

@@ -58,7 +58,14 @@ struct LayerReader {
         var values: [String: PrefValue] = [:]
         var sources: [String: String] = [:]
         // Last folder first, so that the first one listed is applied last and wins.
-        for base in layerBases(layer).reversed() {
+        for (directory, base) in zip(folders.configDirectories, layerBases(layer)).reversed() {
+            // The usual case, no layer of this kind at all on the machine: one stat, no walk (the
+            // report names the layer's missing root).
+            let root = directory + "/rizq-prefs/" + layer.rawValue
+            guard Self.exists(root) else {
+                report.folders.append(LayerReport.Folder(layer: layer, path: root, exists: false))
+                continue
+            }
             let folder = PrivateFolder.parent(of: base)
             let trust = folders.administratorTrust("\(layer.rawValue) preferences file", for: base)
             report.folders.append(LayerReport.Folder(layer: layer, path: folder, exists: Self.exists(folder)))
@@ -127,6 +134,12 @@ struct LayerReader {
     /// The first installed schema that can be read, with its path.
     private func readSchema(_ report: inout LayerReport) -> (schema: PrefSchema, path: String)? {
         for (folder, path) in zip(folders.dataDirectories, schemaPaths) {
+            // No schema installed under this folder at all (the usual case): one stat.
+            let root = folder + "/rizq-prefs/schemas"
+            guard Self.exists(root) else {
+                report.folders.append(LayerReport.Folder(layer: .schema, path: root, exists: false))
+                continue
+            }
             report.folders.append(LayerReport.Folder(layer: .schema, path: PrivateFolder.parent(of: path), exists: Self.exists(PrivateFolder.parent(of: path))))
             let bytes: [UInt8]
             do {

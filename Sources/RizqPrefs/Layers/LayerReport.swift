@@ -9,7 +9,8 @@ package struct LayerReport: Sendable, Equatable {
     package struct Folder: Sendable, Equatable {
         /// The layer it belongs to.
         package var layer: ValueSource.Layer
-        /// The folder (for a layer, the one that holds the suite's file and its `.d` folder).
+        /// The folder (for a layer, the one that holds the suite's file and its `.d` folder; when
+        /// the layer has no root folder on this machine, that root).
         package var path: String
         /// Whether it exists.
         package var exists: Bool

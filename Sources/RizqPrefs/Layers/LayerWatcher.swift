@@ -32,9 +32,11 @@ final class LayerWatcher: Sendable {
 
     /// One followed folder.
     private struct Target {
-        /// The folder's path, and its names from `/`.
+        /// The folder's path, its names from `/`, and the path of each folder on the way
+        /// (`prefixes[0]` is `/`, `prefixes[components.count]` the folder itself).
         var folder: String
         var components: [String]
+        var prefixes: [String]
         /// The names in it that count (`nil`: every name).
         var names: Set<String>?
         /// How many names of the path, from `/`, lie above the highest folder watched (the base
@@ -62,7 +64,13 @@ final class LayerWatcher: Sendable {
         /// Each watched folder: its watch and who cares.
         var watches: [String: (watch: Int32, interests: Set<Interest>)] = [:]
         var byWatch: [Int32: Set<String>] = [:]
+        /// Who waits for a name to appear in a folder (``whenAppears(_:in:_:)``), by the name's
+        /// path; their interest in the folder is the target ``gateTarget``.
+        var gates: [String: [Handler]] = [:]
     }
+
+    /// The target of a gate's interest (no target has it).
+    private static let gateTarget = -1
 
     private let state = Mutex(State())
 
@@ -72,23 +80,59 @@ final class LayerWatcher: Sendable {
     /// from `base` (a folder above it, such as `/etc/xdg`) down to it: `changed` is called (on the
     /// watcher's thread) whenever one of them, or a folder on the way, may have changed.
     func watch(folder: String, names: Set<String>?, base: String, changed: @escaping Handler) {
-        let components = folder.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
-        let baseLevel = min(components.count, base.split(separator: "/", omittingEmptySubsequences: true).count)
+        let (components, prefixes) = Self.components(of: folder)
+        let baseLevel = min(components.count, Self.components(of: base).names.count)
         state.withLock { state in
-            if state.descriptor < 0, !state.instanceRefused {
-                let descriptor = inotify_init1(Int32(IN_CLOEXEC))
-                if descriptor >= 0 {
-                    state.descriptor = descriptor
-                } else {
-                    state.instanceRefused = true
-                    InotifyLimits.warnNoInstance(errno)
-                }
-            }
+            ensureInstance(&state)
             let id = state.nextID
             state.nextID += 1
-            state.targets[id] = Target(folder: folder, components: components, names: names, baseLevel: baseLevel, changed: changed)
+            state.targets[id] = Target(folder: folder, components: components, prefixes: prefixes, names: names, baseLevel: baseLevel, changed: changed)
             follow(id, &state)
             startThreads(&state)
+        }
+    }
+
+    /// Calls `appeared` once (on the watcher's thread, or at once), when `name` appears in the
+    /// existing folder `folder` — made, or renamed there — or when `folder` goes. The cheap way to
+    /// follow the usual case, where no layer folder exists at all: each suite waits at the door
+    /// (`/etc/xdg`, for `rizq-prefs`), one watch for every suite, and follows its own folders
+    /// (``watch(folder:names:base:changed:)``) only once the door opens.
+    func whenAppears(_ name: String, in folder: String, _ appeared: @escaping Handler) {
+        let path = folder + "/" + name
+        let now = state.withLock { state -> Bool in
+            ensureInstance(&state)
+            guard state.descriptor >= 0 else { return true }
+            let interest = Interest(target: Self.gateTarget, name: name)
+            if var existing = state.watches[folder] {
+                existing.interests.insert(interest)
+                state.watches[folder] = existing
+            } else {
+                let watch = inotify_add_watch(state.descriptor, folder, Self.mask)
+                guard watch >= 0 else {
+                    if errno == ENOSPC { InotifyLimits.warnNoWatch(folder) }
+                    return true
+                }
+                state.watches[folder] = (watch, [interest])
+                state.byWatch[watch, default: []].insert(folder)
+            }
+            state.gates[path, default: []].append(appeared)
+            startThreads(&state)
+            // It may have appeared between the caller's look and the watch.
+            guard Self.exists(path) else { return false }
+            state.gates[path]?.removeLast()
+            return true
+        }
+        if now { appeared() }
+    }
+
+    private func ensureInstance(_ state: inout State) {
+        guard state.descriptor < 0, !state.instanceRefused else { return }
+        let descriptor = inotify_init1(Int32(IN_CLOEXEC))
+        if descriptor >= 0 {
+            state.descriptor = descriptor
+        } else {
+            state.instanceRefused = true
+            InotifyLimits.warnNoInstance(errno)
         }
     }
 
@@ -101,11 +145,14 @@ final class LayerWatcher: Sendable {
         guard let target = state.targets[id] else { return }
         var polled = state.descriptor < 0
         // The deepest existing folder on the way, then every existing one below it.
-        var depth = target.components.count
-        while depth > 0, !Self.isFolder(Self.path(target.components.prefix(depth))) { depth -= 1 }
+        // Down from the base (which usually exists, as /etc/xdg does, while what is below it
+        // usually does not): the deepest existing folder in a stat or two.
+        var depth = target.baseLevel
+        while depth > 0, !Self.isFolder(target.prefixes[depth]) { depth -= 1 }
+        while depth < target.components.count, Self.isFolder(target.prefixes[depth + 1]) { depth += 1 }
         let first = min(target.baseLevel, max(0, depth - 1))
         for level in first...depth where state.descriptor >= 0 {
-            let path = Self.path(target.components.prefix(level))
+            let path = target.prefixes[level]
             let interest = Interest(target: id, name: level < target.components.count ? target.components[level] : nil)
             if var existing = state.watches[path] {
                 existing.interests.insert(interest)
@@ -149,6 +196,7 @@ final class LayerWatcher: Sendable {
         while true {
             guard let count = try? DescriptorIO.read(descriptor, into: UnsafeMutableRawBufferPointer(start: buffer, count: capacity)) else { return }
             var due: Set<Int> = []
+            var opened: [Handler] = []
             var offset = 0
             let headerSize = MemoryLayout<inotify_event>.size
             while offset + headerSize <= count {
@@ -157,9 +205,12 @@ final class LayerWatcher: Sendable {
                 let name = nameLength > 0 ? String(validatingCString: (buffer + offset + headerSize).assumingMemoryBound(to: CChar.self)) : nil
                 offset += headerSize + nameLength
                 state.withLock { state in
+                    // Gates first: a folder gone takes its watch out of the table below.
+                    opened += Self.gates(for: event, name: name, &state)
                     due.formUnion(Self.targets(for: event, name: name, &state))
                 }
             }
+            for handler in opened { handler() }
             guard !due.isEmpty else { continue }
             let handlers = state.withLock { state -> [Handler] in
                 for id in due { follow(id, &state) }
@@ -180,7 +231,7 @@ final class LayerWatcher: Sendable {
             guard let watched = state.watches[path] else { continue }
             if mask & Int32(IN_IGNORED | IN_DELETE_SELF | IN_MOVE_SELF | IN_UNMOUNT) != 0 {
                 // The folder went: every target on its way looks again (from a folder above).
-                due.formUnion(watched.interests.map(\.target))
+                due.formUnion(watched.interests.map(\.target).filter { $0 != gateTarget })
                 if mask & Int32(IN_IGNORED) != 0 {
                     state.watches[path] = nil
                     state.byWatch[event.wd]?.remove(path)
@@ -188,7 +239,7 @@ final class LayerWatcher: Sendable {
                 continue
             }
             guard let name else { continue }
-            for interest in watched.interests {
+            for interest in watched.interests where interest.target != gateTarget {
                 if let next = interest.name {
                     if next == name { due.insert(interest.target) }
                 } else if let names = state.targets[interest.target]?.names {
@@ -200,6 +251,26 @@ final class LayerWatcher: Sendable {
         }
         if state.byWatch[event.wd]?.isEmpty == true { state.byWatch[event.wd] = nil }
         return due
+    }
+
+    /// The handlers of the gates an event opens: a name that appeared, or the folder gone (each
+    /// gate's handler then looks again itself). Each is taken out: a gate opens once.
+    private static func gates(for event: inotify_event, name: String?, _ state: inout State) -> [Handler] {
+        let mask = Int32(bitPattern: event.mask)
+        let everything = mask & Int32(IN_Q_OVERFLOW | IN_IGNORED | IN_DELETE_SELF | IN_MOVE_SELF | IN_UNMOUNT) != 0
+        guard everything || mask & Int32(IN_CREATE | IN_MOVED_TO) != 0 else { return [] }
+        let paths = mask & Int32(IN_Q_OVERFLOW) != 0 ? Set(state.watches.keys) : (state.byWatch[event.wd] ?? [])
+        var opened: [Handler] = []
+        for folder in paths {
+            guard var watched = state.watches[folder] else { continue }
+            for interest in watched.interests where interest.target == gateTarget && (everything || interest.name == name) {
+                guard let gateName = interest.name else { continue }
+                opened += state.gates.removeValue(forKey: folder + "/" + gateName) ?? []
+                watched.interests.remove(interest)
+            }
+            if state.watches[folder] != nil { state.watches[folder] = watched }
+        }
+        return opened
     }
 
     // MARK: The poller
@@ -218,8 +289,24 @@ final class LayerWatcher: Sendable {
         }
     }
 
-    private static func path(_ components: ArraySlice<String>) -> String {
-        components.isEmpty ? "/" : "/" + components.joined(separator: "/")
+    /// The names of the absolute `path` (empty ones left out) and the path of each folder on the
+    /// way, `/` first: one pass over its bytes.
+    static func components(of path: String) -> (names: [String], prefixes: [String]) {
+        var names: [String] = []
+        var prefixes = ["/"]
+        var current = ""
+        for part in path.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: true) {
+            let name = String(decoding: part, as: UTF8.self)
+            current += "/" + name
+            names.append(name)
+            prefixes.append(current)
+        }
+        return (names, prefixes)
+    }
+
+    private static func exists(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0
     }
 
     private static func isFolder(_ path: String) -> Bool {

@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import RizqCore
 
 extension OpenSuite {
@@ -22,22 +23,42 @@ extension OpenSuite {
 
     /// Follows the folders the layers are read from, whether or not they exist yet
     /// (``LayerWatcher``): each an administrator's folder for the suite's file and its `.d`
-    /// drop-ins, and each folder an installed schema may be in.
+    /// drop-ins, and each folder an installed schema may be in. Where a folder of
+    /// `$XDG_CONFIG_DIRS` (or `$XDG_DATA_DIRS`) has no `rizq-prefs` in it at all — the usual case —
+    /// the suite only waits for one to appear there, and follows its own folders from then on.
     func watchLayers() {
         let reader = layerReader
         let suiteName = location.suiteName
-        for layer in [ValueSource.Layer.managed, .defaults] {
-            for (base, configDirectory) in zip(reader.layerBases(layer), layerFolders.configDirectories) {
-                LayerWatcher.shared.watch(folder: PrivateFolder.parent(of: base), names: [suiteName + ".json", suiteName + ".d"], base: configDirectory) { [weak self] in
-                    self?.layersChanged()
+        for (index, configDirectory) in layerFolders.configDirectories.enumerated() {
+            whenLayersMayExist(under: configDirectory) { [weak self] in
+                for layer in [ValueSource.Layer.managed, .defaults] {
+                    let base = reader.layerBases(layer)[index]
+                    LayerWatcher.shared.watch(folder: PrivateFolder.parent(of: base), names: [suiteName + ".json", suiteName + ".d"], base: configDirectory) {
+                        [weak self] in self?.layersChanged()
+                    }
+                    LayerWatcher.shared.watch(folder: base + ".d", names: nil, base: configDirectory) { [weak self] in self?.layersChanged() }
                 }
-                LayerWatcher.shared.watch(folder: base + ".d", names: nil, base: configDirectory) { [weak self] in self?.layersChanged() }
+                self?.layersChanged()
             }
         }
         for (path, dataDirectory) in zip(reader.schemaPaths, layerFolders.dataDirectories) {
-            LayerWatcher.shared.watch(folder: PrivateFolder.parent(of: path), names: [PrivateFolder.name(of: path)], base: dataDirectory) { [weak self] in
+            whenLayersMayExist(under: dataDirectory) { [weak self] in
+                LayerWatcher.shared.watch(folder: PrivateFolder.parent(of: path), names: [PrivateFolder.name(of: path)], base: dataDirectory) {
+                    [weak self] in self?.layersChanged()
+                }
                 self?.layersChanged()
             }
+        }
+    }
+
+    /// Runs `follow` now when `<directory>/rizq-prefs` exists (or `directory` itself does not:
+    /// the watcher then follows it from the nearest folder above), else once it appears.
+    private func whenLayersMayExist(under directory: String, _ follow: @escaping @Sendable () -> Void) {
+        var info = stat()
+        if lstat(directory + "/rizq-prefs", &info) == 0 || stat(directory, &info) != 0 {
+            follow()
+        } else {
+            LayerWatcher.shared.whenAppears("rizq-prefs", in: directory, follow)
         }
     }
 

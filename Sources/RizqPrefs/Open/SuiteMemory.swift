@@ -71,10 +71,10 @@ struct SuiteMemory: ~Copyable, Sendable {
     /// schema's default (``SuiteLayers``), or the registered default.
     func value(forKey key: String) -> PrefValue? {
         state.withLock { state in
-            // No layer in force (the usual case): today's read, one branch more.
-            guard let layers = state.layers else { return state.values[key] ?? state.registered[key] }
-            let hash = SuiteTable.hash(key)
-            return layers.effective(key, hash: hash, user: state.values[key, hash: hash]) ?? state.registered[key]
+            // No layer in force (the usual case): today's read, one test of a flag more (binding
+            // the layers would retain and release them at every read).
+            guard state.layersInForce else { return state.values[key] ?? state.registered[key] }
+            return state.layeredValue(key)
         }
     }
 
@@ -167,6 +167,7 @@ struct SuiteMemory: ~Copyable, Sendable {
             let new = read.isEmpty ? nil : read
             state.lastRead = read
             state.layers = new
+            state.layersInForce = new != nil
             guard !state.observers.isEmpty, old != nil || new != nil else { return }
             let keys = (old?.keys ?? []).union(new?.keys ?? [])
             for key in keys.sorted() {
@@ -382,6 +383,16 @@ extension SuiteMemory {
         var layers: SuiteLayers?
         /// The layers as last read, in force or not (their report, their schema).
         var lastRead: SuiteLayers?
+        /// Whether `layers` is set: what a read tests first.
+        var layersInForce = false
+
+        /// A read through the layers in force (``SuiteLayers/effective(_:hash:user:)``), then the
+        /// registered defaults.
+        func layeredValue(_ key: String) -> PrefValue? {
+            guard let layers else { return values[key] ?? registered[key] }
+            let hash = SuiteTable.hash(key)
+            return layers.effective(key, hash: hash, user: values[key, hash: hash]) ?? registered[key]
+        }
         /// How many of `observers` want local changes: a local change with none to tell skips
         /// building its ``SuiteChange`` (the hot path of `set`).
         var localObserverCount = 0

@@ -38,7 +38,7 @@ extension SuiteStore {
 
     /// The suite's installed schema (``PrefSchema``: `<dir>/rizq-prefs/schemas/…` under
     /// `$XDG_DATA_HOME` or `$XDG_DATA_DIRS`), as last read; `nil` when none is installed or it
-    /// could not be read (``layerReport`` says why).
+    /// could not be read (`rizq-prefs doctor` says why).
     public var installedSchema: PrefSchema? {
         openSuite.memory.layers.lastRead?.schema
     }
