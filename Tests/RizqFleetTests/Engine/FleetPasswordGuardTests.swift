@@ -62,7 +62,10 @@ import Testing
         var messages: String { (try? String(contentsOfFile: received, encoding: .isoLatin1)) ?? "" }
 
         deinit {
-            process.terminate()
+            // SIGKILL: the child may have been started from a thread that blocks SIGTERM (the
+            // mask is inherited), and then `terminate()` would leave it running and this wait
+            // would never end.
+            kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
             try? FileManager.default.removeItem(atPath: received)
         }
