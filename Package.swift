@@ -287,6 +287,14 @@ let package = Package(
             name: "foundation-defaults-test-child",
             path: "Tests/Support/DefaultsChild"
         ),
+        // The examples (Examples/NAME: each also a package of its own, the app to copy), built
+        // here from the same files, so that scripts/demo builds this package once for all of them
+        // and for rizq-prefs (one build folder, .build). Not products: an app never builds them.
+        .executableTarget(name: "SettingsDemo", dependencies: ["RizqPrefs"], path: "Examples/SettingsDemo/Sources/SettingsDemo"),
+        .executableTarget(name: "WidgetShareDemo", dependencies: ["RizqPrefs"], path: "Examples/WidgetShareDemo/Sources/WidgetShareDemo"),
+        .executableTarget(name: "SeedApp", dependencies: ["RizqPrefs", "RizqSecrets"], path: "Examples/SeedApp/Sources/SeedApp"),
+        .executableTarget(
+            name: "ImportRizqWeb", dependencies: ["RizqPrefs", "RizqSecrets", "RizqImport"], path: "Examples/ImportRizqWeb/Sources/ImportRizqWeb"),
         // Examples/ConfigServer's sources as they are (the folder links to them), built here so
         // that ConfigServerExampleTests runs the example itself: start, a live change, the exit.
         .executableTarget(

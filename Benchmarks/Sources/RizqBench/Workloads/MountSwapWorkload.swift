@@ -14,13 +14,16 @@ import SystemPackage
 ///
 /// Floor: a bare inotify waiter on the same kind of swap (``DataSwapWaiter``: `IN_MOVED_TO
 /// ..data`, then open and read `..data/ping`), interleaved with ours swap by swap, each in a
-/// folder of its own. Peer: swift-configuration's `ReloadingFileProvider<JSONSnapshot>` over
+/// folder of its own. Second floor (issue 51): the same waiter reading the generation whole —
+/// what any reader of one consistent generation does, as ours does. Peer: swift-configuration's `ReloadingFileProvider<JSONSnapshot>` over
 /// the volume's `config.json` key (it polls; 1 s here, 15 s by default), through a reader's
 /// `watchSnapshot`.
 ///
 /// Each generation holds two files: `ping` (the number) and `config.json` (`{"ping": N}`).
 enum MountSwapWorkload {
     static let floorName = "..data swap → bare inotify wait + read of ..data/ping"
+    /// The second floor (issue 51): the same waiter reading the generation whole, as ours must.
+    static let generationFloorName = "..data swap → bare inotify wait + the generation read whole (readlink, each file listed, opened, fstat'd, read; readlink again)"
 
     static func run(home: BenchHome, options: Options) throws -> [BenchResult] {
         let observedFolder = try folder(home, "mount-swap-ours")
@@ -41,11 +44,17 @@ enum MountSwapWorkload {
         defer { listener.cancel() }
         let floorArrivals = ArrivalLog()
         let waiter = try DataSwapWaiter(folder: floorFolder, arrivals: floorArrivals)
+        let generationFolder = try folder(home, "mount-swap-generation-floor")
+        let generationArrivals = ArrivalLog()
+        let generationWaiter = try DataSwapWaiter(folder: generationFolder, arrivals: generationArrivals, wholeGeneration: true)
         let latencies = try rounds(
-            [(observedFolder, observedArrivals, "ours"), (streamFolder, streamArrivals, "ours through updates()"), (floorFolder, floorArrivals, "floor")],
+            [(observedFolder, observedArrivals, "ours"), (streamFolder, streamArrivals, "ours through updates()"), (floorFolder, floorArrivals, "floor"),
+             (generationFolder, generationArrivals, "generation floor")],
             warmup: options.crossProcessWarmup, measured: options.crossProcessRounds, lostAfter: options.lostAfter)
         try waiter.stop()
+        try generationWaiter.stop()
         let floor = latencies[2]
+        let generationFloor = latencies[3]
 
         var rows: [BenchResult] = []
         for (workload, ours) in [("mount-swap", latencies[0]), ("mount-swap-stream", latencies[1])] {
@@ -53,6 +62,8 @@ enum MountSwapWorkload {
             result.lost = ours.lost
             result.floors.append(BenchResult.Figure(name: floorName, ns: floor.median, ratio: ours.median / floor.median, p99Ns: floor.p99, lost: floor.lost))
             result.floors.append(BenchResult.Figure(name: floorName + ", p99", ns: floor.p99, ratio: ours.p99 / floor.p99))
+            result.floors.append(BenchResult.Figure(
+                name: generationFloorName, ns: generationFloor.median, ratio: ours.median / generationFloor.median, p99Ns: generationFloor.p99, lost: generationFloor.lost))
             rows.append(result)
         }
 

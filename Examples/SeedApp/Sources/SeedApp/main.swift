@@ -16,7 +16,7 @@ do {
         print(try SuiteStore.previewMigration(suite: UserDefaults.standard.suiteName, migrations: schema))
         exit(0)
     }
-    print("schema version \(try UserDefaults.standard(schema: schema).schemaVersion)")
+    print("schema version \(try UserDefaults.standard(migrations: schema).schemaVersion)")
 } catch {
     print("could not bring the settings up to date: \(error)")
     exit(1)
