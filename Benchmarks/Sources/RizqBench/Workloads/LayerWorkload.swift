@@ -16,7 +16,9 @@ enum LayerWorkload {
     /// Points this process's XDG variables at `config` (and the schema folder at `data`) while
     /// `body` opens its suites: a suite reads its layer folders when it is first opened.
     static func withLayerFolders<T>(config: String, data: String, _ body: () throws -> T) rethrows -> T {
-        let saved = ["XDG_CONFIG_DIRS", "XDG_DATA_DIRS", "XDG_DATA_HOME"].map { ($0, getenv($0).map { String(cString: $0) }) }
+        let saved: [(String, String?)] = ["XDG_CONFIG_DIRS", "XDG_DATA_DIRS", "XDG_DATA_HOME"].map { name in
+            (name, getenv(name).map { String(cString: $0) })
+        }
         setenv("XDG_CONFIG_DIRS", config, 1)
         setenv("XDG_DATA_DIRS", data, 1)
         setenv("XDG_DATA_HOME", data + "/home", 1)
