@@ -100,6 +100,10 @@ final class HybridLogicalClockTests: XCTestCase {
         XCTAssertEqual(first.counter, UInt32.max)
         XCTAssertEqual(second, first, "no later stamp exists: the same one, not an overflow")
         XCTAssertEqual(ClockOffsetWords.duration(Int64.min).hasSuffix("years"), true)
+        // Days and years to the nearest: 3 days less a moment is "3 days", not "2 days".
+        XCTAssertEqual(ClockOffsetWords.duration(3 * 86_400_000 - 5_000), "3 days")
+        XCTAssertEqual(ClockOffsetWords.duration(2 * 86_400_000 + 11 * 3_600_000), "2 days")
+        XCTAssertEqual(ClockOffsetWords.duration(86_400_000 + 3 * 3_600_000 + 59_000), "1 day 3 h")
     }
 
     func testTheTextFormReadsBack() {

@@ -160,7 +160,8 @@ final class CredentialFamilyTests: XCTestCase {
         XCTAssertTrue(CredentialClassifier.looks(FakeToken.base64Session(), like: .sessionBlob))
         XCTAssertEqual(CredentialClassifier.family(of: "Bearer " + FakeToken.github()), CredentialFamily.prefixed.first { $0.prefix == "ghp_" })
         XCTAssertEqual(CredentialClassifier.family(of: "123456789:" + tail(35, Self.base64URL)), .telegramBotToken)
+        XCTAssertEqual(CredentialClassifier.family(of: "postgres://app:s3cret@db/app"), .urlWithPassword)
         XCTAssertNil(CredentialClassifier.family(of: "dark"))
-        XCTAssertEqual(Set(CredentialFamily.all.map(\.id)).count, Set(Self.families.map(\.id)).count + 7, "every family is tested")
+        XCTAssertEqual(Set(CredentialFamily.all.map(\.id)).count, Set(Self.families.map(\.id)).count + 8, "every family is tested")
     }
 }

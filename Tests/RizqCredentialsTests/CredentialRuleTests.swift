@@ -111,6 +111,33 @@ final class CredentialRuleTests: XCTestCase {
             XCTAssertNil(inspect(key: key, value: value), "\(key) = \(value)")
         }
     }
+
+    /// Issue 50, item 12: `scheme://user:password@host` values and `pw`/`dsn` names were not
+    /// credentials to the rule (a database URL synced, published to the fleet, kept in a suite).
+    func testURLsWithAPasswordAndPwAndDsnNames() {
+        for value in [
+            "postgres://app:s3cret-pass@db.internal:5432/app", "mysql://root:hunter2@127.0.0.1/db", "redis://:authpass@cache:6379/0",
+            "https://user:token-here@git.example.com/repo.git", "connect with amqp://guest:guest@rabbit/ please",
+            "Server=db;Url=mongodb+srv://admin:pa%24%24@cluster0.example.net/test",
+        ] {
+            XCTAssertEqual(evidence("endpoint", value), .valueShape, value)
+            XCTAssertEqual(strongValueShape(value), "URL with a password (scheme://user:password@host)", value)
+        }
+        for value in [
+            "https://example.com/path/a@b", "ssh://git@github.com/org/repo", "http://user:@host/", "mailto:someone@example.com",
+            "https://example.com/?q=a:b@c", "see http://host:8080/x", "user@example.com",
+        ] {
+            XCTAssertNil(strongValueShape(value), value)
+        }
+        for key in ["pw", "db.pw", "db_pw", "smtp-pw", "dsn", "sentry_dsn", "database.dsn", "databaseDsn"] {
+            XCTAssertEqual(evidence(key, "x9"), .keyName, key)
+        }
+        XCTAssertEqual(evidence("data", #"{"user":"a","pw":"x"}"#), .jsonFields)
+        XCTAssertEqual(evidence("data", #"{"dsn":"x"}"#), .jsonFields)
+        for key in ["pwm.level", "dsnames", "power", "newspaper"] {
+            XCTAssertNil(evidence(key, "setting"), key)
+        }
+    }
 }
 
 /// The JSON text of a string, as `JSON.stringify` would write it.

@@ -43,6 +43,11 @@ package struct FileError: Error, Equatable, Sendable, CustomStringConvertible {
         /// Another program replaced it during a write, and its version could not be put back: it
         /// is at this path now.
         case displaced(keptAt: String)
+        /// It has more than one name (a hard link): a write to it would change another file too.
+        case hardLinked(links: Int)
+        /// It is inside a folder a sandboxed app of this user can write (``SandboxReach``), and
+        /// what it says would be an instruction (a command, a path, a key): refused.
+        case sandboxReach(folder: String)
     }
 
     /// The file or folder.
@@ -120,6 +125,12 @@ package struct FileError: Error, Equatable, Sendable, CustomStringConvertible {
         case .displaced(let kept):
             return ("was replaced by another program during this write, and its version could not be put back; it is \(kept)",
                     "look at it and move it back by hand if it is the one to keep")
+        case .hardLinked(let links):
+            return ("has \(links) names (hard links), so writing it would change a file elsewhere too; this \(subjectWord) is written only when it is its own file",
+                    "remove it (rm '\(path)'): it is made again")
+        case .sandboxReach(let folder):
+            return ("is \(SandboxReach.describe(folder)): a sandboxed app could have written it, so this \(subjectWord) is not believed (a file there is read as data, never as a command, a path, a key or a secret)",
+                    "keep it outside \(folder): if you wrote it, move it (the docs say where), else remove it")
         }
     }
 

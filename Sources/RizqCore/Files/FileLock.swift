@@ -57,7 +57,15 @@ package struct FileLock: ~Copyable, Sendable {
         for _ in 0..<10_000 {
             // Read-only is enough for flock, and lets an existing lock file open on a read-only
             // mount (the write then fails, saying why, when it creates its temporary file).
-            let descriptor = SystemCalls.open(path, O_RDONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY, 0o600)
+            // Made here (O_EXCL), or opened as it is: only a file this process made is given away.
+            let flags = O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY
+            var created = true
+            var descriptor = SystemCalls.open(path, flags | O_CREAT | O_EXCL, 0o600)
+            if descriptor < 0, Errno.current == .fileExists {
+                created = false
+                descriptor = SystemCalls.open(path, flags)
+                if descriptor < 0, Errno.current == .noSuchFile { continue }
+            }
             guard descriptor >= 0 else {
                 let code = Errno.current
                 if code == .tooManySymbolicLinks {
@@ -77,7 +85,9 @@ package struct FileLock: ~Copyable, Sendable {
                     path: path, operation: .lock, problem: .wrongKind(found: FileWords.kindName(info.st_mode), expected: "a regular file"),
                     subject: "lock file")
             }
-            if info.st_uid == 0, geteuid() == 0, let owner, owner.user != 0 || owner.group != 0 {
+            // A root process gives the user the lock file it just made for the user's file — never
+            // one it found (a hard link to a root file would be handed over with it).
+            if created, info.st_nlink == 1, geteuid() == 0, let owner, owner.user != 0 || owner.group != 0 {
                 _ = SystemCalls.fchown(descriptor, owner.user, owner.group)
             }
             let file = (device: UInt64(info.st_dev), inode: UInt64(info.st_ino))

@@ -93,6 +93,9 @@ package struct FileReplacement: ~Copyable {
         let temporary = prefix + "\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         let descriptor = SystemCalls.open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, mode)
         guard descriptor >= 0 else { throw FileError(path: target, operation: .write, problem: .system(.current), subject: subject) }
+        // Held while the file is ours: a cleaner (``AtomicFile/removeAbandonedTemporaries(in:prefixes:)``)
+        // leaves a temporary file whose writer still holds it.
+        _ = SystemCalls.flock(descriptor, LOCK_EX | LOCK_NB)
         do throws(FileError) {
             if let owner, owner.user != geteuid() || owner.group != getegid() {
                 if SystemCalls.fchown(descriptor, owner.user, owner.group) != 0, owner.user != geteuid() {
@@ -214,6 +217,34 @@ package struct FileReplacement: ~Copyable {
 
 /// Whole-file writes and removals that need no two-step install.
 package enum AtomicFile {
+    /// Removes the temporary files that writers killed before their rename left in `folder`:
+    /// names that start with one of `prefixes` followed by the writer's process id
+    /// (``FileReplacement``'s `<prefix><pid>-<random>`, a journal's `<name>.tmp-<pid>`), whose
+    /// process is gone and which no process holds locked (a writer in another pid namespace, a
+    /// sandbox's, still holds its own). Each is a whole copy of what was being written — for a
+    /// keyring or a vault, secrets deleted since among them — so the next open removes it.
+    /// Returns how many were removed.
+    @discardableResult
+    package static func removeAbandonedTemporaries(in folder: String, prefixes: [String]) -> Int {
+        var removed = 0
+        for name in PrivateFolder.names(in: folder) {
+            guard let prefix = prefixes.first(where: { name.hasPrefix($0) }) else { continue }
+            let rest = name.dropFirst(prefix.count)
+            guard let pidText = rest.split(separator: "-", maxSplits: 1).first, let pid = pid_t(pidText), pid > 0, pid != getpid() else { continue }
+            guard kill(pid, 0) != 0, errno == ESRCH else { continue }
+            let path = folder + "/" + name
+            let descriptor = SystemCalls.open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY)
+            guard descriptor >= 0 else { continue }
+            defer { close(descriptor) }
+            var info = stat()
+            guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_uid == geteuid() || geteuid() == 0,
+                SystemCalls.flock(descriptor, LOCK_EX | LOCK_NB) == 0
+            else { continue }
+            if SystemCalls.unlink(path) == 0 { removed += 1 }
+        }
+        return removed
+    }
+
     /// Replaces (or creates) `path` with `bytes`, atomically and durably; returns the new version.
     @discardableResult
     package static func write(_ bytes: some ContiguousBytes, to path: String, mode: mode_t = 0o600, subject: String = "file") throws(FileError) -> FileStamp {

@@ -19,6 +19,11 @@ import Glibc
 /// | ``input(_:)`` (a file the user names on the command line) | anyone | — | followed |
 /// | ``administrator(_:)`` (an administrator's layer of preferences under `$XDG_CONFIG_DIRS`) | root | writable by the group or others | followed, every folder on the way judged (``TrustedPath``) |
 ///
+/// The rules of files whose words are instructions or secrets (``configuration(_:)``,
+/// ``secret(_:)``, ``hostProvided(_:)``) also refuse a file inside a folder a sandboxed app of
+/// this user can write (``SandboxReach``): owned by this user, it may still be a sandbox's.
+/// A secret's folder is refused writable by others even with the sticky bit.
+///
 /// Every rule refuses anything but a regular file (or a folder, for folders): a FIFO, socket or
 /// device is never opened for reading, because a read from one can hang or never end. A folder
 /// writable by others is accepted only with the sticky bit (`/tmp`, a Kubernetes volume's
@@ -56,9 +61,16 @@ package struct FileTrust: Sendable, Equatable {
     package var refusesOthersRead: Bool
     /// Whether a final symbolic link is followed (and the file it names judged).
     package var followsLinks: Bool
+    /// Refuse it inside a folder a sandboxed app of this user can write (``SandboxReach``):
+    /// its words would be a sandbox's instructions to the host.
+    package var refusesSandboxReach: Bool
+    /// Accept a folder others may write when it has the sticky bit (`/tmp`, a volume's mount
+    /// point): each file in it is then judged by its own owner.
+    package var acceptsStickyFolders: Bool
 
     package init(
-        subject: String, owners: Owners, refusesGroupWrite: Bool, refusesOtherWrite: Bool, refusesOthersRead: Bool, followsLinks: Bool
+        subject: String, owners: Owners, refusesGroupWrite: Bool, refusesOtherWrite: Bool, refusesOthersRead: Bool, followsLinks: Bool,
+        refusesSandboxReach: Bool = false, acceptsStickyFolders: Bool = true
     ) {
         self.subject = subject
         self.owners = owners
@@ -66,6 +78,8 @@ package struct FileTrust: Sendable, Equatable {
         self.refusesOtherWrite = refusesOtherWrite
         self.refusesOthersRead = refusesOthersRead
         self.followsLinks = followsLinks
+        self.refusesSandboxReach = refusesSandboxReach
+        self.acceptsStickyFolders = acceptsStickyFolders
     }
 
     /// Preferences and state: suites, change logs, fleet caches, device-sync state and replicas,
@@ -76,19 +90,25 @@ package struct FileTrust: Sendable, Equatable {
 
     /// A file whose words can run a command or choose where secrets go (the secrets config file).
     package static func configuration(_ subject: String) -> FileTrust {
-        FileTrust(subject: subject, owners: .userOrRoot, refusesGroupWrite: true, refusesOtherWrite: true, refusesOthersRead: false, followsLinks: false)
+        FileTrust(
+            subject: subject, owners: .userOrRoot, refusesGroupWrite: true, refusesOtherWrite: true, refusesOthersRead: false, followsLinks: false,
+            refusesSandboxReach: true)
     }
 
     /// A secret, a key or a passphrase: nobody else may read or write it.
     package static func secret(_ subject: String) -> FileTrust {
-        FileTrust(subject: subject, owners: .userOrRoot, refusesGroupWrite: true, refusesOtherWrite: true, refusesOthersRead: true, followsLinks: false)
+        FileTrust(
+            subject: subject, owners: .userOrRoot, refusesGroupWrite: true, refusesOtherWrite: true, refusesOthersRead: true, followsLinks: false,
+            refusesSandboxReach: true, acceptsStickyFolders: false)
     }
 
     /// A secret the host delivers (systemd's credentials, Docker's and Kubernetes' secrets):
     /// owned by this user or root and written by nobody else; readable by others as the host
     /// chose (Docker's are 0444); links followed (Kubernetes' keys are links into `..data`).
     package static func hostProvided(_ subject: String) -> FileTrust {
-        FileTrust(subject: subject, owners: .userOrRoot, refusesGroupWrite: true, refusesOtherWrite: true, refusesOthersRead: false, followsLinks: true)
+        FileTrust(
+            subject: subject, owners: .userOrRoot, refusesGroupWrite: true, refusesOtherWrite: true, refusesOthersRead: false, followsLinks: true,
+            refusesSandboxReach: true)
     }
 
     /// An administrator's file (a layer of managed values or defaults, an installed schema):
@@ -147,7 +167,7 @@ package struct FileTrust: Sendable, Equatable {
             if info.st_uid != 0, info.st_uid != Self.overflowUser { return .notAdministrators(owner: info.st_uid) }
         }
         let mode = UInt32(info.st_mode)
-        let sticky = expectsFolder && info.st_mode & S_ISVTX != 0
+        let sticky = expectsFolder && acceptsStickyFolders && info.st_mode & S_ISVTX != 0
         if refusesOtherWrite, info.st_mode & S_IWOTH != 0, !sticky {
             return .tooOpen(mode: mode, what: "any user can write it", fix: "make it yours alone (chmod o-w '%PATH%')")
         }
@@ -164,6 +184,16 @@ package struct FileTrust: Sendable, Equatable {
     package func check(_ info: stat, path: String, operation: FileError.Operation, expectsFolder: Bool = false) throws(FileError) {
         guard let problem = problem(with: info, expectsFolder: expectsFolder) else { return }
         throw FileError(path: path, operation: operation, problem: problem, subject: subject)
+    }
+
+    /// The rule's problem with where the file or folder is: inside a folder a sandboxed app can
+    /// write (only for rules that ``refusesSandboxReach``), or `nil`. `descriptor`: the open file
+    /// (judged by the path the kernel knows it by), else `path` itself.
+    package func placeProblem(path: String, descriptor: Int32? = nil, info: stat) -> FileError.Problem? {
+        guard refusesSandboxReach else { return nil }
+        let reach = SandboxReach.current
+        let folder = descriptor.flatMap { reach.folder(holdingDescriptor: $0, info: info) } ?? reach.folder(holding: path)
+        return folder.map { .sandboxReach(folder: $0) }
     }
 
     /// Where a fix names the file's path (``FileError`` puts the path in).

@@ -54,8 +54,11 @@ package struct PrivateFile: ~Copyable {
             close(descriptor)
             throw error
         }
-        do {
+        do throws(FileError) {
             try trust.check(info, path: path, operation: .read)
+            if let problem = trust.placeProblem(path: path, descriptor: descriptor, info: info) {
+                throw FileError(path: path, operation: .read, problem: problem, subject: trust.subject)
+            }
         } catch {
             close(descriptor)
             throw error

@@ -37,34 +37,64 @@ package enum PrivateFolder {
             }
         }
         try trust.check(info, path: path, operation: .inspect, expectsFolder: true)
+        if let problem = trust.placeProblem(path: path, info: info) {
+            throw FileError(path: path, operation: .inspect, problem: problem, subject: trust.subject)
+        }
         return true
     }
 
     /// Makes `path` and any missing parents, each 0700 exactly, then judges `path` by `trust`.
+    ///
+    /// Each folder is made and then changed through a descriptor of its parent held open
+    /// (`mkdirat`, then `openat` with `O_NOFOLLOW`, `fchmod`, `fchown`): a folder swapped for a
+    /// link after it was made is never followed, so a root process changes the mode and owner
+    /// of what it made and of nothing else. Existing folders are passed through as they are.
     /// - Throws: ``FileError`` when a folder cannot be made, or the last one is not trusted.
     package static func ensure(_ path: String, trust: FileTrust, ownership: Ownership = .process) throws(FileError) {
         if try check(path, trust: trust) { return }
+        // Nothing is made where the rule would refuse it once made.
+        if let problem = trust.placeProblem(path: path, info: stat()) {
+            throw FileError(path: path, operation: .create, problem: problem, subject: trust.subject)
+        }
+        var parent = SystemCalls.open(path.hasPrefix("/") ? "/" : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard parent >= 0 else { throw FileError.current(path, .create, subject: "folder") }
+        defer { close(parent) }
         var partial = path.hasPrefix("/") ? "" : "."
         for component in path.split(separator: "/", omittingEmptySubsequences: true) {
             partial += "/" + component
-            if SystemCalls.mkdir(partial, 0o700) != 0 {
+            let name = String(component)
+            var created = false
+            if SystemCalls.mkdirat(parent, name, 0o700, path: partial) == 0 {
+                created = true
+            } else if Errno.current != .fileExists {
+                throw FileError(path: partial, operation: .create, problem: .system(.current), subject: "folder")
+            }
+            // What was made is opened without following a link; what was there, as it is.
+            let next = SystemCalls.openat(parent, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC | (created ? O_NOFOLLOW : 0), path: partial)
+            guard next >= 0 else {
                 let code = Errno.current
-                if code == .fileExists { continue }
+                if created, code == .tooManySymbolicLinks || code == .notADirectory {
+                    throw FileError(path: partial, operation: .create, problem: .symbolicLink(target: FileWords.linkTarget(partial)), subject: "folder")
+                }
                 throw FileError(path: partial, operation: .create, problem: .system(code), subject: "folder")
             }
-            // mkdir's mode passes through the umask: exactly 0700.
-            _ = SystemCalls.chmod(partial, 0o700)
-            if ownership == .inheritedWhenRoot { giveParentsOwner(toFolder: partial) }
+            if created {
+                // mkdir's mode passes through the umask: exactly 0700.
+                _ = SystemCalls.fchmod(next, 0o700)
+                if ownership == .inheritedWhenRoot { giveParentsOwner(parent: parent, folder: next) }
+            }
+            close(parent)
+            parent = next
         }
         try check(path, trust: trust)
     }
 
-    /// Root only: gives a folder this process has just made the owner of its parent.
-    private static func giveParentsOwner(toFolder path: String) {
+    /// Root only: gives the folder `folder` (just made) the owner of its parent `parent`.
+    private static func giveParentsOwner(parent: Int32, folder: Int32) {
         guard geteuid() == 0 else { return }
-        let parent = path.split(separator: "/", omittingEmptySubsequences: true).dropLast().reduce("") { $0 + "/" + $1 }
-        guard let owner = FileOwner.of(parent.isEmpty ? "/" : parent), owner.user != 0 || owner.group != 0 else { return }
-        _ = SystemCalls.lchown(path, owner.user, owner.group)
+        var info = stat()
+        guard fstat(parent, &info) == 0, info.st_uid != 0 || info.st_gid != 0 else { return }
+        _ = SystemCalls.fchown(folder, info.st_uid, info.st_gid)
     }
 
     /// `fsync` of the folder `path`, so that a rename, a new name or a removal in it survives a

@@ -2,8 +2,8 @@ import Foundation
 
 /// The Flatpak sandbox this process runs in, if any: known from `/.flatpak-info` alone, the file
 /// Flatpak puts at the root of every sandbox (and the file the Secret portal itself reads, through
-/// `/proc/PID/root`, to tell which app is calling). Suites use it to find the folder they are
-/// shared in (``sharedPreferencesRoot(home:)``), secrets to key the file keyring.
+/// `/proc/PID/root`, to tell which app is calling). Suites use it to find the folder app-group
+/// suites are shared in (``sharedGroupsFolder(home:)``), secrets to key the file keyring.
 ///
 /// Environment variables never count: `GTK_USE_PORTAL=1` or `FLATPAK_ID` set outside a sandbox
 /// (a user's shell profile, a desktop file) do not make a process sandboxed, and taking them
@@ -11,7 +11,7 @@ import Foundation
 /// confinement, which libsecret also treats as a sandbox (`SNAP_NAME`), is not detected.
 public struct FlatpakSandbox: Sendable, Equatable, Codable {
     /// Where Flatpak puts its description of the sandbox.
-    public static let infoPath = "/.flatpak-info"
+    public static let infoPath = SandboxReach.flatpakInfoPath
     /// The most read of it (a real one is under 1 KiB).
     static let infoLimit = 64 << 10
 
@@ -29,6 +29,12 @@ public struct FlatpakSandbox: Sendable, Equatable, Codable {
     /// The sandbox of this process: `nil` outside one. Looks at the file each time it is asked.
     public static var current: FlatpakSandbox? { detect(infoPath: infoPath) }
 
+    /// Whether this process runs in a Flatpak sandbox (a regular file at ``infoPath``), without
+    /// reading the file.
+    public static var isSandboxed: Bool {
+        SandboxReach.processIsSandboxed
+    }
+
     /// The sandbox `infoPath` describes: `nil` when there is no regular file there.
     public static func detect(infoPath: String = FlatpakSandbox.infoPath) -> FlatpakSandbox? {
         var info = stat()
@@ -39,14 +45,32 @@ public struct FlatpakSandbox: Sendable, Equatable, Codable {
         return FlatpakSandbox(appID: bytes.flatMap(applicationName(in:)), infoPath: infoPath)
     }
 
-    /// The host's preferences folder, `HOME/.config/rizq-prefs`, when it can be seen from inside
-    /// the sandbox — only when the app was given `--filesystem=xdg-config/rizq-prefs:create`
-    /// (the sandbox's own `XDG_CONFIG_HOME` is `~/.var/app/APP/config`) — else `nil`.
-    public static func sharedPreferencesRoot(home: String) -> String? {
-        let root = home + "/.config/rizq-prefs"
+    /// The host's app-group suites folder, `HOME/.config/rizq-prefs/groups`, when it can be seen
+    /// from inside the sandbox — the app was given `--filesystem=xdg-config/rizq-prefs/groups:create`
+    /// (or the whole folder, the advice before) — else `nil`.
+    public static func sharedGroupsFolder(home: String) -> String? {
+        let folder = SandboxReach.sharedGroupsFolder(home: home)
         var info = stat()
-        guard lstat(root, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else { return nil }
+        guard lstat(folder, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else { return nil }
+        return folder
+    }
+
+    /// The host's whole preferences folder, `HOME/.config/rizq-prefs`, when the app was given all
+    /// of it (`--filesystem=xdg-config/rizq-prefs:create`, the advice before) and apps' suites are
+    /// there (`apps/` is seen): the app keeps its suites where they are. `nil` otherwise — with
+    /// the advice now, `groups/` alone, the app's own suites are in its own folder.
+    public static func wholeHostPreferencesRoot(home: String) -> String? {
+        let root = home + "/.config/" + SandboxReach.preferencesFolderName
+        var info = stat()
+        guard lstat(root + "/apps", &info) == 0, info.st_mode & S_IFMT == S_IFDIR else { return nil }
         return root
+    }
+
+    /// The host's whole preferences folder as seen from the sandbox: the advice before, which
+    /// gave a sandbox the host's trust base too.
+    @available(*, deprecated, renamed: "wholeHostPreferencesRoot(home:)", message: "give sandboxed apps xdg-config/rizq-prefs/groups only: sharedGroupsFolder(home:)")
+    public static func sharedPreferencesRoot(home: String) -> String? {
+        wholeHostPreferencesRoot(home: home)
     }
 
     /// `name=` of the `[Application]` group of a key file.

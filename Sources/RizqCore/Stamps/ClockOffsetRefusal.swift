@@ -26,7 +26,8 @@ public struct ClockOffsetRefusal: Error, Sendable, Hashable, CustomStringConvert
     }
 }
 
-/// Words for a clock offset: "1 day", "3 h 12 min", "95 years", "40 s".
+/// Words for a clock offset: "1 day", "3 h 12 min", "95 years", "40 s" (days and years from
+/// two on to the nearest, the smaller units cut down).
 public enum ClockOffsetWords {
     /// `milliseconds` (its magnitude) as words a person reads at a glance.
     public static func duration(_ milliseconds: Int64) -> String {
@@ -34,8 +35,10 @@ public enum ClockOffsetWords {
         let seconds = magnitude / 1000
         let minute: UInt64 = 60, hour: UInt64 = 3600, day: UInt64 = 86_400, year: UInt64 = 31_557_600
         func plural(_ count: UInt64, _ unit: String) -> String { "\(count) \(unit)\(count == 1 ? "" : "s")" }
-        if seconds >= 2 * year { return plural(seconds / year, "year") }
-        if seconds >= 2 * day { return plural(seconds / day, "day") }
+        // Whole days and years to the nearest: a stamp sent 3 days ahead is still "3 days" a
+        // moment later, not "2 days".
+        if seconds >= 2 * year { return plural((seconds + year / 2) / year, "year") }
+        if seconds >= 2 * day { return plural((seconds + day / 2) / day, "day") }
         if seconds >= day {
             let hours = (seconds % day) / hour
             return hours == 0 ? "1 day" : "1 day \(hours) h"

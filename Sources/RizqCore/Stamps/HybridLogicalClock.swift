@@ -122,7 +122,7 @@ public final class HybridLogicalClock: Sendable {
     }
 
     /// A duration in whole milliseconds, saturated.
-    static func milliseconds(_ duration: Duration) -> Int64 {
+    package static func milliseconds(_ duration: Duration) -> Int64 {
         let (seconds, attoseconds) = duration.components
         let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1000)
         if overflow { return seconds < 0 ? Int64.min : Int64.max }

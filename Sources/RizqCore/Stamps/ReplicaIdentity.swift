@@ -45,9 +45,9 @@ public enum ReplicaIdentity {
         if let existing = read(path) { return existing }
         let folder = (path as NSString).deletingLastPathComponent
         do {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try PrivateFolder.ensure(folder, trust: .settings("state folder"))
         } catch {
-            throw .unwritable(path: folder, reason: "\(error)")
+            throw .unwritable(path: folder, reason: error.reason)
         }
         var bytes = [UInt8](repeating: 0, count: 16)
         for index in bytes.indices { bytes[index] = UInt8.random(in: 0...255) }
@@ -75,9 +75,11 @@ public enum ReplicaIdentity {
         throw .unwritable(path: path, reason: Errno.current.description)
     }
 
+    /// The id kept at `path`: through the file layer (never a FIFO or a link, this user's or
+    /// root's, nobody else may write it), at most a line.
     private static func read(_ path: String) -> String? {
-        guard let data = FileManager.default.contents(atPath: path),
-            let text = String(data: data, encoding: .utf8)?.trimmingCharacters(in: .whitespacesAndNewlines), isValid(text)
+        guard let read = try? PrivateFile.read(path, trust: .settings("replica id"), limit: 256),
+            let text = String(validating: read.bytes, as: UTF8.self)?.trimmingCharacters(in: .whitespacesAndNewlines), isValid(text)
         else { return nil }
         return text
     }

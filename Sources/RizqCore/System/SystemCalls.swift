@@ -88,6 +88,20 @@ package enum SystemCalls {
         retrying(.mkdir, path) { Glibc.mkdir(path, mode) }
     }
 
+    /// `mkdirat(2)`: `name` in the folder open as `folder`, whose path is `path` (for a fault
+    /// planned for `mkdir`, which applies).
+    @inline(__always)
+    package static func mkdirat(_ folder: Int32, _ name: String, _ mode: mode_t, path: String) -> Int32 {
+        retrying(.mkdir, path) { Glibc.mkdirat(folder, name, mode) }
+    }
+
+    /// `openat(2)`: `name` in the folder open as `folder`, whose path is `path` (a fault planned
+    /// for `open` applies).
+    @inline(__always)
+    package static func openat(_ folder: Int32, _ name: String, _ flags: Int32, path: String) -> Int32 {
+        retrying(.open, path) { Glibc.openat(folder, name, flags, 0) }
+    }
+
     /// `unlink(2)`.
     @discardableResult
     @inline(__always)

@@ -30,8 +30,9 @@ import RizqJSON
 ///      (`token.ttl = 3600` is a setting, `db.password = 1234` is not);
 ///    - a *weak* marker, `auth` (not as in `author`) or `session`, only in the last component
 ///      (`auth.provider` and `session.timeout` are settings; `db.session` is not);
-///    - a component that *is* `pin`, `sid`, `otp` or `pass` (too short to look for inside other
-///      names): `pin`, `card.pin`.
+///    - a component that *is* `pin`, `sid`, `otp`, `pass`, `pw` or `dsn` (too short to look for
+///      inside other names): `pin`, `card.pin`; or that ends in `_pw`, `_dsn` or `dsn`
+///      (`db_pw`, `sentry_dsn`, `databaseDsn`).
 package enum CredentialRule {
     /// Why an entry is a credential.
     package struct Verdict: Sendable, Equatable {
@@ -70,7 +71,11 @@ package enum CredentialRule {
 
     /// Whole components that mark a credential: too short to look for inside other names (`pin`
     /// is in `spinner`, `sid` in `inside`).
-    package static let credentialKeyNames: Set<String> = ["pin", "sid", "otp", "pass"]
+    package static let credentialKeyNames: Set<String> = ["pin", "sid", "otp", "pass", "pw", "dsn"]
+
+    /// Endings of a component that mark a credential (`db_pw`, `sentry_dsn`, `databaseDsn`):
+    /// the short names above, joined to a word before them.
+    package static let credentialKeySuffixes = ["_pw", "-pw", "_dsn", "-dsn", "dsn"]
 
     /// Why `value` under `key` is a credential, or `nil` when it does not look like one.
     package static func judge(key: String, value: CredentialCandidate) -> Verdict? {
@@ -162,6 +167,9 @@ package enum CredentialRule {
         if let name = components.first(where: { credentialKeyNames.contains($0) }) {
             return "key name is '\(name)'"
         }
+        if let suffix = credentialKeySuffixes.first(where: { suffix in components.contains { $0.hasSuffix(suffix) } }) {
+            return "key name ends in '\(suffix)'"
+        }
         return nil
     }
 
@@ -193,7 +201,7 @@ package enum CredentialRule {
     /// Normalised field names (lowercase, without `_` and `-`) that hold credentials.
     static let credentialFieldNames: Set<String> = [
         "token", "secret", "password", "passwd", "pwd", "passphrase", "passcode", "apikey", "privatekey", "jwt", "credential", "credentials",
-        "clientsecret", "sessionid", "sessionkey", "pass",
+        "clientsecret", "sessionid", "sessionkey", "pass", "pw", "dsn",
     ]
 
     /// The first credential field of a JSON object or array, as a report phrase, or `nil`.

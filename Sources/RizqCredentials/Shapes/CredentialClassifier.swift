@@ -46,6 +46,7 @@ package enum CredentialClassifier {
     static func embedded(in text: String) -> Match? {
         let bytes = Array(text.utf8)
         guard bytes.count >= 8 else { return nil }
+        if let url = urlWithPassword(bytes) { return url }
         var index = 0
         while index < bytes.count {
             defer { index += 1 }
@@ -61,6 +62,41 @@ package enum CredentialClassifier {
             }
         }
         return nil
+    }
+
+    /// A URL holding a password in its user part, `scheme://user:password@host`, anywhere in
+    /// the text: a scheme of letters, digits, `+`, `-` or `.` before `://`, then a user part with
+    /// no `/`, `?`, `#`, `@` or space up to an `@` that a host follows, holding a `:` with a
+    /// non-empty password after it. `postgres://app:s3cret@db/app` is one; `https://host/a@b`,
+    /// `ssh://git@host` and `http://user:@host` are not.
+    private static func urlWithPassword(_ bytes: [UInt8]) -> Match? {
+        let separator: [UInt8] = Array("://".utf8)
+        var index = 1
+        while index + 3 < bytes.count {
+            defer { index += 1 }
+            guard bytes[index] == separator[0], bytes[index + 1] == separator[1], bytes[index + 2] == separator[2] else { continue }
+            let before = bytes[index - 1]
+            guard isSchemeByte(before) else { continue }
+            var colon: Int?
+            var end = index + 3
+            while end < bytes.count {
+                let byte = bytes[end]
+                if byte == UInt8(ascii: "@") { break }
+                if byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") || byte <= 0x20 || byte == 0x7F { end = bytes.count; break }
+                if byte == UInt8(ascii: ":"), colon == nil { colon = end }
+                end += 1
+            }
+            guard end + 1 < bytes.count, let colon, colon >= index + 3, end > colon + 1 else { continue }
+            let host = bytes[end + 1]
+            guard host > 0x20, host != UInt8(ascii: "/"), host != UInt8(ascii: "@") else { continue }
+            return Match(family: .urlWithPassword, description: CredentialFamily.urlWithPassword.name)
+        }
+        return nil
+    }
+
+    private static func isSchemeByte(_ byte: UInt8) -> Bool {
+        (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+            || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
     }
 
     private static func embeddedJWT(_ bytes: [UInt8], at index: Int) -> Match? {

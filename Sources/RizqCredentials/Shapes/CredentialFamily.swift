@@ -100,6 +100,9 @@ extension CredentialFamily {
     package static let sessionBlob = CredentialFamily(format: "session-blob", name: "base64- session blob")
     /// An HTTP `Authorization` value: `Bearer …`, `Token …`, `Basic` with a user and password.
     package static let authorization = CredentialFamily(format: "authorization", name: "authorization value")
+    /// A URL that carries a password: `scheme://user:password@host` (a database URL, a DSN, a
+    /// proxy or Git remote with credentials).
+    package static let urlWithPassword = CredentialFamily(format: "url-password", name: "URL with a password (scheme://user:password@host)")
     /// A PEM private key.
     package static let pemPrivateKey = CredentialFamily(format: "pem-private-key", name: "private key (PEM)")
     /// A cookie string holding a session cookie.
@@ -158,5 +161,5 @@ extension CredentialFamily {
     }()
 
     /// Every family the classifier knows.
-    package static let all: [CredentialFamily] = [.jwt, .jwe, .sessionBlob, .authorization, .pemPrivateKey, .sessionCookie, .telegramBotToken] + prefixed
+    package static let all: [CredentialFamily] = [.jwt, .jwe, .sessionBlob, .authorization, .pemPrivateKey, .sessionCookie, .telegramBotToken, .urlWithPassword] + prefixed
 }

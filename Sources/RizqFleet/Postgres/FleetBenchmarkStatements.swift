@@ -23,7 +23,9 @@ import PostgresNIO
         suite: String, key: String, valueJSON: String?, stamp: (milliseconds: Int64, counter: Int64, origin: String),
         lockTimeoutMilliseconds: Int64
     ) -> some PostgresPreparedStatement {
-        PostgresFleetSQL.Write(suite: suite, key: key, value: valueJSON, stamp: stamp, lockTimeoutMilliseconds: lockTimeoutMilliseconds)
+        PostgresFleetSQL.Write(
+            suite: suite, key: key, value: valueJSON, stamp: stamp, lockTimeoutMilliseconds: lockTimeoutMilliseconds,
+            maximumOffsetMilliseconds: PostgresFleetEngine.maximumOffsetMilliseconds)
     }
 }
 #endif

@@ -17,6 +17,9 @@ import Synchronization
 final class PostgresConnector: Sendable {
     let endpoint: String
     private let configuration: PostgresConnection.Configuration
+    /// Set when the password must not go out in clear text or MD5 (``PostgresPasswordGuard``):
+    /// the connection is then opened here, with the guard ahead of postgres-nio.
+    private let guarded: Guarded?
     private let connectTimeout: Duration
     private let callTimeout: Duration
     private let logger: Logger
@@ -34,12 +37,27 @@ final class PostgresConnector: Sendable {
         self.connectTimeout = configuration.connectTimeout
         self.callTimeout = configuration.callTimeout
         self.logger = logger
+        let tls = try Self.tls(configuration)
         var postgres = PostgresConnection.Configuration(
             host: configuration.host, port: configuration.port, username: configuration.username,
             password: configuration.password, database: configuration.database,
-            tls: try Self.tls(configuration))
+            tls: tls)
         postgres.options.connectTimeout = .nanoseconds(Int64(Self.nanoseconds(configuration.connectTimeout)))
         self.configuration = postgres
+        let needsGuard = configuration.password != nil && !configuration.serverIsVerified && !configuration.allowsPasswordInClear
+        guarded = needsGuard ? Guarded(host: configuration.host, port: configuration.port, tls: tls, requestsTLS: configuration.tls != .disable,
+                                       username: configuration.username, password: configuration.password, database: configuration.database) : nil
+    }
+
+    /// What a guarded connection is opened with.
+    private struct Guarded: Sendable {
+        var host: String
+        var port: Int
+        var tls: PostgresConnection.Configuration.TLS
+        var requestsTLS: Bool
+        var username: String
+        var password: String?
+        var database: String
     }
 
     /// postgres-nio's TLS setting for libpq's `sslmode`.
@@ -150,9 +168,42 @@ final class PostgresConnector: Sendable {
         let configuration = configuration
         let logger = logger
         let id = Self.ids.wrappingAdd(1, ordering: .relaxed).newValue
+        if let guarded { return try await openGuarded(guarded, id: id) }
         // The connect timeout covers TCP; the deadline also covers TLS and authentication.
         return try await Deadline.run(connectTimeout + .milliseconds(500)) {
             try await PostgresConnection.connect(configuration: configuration, id: id, logger: logger)
+        }
+    }
+
+    /// A connection whose server is not verified and that has a password to give: opened here,
+    /// with ``PostgresPasswordGuard`` at the head of its pipeline, then handed to postgres-nio.
+    private func openGuarded(_ guarded: Guarded, id: Int) async throws -> PostgresConnection {
+        let logger = logger
+        let endpoint = endpoint
+        let finding = PostgresPasswordGuard.Finding()
+        let timeout = TimeAmount.nanoseconds(Int64(Self.nanoseconds(connectTimeout)))
+        return try await Deadline.run(connectTimeout + .milliseconds(500)) {
+            let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                .connectTimeout(timeout)
+                .channelInitializer { channel in
+                    channel.eventLoop.makeCompletedFuture {
+                        try channel.pipeline.syncOperations.addHandler(PostgresPasswordGuard(requestsTLS: guarded.requestsTLS, finding: finding))
+                    }
+                }
+                .connect(host: guarded.host, port: guarded.port).get()
+            let configuration = PostgresConnection.Configuration(
+                establishedChannel: channel, tls: guarded.tls, username: guarded.username, password: guarded.password, database: guarded.database)
+            do {
+                // On the channel's own event loop: postgres-nio sets the channel up there.
+                return try await PostgresConnection.connect(on: channel.eventLoop, configuration: configuration, id: id, logger: logger)
+            } catch {
+                if let method = finding.refusedMethod {
+                    throw FleetError.engineRefused(
+                        endpoint: endpoint,
+                        reason: "the server asked for the password by \(method) over a connection whose server is not verified (sslmode \(guarded.requestsTLS ? "without a checked certificate" : "disable")): anyone on the way could have asked, so the password was not sent; use sslmode=verify-full with sslrootcert, or SCRAM-SHA-256 on the server (password_encryption = scram-sha-256), or name it with require_auth=password (or md5) in the URL")
+                }
+                throw error
+            }
         }
     }
 

@@ -48,6 +48,22 @@ public struct PostgresFleetConfiguration: Sendable {
     /// How long any one call (a write, a catch-up read, setting up the tables) may take before
     /// it fails with ``FleetError/engineUnavailable(endpoint:reason:)``.
     public var callTimeout: Duration
+    /// Whether the password may go out in clear text or as MD5 when the server asks so over a
+    /// connection whose server is not verified (``serverIsVerified``): named by libpq's
+    /// `require_auth=password` (or `md5`) in the URL or `PGREQUIREAUTH`. By default it never does:
+    /// such a connection is closed before the password is sent, and only SCRAM-SHA-256 (which
+    /// never shows the password) goes ahead.
+    public var allowsPasswordInClear: Bool = false
+
+    /// Whether the server's certificate is checked: `verify-ca`, `verify-full`, or `require`
+    /// with a root certificate.
+    public var serverIsVerified: Bool {
+        switch tls {
+        case .verifyCA, .verifyFull: return true
+        case .require: return rootCertificatePath != nil
+        case .disable, .prefer: return false
+        }
+    }
 
     /// A configuration with these parts.
     public init(
@@ -73,7 +89,7 @@ public struct PostgresFleetConfiguration: Sendable {
     }
 
     /// The query parameters ``init(url:environment:)`` understands.
-    public static let urlParameters = ["sslmode", "sslrootcert", "connect_timeout", "application_name"]
+    public static let urlParameters = ["sslmode", "sslrootcert", "connect_timeout", "application_name", "require_auth"]
 
     /// Reads a libpq-style URL: `postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?sslmode=…&sslrootcert=…&connect_timeout=SECONDS]`
     /// (also `postgresql://`). What the URL leaves out comes from the environment as libpq
@@ -104,6 +120,7 @@ public struct PostgresFleetConfiguration: Sendable {
         }
         var rootCertificate = environment["PGSSLROOTCERT"].flatMap { $0.isEmpty ? nil : $0 }
         var connectTimeout = Duration.seconds(5)
+        var requireAuth = environment["PGREQUIREAUTH"] ?? ""
         for item in components.queryItems ?? [] {
             let value = item.value ?? ""
             switch item.name {
@@ -121,6 +138,8 @@ public struct PostgresFleetConfiguration: Sendable {
                 connectTimeout = .seconds(seconds)
             case "application_name":
                 break  // accepted for libpq compatibility; the server sees postgres-nio's default
+            case "require_auth":
+                requireAuth = value
             default:
                 throw .invalidEngine(reason: "the engine URL's parameter '\(item.name)' is not supported; use \(Self.urlParameters.joined(separator: ", "))")
             }
@@ -128,6 +147,17 @@ public struct PostgresFleetConfiguration: Sendable {
         self.init(
             host: host, port: components.port ?? 5432, username: username, password: password, database: database,
             tls: tls, rootCertificatePath: rootCertificate, connectTimeout: connectTimeout)
+        allowsPasswordInClear = try Self.namesPasswordInClear(requireAuth)
+    }
+
+    /// Whether libpq's `require_auth` list names `password` or `md5` (not negated).
+    private static func namesPasswordInClear(_ list: String) throws(FleetError) -> Bool {
+        let methods = list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        let known = ["password", "md5", "scram-sha-256", "gss", "sspi", "none"]
+        for method in methods where !known.contains(method.hasPrefix("!") ? String(method.dropFirst()) : method) {
+            throw .invalidEngine(reason: "require_auth '\(method)' is not one of \(known.joined(separator: ", ")) (a leading ! refuses one)")
+        }
+        return methods.contains("password") || methods.contains("md5")
     }
 
     /// Whether a URL carries a password (which a command line must not: `ps` shows it).

@@ -158,7 +158,7 @@ public final class PostgresFleetEngine: FleetEngine {
         let stamp = change.stamp
         let statement = PostgresFleetSQL.Write(
             suite: suite, key: change.key, value: text, stamp: (stamp.milliseconds, Int64(stamp.counter), stamp.origin),
-            lockTimeoutMilliseconds: lockTimeoutMilliseconds)
+            lockTimeoutMilliseconds: lockTimeoutMilliseconds, maximumOffsetMilliseconds: Self.maximumOffsetMilliseconds)
         // Attempts sent whose outcome is unknown: each attempt counts until the server answers
         // it with an error (then it did not take effect). The connector tries once more on a new
         // connection when a reused one turns out dead, so there can be two.
@@ -188,14 +188,27 @@ public final class PostgresFleetEngine: FleetEngine {
             }
             throw error
         }
-        guard let held else {
+        switch held {
+        case nil, .unregistered?:
             // The suite's row is gone (removed by hand): nothing was written; register it again.
             channels.withLock { _ = $0.removeValue(forKey: suite) }
             throw .engineUnavailable(endpoint: endpointDescription, reason: "the suite '\(suite)' was not registered in the engine; nothing was written")
+        case .refused(let ahead)?:
+            let refusal = ClockOffsetRefusal(stamp: stamp, aheadMilliseconds: ahead, maximumOffset: Self.maximumOffset)
+            throw .engineRefused(
+                endpoint: endpointDescription,
+                reason: "the write of '\(change.key)' was refused by the engine: " + refusal.description.replacingOccurrences(of: "this machine's clock", with: "the engine's clock")
+                    + "; the host '\(stamp.origin)' has a clock that is wrong, and nothing was written")
+        case .written(let revision, let held)?:
+            let holder = ChangeStamp(milliseconds: held.milliseconds, counter: UInt32(clamping: held.counter), origin: held.origin)
+            return holder == stamp ? .applied(revision: revision) : .superseded(by: holder)
         }
-        let holder = ChangeStamp(milliseconds: held.stamp.milliseconds, counter: UInt32(clamping: held.stamp.counter), origin: held.stamp.origin)
-        return holder == stamp ? .applied(revision: held.revision) : .superseded(by: holder)
     }
+
+    /// The most a stamp may be ahead of the engine's clock: the fleet's maximum clock offset,
+    /// the same as a host's (``RizqCore/HybridLogicalClock/defaultMaximumOffset``).
+    static let maximumOffset = HybridLogicalClock.defaultMaximumOffset
+    static var maximumOffsetMilliseconds: Int64 { HybridLogicalClock.milliseconds(maximumOffset) }
 
     /// One read: the head and up to `limit` rows above `revision` (the suite is registered
     /// first when this process has not yet, and again when its row or the tables are gone).

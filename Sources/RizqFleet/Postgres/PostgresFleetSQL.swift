@@ -104,23 +104,40 @@ enum PostgresFleetSQL {
     /// write is one Bind/Execute/Sync round trip carrying only its values — it used to be
     /// parsed and planned again for every write, several times the server time of the write
     /// itself.
+    ///
+    /// Stamps are bounded by the server's clock (issue 50): a write whose stamp is more than the
+    /// maximum clock offset ($8 ms) ahead of the server's `clock_timestamp()` is refused by the
+    /// statement itself — nothing is bumped or written, and the one row it returns says so
+    /// (`refused_ahead`: how far ahead). A row already holding such a stamp (written before this
+    /// bound, or by a host whose clock was years ahead) counts as older than any stamp within
+    /// the bound, so the next ordinary write of the key replaces it: that is how an
+    /// administrator repairs a frozen key (`rizq-prefs fleet set KEY VALUE` on a host whose clock
+    /// is right).
     struct Write: PostgresPreparedStatement {
-        /// The key's row after the write: its revision and stamp.
-        struct Row: Sendable {
-            var revision: Int64
-            var stamp: (milliseconds: Int64, counter: Int64, origin: String)
+        /// The key's row after the write: its revision and stamp; or how far ahead of the
+        /// server's clock the refused stamp was.
+        enum Row: Sendable {
+            case written(revision: Int64, stamp: (milliseconds: Int64, counter: Int64, origin: String))
+            case refused(aheadMilliseconds: Int64)
+            /// No suite row (removed by hand): nothing was written.
+            case unregistered
         }
 
         /// Versioned: a connection never holds two statements under one name.
-        static let name = "rizq_fleet_write_1"
+        static let name = "rizq_fleet_write_2"
 
-        /// The stamp comparison, the same in every column of the update.
-        private static let newer = "(excluded.stamp_ms, excluded.stamp_counter, excluded.stamp_origin) > (s.stamp_ms, s.stamp_counter, s.stamp_origin)"
+        /// The server's clock, in milliseconds since 1970, and the latest stamp it takes.
+        private static let serverNow = "(extract(epoch FROM clock_timestamp()) * 1000)::int8"
+        private static let bound = "(\(serverNow) + $8::int8)"
+
+        /// The stamp comparison, the same in every column of the update: newer, or the row's
+        /// stamp is beyond the bound (a frozen key).
+        private static let newer = "((excluded.stamp_ms, excluded.stamp_counter, excluded.stamp_origin) > (s.stamp_ms, s.stamp_counter, s.stamp_origin) OR s.stamp_ms > \(bound))"
 
         static let sql = """
             WITH bump AS (
                 UPDATE rizq_fleet_suites SET revision = revision + 1
-                WHERE suite = $1 AND (SELECT set_config('lock_timeout', $7, true)) IS NOT NULL
+                WHERE suite = $1 AND (SELECT set_config('lock_timeout', $7, true)) IS NOT NULL AND $4::int8 <= \(bound)
                 RETURNING id, revision
             ), upsert AS (
                 INSERT INTO rizq_fleet_settings AS s (suite, key, value, stamp_ms, stamp_counter, stamp_origin, revision, changed_at)
@@ -134,16 +151,20 @@ enum PostgresFleetSQL {
                     changed_at = CASE WHEN \(newer) THEN excluded.changed_at ELSE s.changed_at END
                 RETURNING revision, key, value, stamp_ms, stamp_counter, stamp_origin
             )
-            SELECT upsert.revision, upsert.stamp_ms, upsert.stamp_counter, upsert.stamp_origin,
-                CASE WHEN upsert.revision = bump.revision THEN pg_notify('rizq_fleet_' || bump.id,
-                    CASE WHEN octet_length(upsert.key) + coalesce(octet_length(upsert.value), 0) + octet_length(upsert.stamp_origin) < \(PostgresFleetSQL.notifiedEntryLimit)
-                         THEN json_build_object('r', upsert.revision, 'k', upsert.key, 'v', upsert.value,
-                                                'm', upsert.stamp_ms, 'c', upsert.stamp_counter, 'o', upsert.stamp_origin)::text
-                         ELSE upsert.revision::text END)::text END AS notified
-            FROM upsert CROSS JOIN bump
+            SELECT written.revision, written.stamp_ms, written.stamp_counter, written.stamp_origin, written.notified,
+                CASE WHEN $4::int8 > \(bound) THEN $4::int8 - \(serverNow) END AS refused_ahead
+            FROM (SELECT 1) AS one LEFT JOIN (
+                SELECT upsert.revision, upsert.stamp_ms, upsert.stamp_counter, upsert.stamp_origin,
+                    CASE WHEN upsert.revision = bump.revision THEN pg_notify('rizq_fleet_' || bump.id,
+                        CASE WHEN octet_length(upsert.key) + coalesce(octet_length(upsert.value), 0) + octet_length(upsert.stamp_origin) < \(PostgresFleetSQL.notifiedEntryLimit)
+                             THEN json_build_object('r', upsert.revision, 'k', upsert.key, 'v', upsert.value,
+                                                    'm', upsert.stamp_ms, 'c', upsert.stamp_counter, 'o', upsert.stamp_origin)::text
+                             ELSE upsert.revision::text END)::text END AS notified
+                FROM upsert CROSS JOIN bump
+            ) AS written ON true
             """
 
-        static let bindingDataTypes: [PostgresDataType] = [.text, .text, .text, .int8, .int8, .text, .text]
+        static let bindingDataTypes: [PostgresDataType] = [.text, .text, .text, .int8, .int8, .text, .text, .int8]
 
         var suite: String
         var key: String
@@ -151,9 +172,11 @@ enum PostgresFleetSQL {
         var value: String?
         var stamp: (milliseconds: Int64, counter: Int64, origin: String)
         var lockTimeoutMilliseconds: Int64
+        /// The most a stamp may be ahead of the server's clock (the fleet's maximum clock offset).
+        var maximumOffsetMilliseconds: Int64
 
         func makeBindings() -> PostgresBindings {
-            var bindings = PostgresBindings(capacity: 7)
+            var bindings = PostgresBindings(capacity: 8)
             bindings.append(suite)
             bindings.append(key)
             bindings.append(value)
@@ -161,13 +184,16 @@ enum PostgresFleetSQL {
             bindings.append(stamp.counter)
             bindings.append(stamp.origin)
             bindings.append(String(max(1, lockTimeoutMilliseconds)))
+            bindings.append(maximumOffsetMilliseconds)
             return bindings
         }
 
         func decodeRow(_ row: PostgresRow) throws -> Row {
             let cells = row.makeRandomAccess()
-            return Row(
-                revision: try cells[0].decode(Int64.self),
+            if let ahead = try cells[5].decode(Int64?.self) { return .refused(aheadMilliseconds: ahead) }
+            guard let revision = try cells[0].decode(Int64?.self) else { return .unregistered }
+            return .written(
+                revision: revision,
                 stamp: (try cells[1].decode(Int64.self), try cells[2].decode(Int64.self), try cells[3].decode(String.self)))
         }
     }

@@ -223,11 +223,25 @@ actor FleetReplica {
     /// reads these entries again, and an entry whose stamp the cache holds but whose value it
     /// does not show is applied again.
     private func apply(_ entries: [FleetEntry], epoch: String?, through revision: Int64?, ownQueued: Bool = false) {
+        var refused: [(key: String, refusal: ClockOffsetRefusal)] = []
+        defer {
+            for (key, refusal) in refused {
+                logger.warning(
+                    "the fleet's value of '\(key)' is not taken: \(refusal.description); rizq-prefs fleet set on a host whose clock is right replaces it",
+                    metadata: ["key": "\(key)", "host": "\(refusal.stamp.origin)"])
+            }
+        }
         let accepted: [FleetEntry] = cache.state.withLock { state in
             var accepted: [FleetEntry] = []
             for entry in entries {
                 let change = entry.change
-                clock.observe(change.stamp)
+                // A stamp further ahead of this host's clock than the maximum offset (a host
+                // whose clock is wrong, a forged row) is not taken: it would win every later
+                // write of the key on every host. Reported, naming its host.
+                if let refusal = clock.observe(change.stamp) {
+                    refused.append((change.key, refusal))
+                    continue
+                }
                 if !ownQueued, let queued = state.queued[change.key], queued.stamp > change.stamp { continue }
                 if let held = state.stamps[change.key] {
                     if change.stamp < held { continue }

@@ -27,6 +27,13 @@ package struct ImportRecovery: Sendable {
 
     /// One line for the user: what was found, what was done, what is left to do.
     package var summary: String {
+        if let folder = journal.untrustedFolder {
+            let names = journal.secrets.map { SecretAddress(service: $0.service, account: $0.account).description }
+            return "a journal of an \(journal.title) of app \(journal.appID) was found at \(journal.path), "
+                + "\(SandboxReach.describe(folder)) (where releases before this one kept journals): a sandboxed app could have written it, so it was not acted on and nothing was deleted; "
+                + (names.isEmpty ? "it named no secret" : "it named \(names.count) secret(s): \(names.joined(separator: ", ")) — if an import of this app was killed before you upgraded, check them with `rizq-prefs secret get` and remove those it left")
+                + "; the journal was removed"
+        }
         if wasComplete { return "an earlier \(journal.title) of app \(journal.appID) had finished before it was stopped; its journal was removed" }
         var parts: [String] = []
         func names(_ accounts: [SecretAddress]) -> String { accounts.map(\.description).joined(separator: ", ") }
@@ -63,7 +70,13 @@ extension ImportJournal {
             let recovery = withUnlocked(found.path) { journal -> ImportRecovery in
                 var journal = journal
                 journal.appID = appID
+                journal.untrustedFolder = found.untrustedFolder
                 var recovery = ImportRecovery(journal: journal)
+                // Data, never an instruction to delete: reported, then removed.
+                if journal.untrustedFolder != nil {
+                    unlink(journal.path)
+                    return recovery
+                }
                 if let id = journal.importID, let run = journal.run, record?.recordedRun(id) == run {
                     recovery.wasComplete = true
                     unlink(journal.path)

@@ -11,7 +11,10 @@ import Glibc
 /// an import killed outright (SIGKILL, a power cut) can be cleaned up by the next one: the
 /// secrets it created are removed, and what could not be undone is named.
 ///
-/// The journal is `<root>/apps/<app id>/.rizq-import-<run>.journal`, mode 0600, JSON lines:
+/// The journal is `<state root>/apps/<app id>/.rizq-import-<run>.journal`, mode 0600, JSON lines
+/// — the state root being where the host keeps its trust base for the suites' root
+/// (``RizqCore/SandboxReach/stateRoot(forSuitesRoot:)``: `$XDG_STATE_HOME/rizq-prefs` for the
+/// default root, which sandboxed apps may be given; the root itself for a root of its own):
 /// a header (the import id, its run's id, the process, when it started), then one line before
 /// each secret write — its service, its account and whether the account held a secret before —
 /// and one before each suite commit (the suite and its keys). Never a value. Each line is on
@@ -40,9 +43,17 @@ package final class ImportJournal {
         self.importID = importID
     }
 
-    /// The folder of an app's journals (where its record is).
+    /// The folder of an app's journals.
     static func folder(appID: String, root: String) -> String {
-        root + "/apps/" + appID
+        SandboxReach.stateRoot(forSuitesRoot: root) + "/apps/" + appID
+    }
+
+    /// Where earlier releases kept an app's journals (beside its record, in the suites' root),
+    /// when that is not ``folder(appID:root:)``: a folder sandboxed apps may be given, whose
+    /// journals are never acted on (``recover(appID:root:secretStore:)``).
+    static func untrustedFolder(appID: String, root: String) -> String? {
+        let old = root + "/apps/" + appID
+        return old == folder(appID: appID, root: root) ? nil : old
     }
 
     /// Starts the journal of a run of import `importID`, locked, its header on disk.
@@ -138,6 +149,10 @@ extension ImportJournal {
         package var secrets: [(service: String, account: String, existed: Bool)] = []
         /// The suites it was about to commit, with their keys.
         package var suites: [(name: String, keys: [String])] = []
+        /// The folder sandboxed apps may be given that it was found in (where earlier releases
+        /// kept journals): a sandbox could have written it, so it is never acted on. `nil` for a
+        /// journal in the host's own state folder.
+        package var untrustedFolder: String?
 
         /// "import 'ID' (process 123, started …)".
         package var title: String {
@@ -150,17 +165,22 @@ extension ImportJournal {
 
     /// The journals under `root` (of `appID`, or of every app) whose import is no longer running:
     /// each is locked for a moment to tell (a running import holds its lock). Changes nothing.
+    /// Journals found where earlier releases kept them, in a folder sandboxed apps may be given,
+    /// carry its path in ``Unfinished/untrustedFolder``.
     package static func unfinished(appID: String? = nil, root: String) -> [Unfinished] {
         var found: [Unfinished] = []
-        let apps = appID.map { [$0] } ?? PrivateFolder.names(in: root + "/apps").sorted()
-        for app in apps {
-            let folder = folder(appID: app, root: root)
-            let names = PrivateFolder.names(in: folder).sorted()
-            for name in names where name.hasPrefix(namePrefix) && name.hasSuffix(nameSuffix) {
-                if let journal = withUnlocked(folder + "/" + name, { $0 }) {
-                    var unfinished = journal
-                    unfinished.appID = app
-                    found.append(unfinished)
+        let stateRoot = SandboxReach.stateRoot(forSuitesRoot: root)
+        var apps = appID.map { [$0] } ?? PrivateFolder.names(in: stateRoot + "/apps")
+        if appID == nil, stateRoot != root { apps += PrivateFolder.names(in: root + "/apps") }
+        for app in Set(apps).sorted() {
+            let folders = [(folder(appID: app, root: root), false)] + (untrustedFolder(appID: app, root: root).map { [($0, true)] } ?? [])
+            for (folder, untrusted) in folders {
+                for name in PrivateFolder.names(in: folder).sorted() where name.hasPrefix(namePrefix) && name.hasSuffix(nameSuffix) {
+                    if var journal = withUnlocked(folder + "/" + name, { $0 }) {
+                        journal.appID = app
+                        journal.untrustedFolder = untrusted ? root : nil
+                        found.append(journal)
+                    }
                 }
             }
         }

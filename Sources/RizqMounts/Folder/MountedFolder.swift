@@ -172,6 +172,12 @@ public struct MountedFolder: Sendable, Hashable {
         for _ in 0..<max(limits.attempts, 1) {
             let generation = try dataLink()
             let file = generation.map { path + "/" + $0 + "/" + key } ?? path + "/" + key
+            // The folders on the way are judged as a whole read judges them: the generation
+            // folder, and each folder of a nested key.
+            guard try judgeFolders(toKey: key, generation: generation) else {
+                guard try dataLink() == generation else { continue }
+                return nil
+            }
             let trust = generation == nil ? fileTrust : fileTrust.following(false)
             var bytes: [UInt8]?
             do {
@@ -195,6 +201,42 @@ public struct MountedFolder: Sendable, Hashable {
             return bytes
         }
         throw .keepsChanging(folder: path, attempts: max(limits.attempts, 1))
+    }
+
+    /// Judges the folders between the folder and `key`'s file by ``folderTrust`` — the
+    /// generation folder (never through a link) and each folder of a nested key — as
+    /// ``read()``'s walk does; `false` when one is missing.
+    /// - Throws: ``MountedFolderError/untrusted(path:reason:)``.
+    private func judgeFolders(toKey key: String, generation: String?) throws(MountedFolderError) -> Bool {
+        var folder = generation.map { path + "/" + $0 } ?? path
+        var folders = generation == nil ? [] : [folder]
+        for component in key.split(separator: "/").dropLast() {
+            folder += "/" + component
+            folders.append(folder)
+        }
+        for folder in folders {
+            do {
+                guard try PrivateFolder.check(folder, trust: folderTrust.following(false)) else { return false }
+            } catch {
+                throw .untrusted(path: folder, reason: error.reason)
+            }
+        }
+        return true
+    }
+
+    /// What this machine's mount table says of the folder and of `key`'s file (a frozen
+    /// `subPath` mount, a source replaced), without reading the folder: for a one-key read.
+    public func warnings(forKey key: String) -> [MountWarning] {
+        guard let table = MountTable.current() else { return [] }
+        var warnings: [MountWarning] = []
+        for (relative, mount) in table.mounts(under: Self.realPath(path) ?? path).sorted(by: { $0.key < $1.key }) where relative.isEmpty || relative == key {
+            let named: String? = relative.isEmpty ? nil : relative
+            if let generation = MountTable.kubeletGeneration(in: mount.root) {
+                warnings.append(.frozenSubPath(key: named, source: generation + "/" + (mount.root.split(separator: "/").last.map(String.init) ?? "")))
+            }
+            if MountTable.isDeleted(mount.root) { warnings.append(.replacedAtSource(key: named)) }
+        }
+        return warnings
     }
 
     /// The keys the folder holds now (of one generation), sorted, without reading a value.

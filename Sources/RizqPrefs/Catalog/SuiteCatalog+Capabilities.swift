@@ -108,7 +108,7 @@ extension SuiteCatalog {
     /// The files in the suites' folders (`groups`, each app's) whose names are not valid UTF-8,
     /// each as a shell word (`'/root/groups/'$'\xff''.json'`): what ``suites()`` leaves out.
     package func undecodableFiles() -> [String] {
-        var folders = [root + "/groups"]
+        var folders = [SuiteLocation.groupsDirectory(root: root)]
         if let apps = opendir(root + "/apps") {
             while let entry = readdir(apps) {
                 let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in String(validating: raw.prefix { $0 != 0 }, as: UTF8.self) }

@@ -45,7 +45,7 @@ extension SuiteCatalog {
     /// Lists every folder under the root that can be listed; see ``Listing``.
     package func listing() -> Listing {
         var listing = Listing()
-        let groups = root + "/groups"
+        let groups = SuiteLocation.groupsDirectory(root: root)
         list(groups, appID: nil, into: &listing)
         let apps = root + "/apps"
         do {

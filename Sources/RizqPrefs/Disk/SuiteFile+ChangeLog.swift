@@ -42,16 +42,21 @@ extension SuiteFile {
             if let problem = compactChangeLog(appending: bytes, over: parent, size: Int(info.st_size), lock) { return problem }
             return nil
         }
-        let descriptor = open(changeLogPath, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard descriptor >= 0 else { return FileWords.writeReason(errno) }
-        defer { close(descriptor) }
-        keepOwner(of: descriptor)
-        do throws(Errno) {
-            try DescriptorIO.writeAll(bytes, to: descriptor)
+        return appendThroughFileLayer(bytes)
+    }
+
+    /// The append itself, through RizqCore's one append (``FileAppend``): never to a FIFO (it
+    /// would hang the write), a link, a hard-linked file or another user's; a log made here is
+    /// given the suite's owner when a root process makes it.
+    private func appendThroughFileLayer(_ bytes: [UInt8]) -> String? {
+        do {
+            try FileAppend.append(
+                bytes, to: changeLogPath, trust: .settings("change log"), owner: geteuid() == 0 ? ownerOfSuiteFiles : nil,
+                sizeLimit: Self.changeLogReadLimit)
+            return nil
         } catch {
-            return FileWords.writeReason(error.rawValue)
+            return error.reason
         }
-        return nil
     }
 
     /// Rewrites the change log as the record of `parent` followed by `appended` (a temporary
@@ -68,15 +73,7 @@ extension SuiteFile {
             // that a large suite's writes cost their own changes, not the log (a 100,000-key
             // suite's first write leaves a 2 MB log, which every write read for ten minutes).
             compaction.skipBelow.store(size * 2, ordering: .relaxed)
-            let descriptor = open(changeLogPath, O_WRONLY | O_APPEND | O_CLOEXEC | O_NOFOLLOW)
-            guard descriptor >= 0 else { return FileWords.writeReason(errno) }
-            defer { close(descriptor) }
-            do throws(Errno) {
-                try DescriptorIO.writeAll(appended, to: descriptor)
-            } catch {
-                return FileWords.writeReason(error.rawValue)
-            }
-            return nil
+            return appendThroughFileLayer(appended)
         }
         do {
             var replacement = try FileReplacement.prepare(

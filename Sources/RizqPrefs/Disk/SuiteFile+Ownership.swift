@@ -24,13 +24,4 @@ extension SuiteFile {
     var ownerOfSuiteFiles: FileOwner? {
         FileOwner.of(location.path) ?? FileOwner.of(location.directory)
     }
-
-    /// Root only: gives `descriptor` (a file of the suite other than the suite file itself) the
-    /// owner of the suite's files.
-    func keepOwner(of descriptor: Int32) {
-        guard geteuid() == 0, let owner = ownerOfSuiteFiles else { return }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0, info.st_uid != owner.user || info.st_gid != owner.group else { return }
-        _ = fchown(descriptor, owner.user, owner.group)
-    }
 }

@@ -17,16 +17,6 @@ extension SuiteFile {
     /// Removes temporary files that writers killed mid-write left behind (their process is gone):
     /// the suite file's, and the change log's (``ChangeLog``, when it was being compacted).
     func removeStaleTemporaries() {
-        let names = PrivateFolder.names(in: location.directory)
-        let logPrefix = "." + location.suiteName + ".changes.tmp-"
-        for name in names {
-            let prefix = name.hasPrefix(temporaryPrefix) ? temporaryPrefix : name.hasPrefix(logPrefix) ? logPrefix : nil
-            guard let prefix else { continue }
-            let rest = name.dropFirst(prefix.count)
-            guard let pidText = rest.split(separator: "-").first, let pid = pid_t(pidText) else { continue }
-            if kill(pid, 0) != 0, errno == ESRCH {
-                unlink(location.directory + "/" + name)
-            }
-        }
+        AtomicFile.removeAbandonedTemporaries(in: location.directory, prefixes: [temporaryPrefix, "." + location.suiteName + ".changes.tmp-"])
     }
 }

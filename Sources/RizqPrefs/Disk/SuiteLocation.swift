@@ -9,10 +9,15 @@ import RizqCore
 /// ```
 ///
 /// `<root>` is `$RIZQ_PREFS_HOME` when set, else `$XDG_CONFIG_HOME/rizq-prefs`, else
-/// `~/.config/rizq-prefs`. Inside a Flatpak sandbox (`XDG_CONFIG_HOME` is then the app's own
-/// `~/.var/app/APP/config`), the host's `~/.config/rizq-prefs` when the app was given
-/// `--filesystem=xdg-config/rizq-prefs:create`: its app-group suites are then shared with the
-/// other apps given the same permission, and with the host.
+/// `~/.config/rizq-prefs`. `groups/` holds app-group suites and nothing else: it is the one
+/// folder a sandboxed app may be given.
+///
+/// Inside a Flatpak sandbox (`XDG_CONFIG_HOME` is then the app's own `~/.var/app/APP/config`),
+/// the app's suites are its own, and its app-group suites are in the host's
+/// `~/.config/rizq-prefs/groups` when the app was given
+/// `--filesystem=xdg-config/rizq-prefs/groups:create` (``groupsDirectory(root:)``): shared with
+/// the host and the other apps given it. An app given the whole `xdg-config/rizq-prefs` (the
+/// advice before) keeps its suites where they were, in the host's folder.
 public struct SuiteLocation: Sendable, Hashable, CustomStringConvertible {
     /// The longest suite name or app id, in UTF-8 bytes; leaves room in a 255-byte file name for
     /// the `.corrupt-<timestamp>.json` and temporary-file suffixes.
@@ -22,6 +27,8 @@ public struct SuiteLocation: Sendable, Hashable, CustomStringConvertible {
     public let suiteName: String
     /// The folder that holds the suite file.
     public let directory: String
+    /// The root it is under (``defaultRoot()`` or the one given).
+    public let root: String
     /// The absolute path of the suite file.
     public let path: String
 
@@ -39,8 +46,9 @@ public struct SuiteLocation: Sendable, Hashable, CustomStringConvertible {
             throw .invalidSuiteName(name: suiteName, reason: reason)
         }
         self.suiteName = suiteName
+        self.root = root
         if suiteName.hasPrefix("group.") {
-            directory = root + "/groups"
+            directory = Self.groupsDirectory(root: root)
         } else {
             if let reason = Self.problem(withName: appID) { throw .invalidAppID(appID: appID, reason: reason) }
             directory = root + "/apps/" + appID
@@ -51,6 +59,7 @@ public struct SuiteLocation: Sendable, Hashable, CustomStringConvertible {
     /// A location that is never written: for a standard suite whose app id is invalid.
     init(unvalidated suiteName: String, root: String) {
         self.suiteName = suiteName
+        self.root = root
         directory = root
         path = root + "/" + suiteName + ".json"
     }
@@ -71,11 +80,31 @@ public struct SuiteLocation: Sendable, Hashable, CustomStringConvertible {
     private static func defaultRoot(_ variable: (String) -> String?) -> String {
         if let home = variable("RIZQ_PREFS_HOME"), !home.isEmpty { return absolute(home) }
         let home = variable("HOME").flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
-        // Inside a Flatpak sandbox given --filesystem=xdg-config/rizq-prefs:create, the host's
-        // folder: app-group suites are then shared with the other apps given it (and the host's).
-        if FlatpakSandbox.detect() != nil, let shared = FlatpakSandbox.sharedPreferencesRoot(home: home) { return shared }
+        // Inside a Flatpak sandbox given the whole host folder (the advice before), where the
+        // app's suites already are: they stay there.
+        if FlatpakSandbox.isSandboxed, let whole = FlatpakSandbox.wholeHostPreferencesRoot(home: home) { return whole }
+        return ownRoot(variable, home: home)
+    }
+
+    private static func ownRoot(_ variable: (String) -> String?, home: String) -> String {
         if let config = variable("XDG_CONFIG_HOME"), config.hasPrefix("/") { return config + "/rizq-prefs" }
         return home + "/.config/rizq-prefs"
+    }
+
+    /// The folder of the app-group suites under `root`: `root/groups`. Inside a Flatpak sandbox,
+    /// for the app's own default root, the host's `~/.config/rizq-prefs/groups` when the app was
+    /// given it (``FlatpakSandbox/sharedGroupsFolder(home:)``): shared with the host and the
+    /// other apps given it.
+    public static func groupsDirectory(root: String) -> String {
+        if FlatpakSandbox.isSandboxed {
+            let variable: (String) -> String? = { name in getenv(name).map { String(cString: $0) } }
+            let home = variable("HOME").flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+            if variable("RIZQ_PREFS_HOME").map(\.isEmpty) ?? true, root == ownRoot(variable, home: home),
+                let shared = FlatpakSandbox.sharedGroupsFolder(home: home) {
+                return shared
+            }
+        }
+        return root + "/groups"
     }
 
     /// Why `name` cannot be a suite name or app id, or `nil` when it can.

@@ -120,11 +120,7 @@ public final class SuiteStore: Sendable {
         try SuiteStore(suite: name, appID: appID, root: rootPath)
     }
 
-    private var rootPath: String {
-        location.isGroup
-            ? String(location.directory.dropLast("/groups".count))
-            : String(location.directory.dropLast(("/apps/" + appID).count))
-    }
+    private var rootPath: String { location.root }
 
     // MARK: Writing
 

@@ -94,7 +94,7 @@ public final class PlaintextSecretStore: SecretBackend {
         let layout = try layout()
         let data: Data?
         do {
-            data = try PrivateFiles.read(layout.plaintext, limit: VaultSecretStore.maximumVaultSize)
+            data = try layout.checkFolder() ? PrivateFiles.read(layout.plaintext, limit: VaultSecretStore.maximumVaultSize) : nil
         } catch {
             throw error.secretError
         }
@@ -109,9 +109,10 @@ public final class PlaintextSecretStore: SecretBackend {
     private func mutate(_ body: (inout VaultContents) -> Bool) throws(SecretError) -> Bool {
         let layout = try layout()
         do {
+            try PrivateFiles.ensureFolder(layout.root, trust: VaultLayout.rootTrust, tightening: false)
             try PrivateFiles.ensureFolder(layout.folder)
             return try VaultLock.holding(layout.lock, timeout: lockTimeout) { () throws(VaultError) -> Bool in
-                PrivateFiles.removeStaleTemporaries(in: layout.folder, for: "plaintext.json")
+                PrivateFiles.removeAbandonedTemporaries(in: layout.folder)
                 var contents = VaultContents()
                 if let data = try PrivateFiles.read(layout.plaintext, limit: VaultSecretStore.maximumVaultSize) {
                     contents = try VaultContents.decode(data, path: layout.plaintext)

@@ -10,7 +10,7 @@ public enum SecretSettingOrigin: String, Sendable, Codable {
     case api
     /// An environment variable (`RIZQ_SECRETS_BACKEND`, …).
     case environment
-    /// The config file (`$XDG_CONFIG_HOME/rizq-prefs/secrets.json`).
+    /// The config file (`$XDG_CONFIG_HOME/rizq-prefs-secrets/secrets.json`).
     case configFile = "config-file"
     /// The marker that remembers an earlier automatic choice of the write target.
     case remembered
@@ -42,7 +42,7 @@ struct ChainSettings: Sendable {
     static func resolve(_ configuration: SecretStoreConfiguration) throws(SecretError) -> ChainSettings {
         let environment = configuration.environment
         let path = configuration.configFile ?? SecretsConfigFile.defaultPath(environment)
-        let file = try SecretsConfigFile.load(path)
+        let file = try SecretsConfigFile.load(path, formerPath: configuration.configFile == nil ? SecretsConfigFile.formerPath(environment) : nil)
 
         // The order.
         var order = SecretBackendName.defaultOrder

@@ -51,7 +51,7 @@ public struct SecretStoreConfiguration: Sendable {
     /// this package ships). An app adds its own backend here.
     public var registry: SecretBackendRegistry = .standard
     /// The config file. `nil`: `$RIZQ_SECRETS_CONFIG`, else
-    /// `$XDG_CONFIG_HOME/rizq-prefs/secrets.json` (`~/.config/rizq-prefs/secrets.json`).
+    /// `$XDG_CONFIG_HOME/rizq-prefs-secrets/secrets.json` (`~/.config/rizq-prefs-secrets/secrets.json`), a folder no permission given to sandboxed apps reaches.
     public var configFile: String?
     /// The environment the chain reads (the process's by default; a tool or a test can pass
     /// another).

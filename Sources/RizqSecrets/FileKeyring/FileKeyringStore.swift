@@ -150,6 +150,7 @@ public final class FileKeyringStore: FileBackedSecretStore {
             let query = FileKeyringQuery(wanted, key: key)
             let before = file.items.count
             file.items.removeAll(where: query.matches)
+            if file.items.count == before, let damage = damageBehindAMiss(in: file, key: key) { throw damage }
             return file.items.count == before ? nil : true
         } ?? false
     }
@@ -183,13 +184,43 @@ public final class FileKeyringStore: FileBackedSecretStore {
         [.init(name: "account", value: account), .init(name: "service", value: service)]
     }
 
-    /// The first item with `account`'s attributes, decrypted.
+    /// The first item with `account`'s attributes, decrypted. A miss while an item is damaged
+    /// is that damage (``damageBehindAMiss(in:key:)``), never "not found".
     private func item(forAccount account: String) throws(SecretError) -> FileKeyringItem? {
         guard let entry = try current() else { return nil }
         let wanted = attributes(account: account)
         let query = FileKeyringQuery(wanted, key: entry.key)
-        guard let index = entry.file.items.firstIndex(where: query.matches) else { return nil }
+        guard let index = entry.file.items.firstIndex(where: query.matches) else {
+            if let damage = damageBehindAMiss(in: entry.file, key: entry.key) { throw damage }
+            return nil
+        }
         return try open(entry.file.items[index], at: index, key: entry.key, expecting: wanted)
+    }
+
+    /// When a lookup finds nothing, the damage that may hide the item asked for: the first item
+    /// whose blob does not open, or whose hashed attributes are not the hashes of the attributes
+    /// sealed in it — a changed bit in a hashed name or MAC makes an item unfindable, not absent.
+    /// `nil` when every item is whole (the miss is a real one).
+    private func damageBehindAMiss(in file: FileKeyringFile, key: FileKeyringKey) -> SecretError? {
+        for (index, sealed) in file.items.enumerated() {
+            let hiding = "a lookup found nothing, and its item \(index)"
+            let plaintext: [UInt8]
+            do throws(FileKeyringKey.Failure) {
+                plaintext = try key.open(sealed.blob)
+            } catch {
+                return damaged("\(hiding) " + Self.words(error) + " (it may be the one asked for)")
+            }
+            guard let item = try? FileKeyringItem.decode(plaintext, index: index) else {
+                return damaged("\(hiding) opens but is not an item (it may be the one asked for)")
+            }
+            for stored in sealed.hashedAttributes {
+                let value = item.attributes.first { $0.name.utf8.elementsEqual(stored.name.utf8) }?.value
+                guard let value, FileKeyringQuery.sameBytes(stored.mac, key.hash(value)) else {
+                    return damaged("\(hiding)'s hashed attribute '\(stored.name)' is not the hash of what the item holds (a changed byte): the item cannot be found, and it may be the one asked for")
+                }
+            }
+        }
+        return nil
     }
 
     /// Item `index`, decrypted; its encrypted attributes must hold `expected` (the hashed ones
@@ -243,6 +274,7 @@ public final class FileKeyringStore: FileBackedSecretStore {
         }
         if cache.stamp(path) == stamp, let hit = cache.entry(path, stamp: stamp, password: try password()) { return hit }
         let read: (bytes: [UInt8], stamp: FileStamp)?
+        removeAbandonedTemporaries()
         do {
             read = try lockedFile.read()
         } catch {
@@ -295,13 +327,41 @@ public final class FileKeyringStore: FileBackedSecretStore {
 
     /// Read, change, replace under the keyring's lock. `change` returns `nil` when it changed
     /// nothing (nothing is written). `nil` also when there is no file and not `createIfMissing`.
+    ///
+    /// A libsecret writer in flight when the replace lands (``FileKeyringForeignWriter``) is
+    /// waited for; when it replaced this write's version, the change is made again on what it
+    /// wrote, so that a write this returns from is not lost to it. The first run's result is
+    /// the one returned.
     private func mutate<Result>(
         password: FileKeyringPassword, createIfMissing: Bool,
         _ change: (inout FileKeyringFile, FileKeyringKey) throws(SecretError) -> Result?
     ) throws(SecretError) -> Result? {
+        let folder = PrivateFolder.parent(of: location.path)
+        var first: Result??
+        for _ in 0..<FileKeyringForeignWriter.maximumRewrites {
+            var written: FileStamp?
+            let result = try mutateOnce(password: password, createIfMissing: createIfMissing, written: &written, change)
+            if first == nil { first = .some(result) }
+            guard let written else { break }
+            FileKeyringForeignWriter.waitForWritersInFlight(folder: folder)
+            // Still this write's version: done. Replaced (by the libsecret writer, or by another
+            // writer that read it first): the change again, on the file as it is now — it is
+            // the same change, so making it twice leaves what making it once does.
+            guard let now = FileStamp.of(location.path), !now.isSameVersion(as: written) else { break }
+        }
+        return first ?? nil
+    }
+
+    private func mutateOnce<Result>(
+        password: FileKeyringPassword, createIfMissing: Bool, written: inout FileStamp?,
+        _ change: (inout FileKeyringFile, FileKeyringKey) throws(SecretError) -> Result?
+    ) throws(SecretError) -> Result? {
         let path = location.path
+        var stamp: FileStamp?
+        defer { written = stamp }
         do {
             return try lockedFile.withLockStamped { current, replace in
+                removeAbandonedTemporaries()
                 var entry: FileKeyringCache.Entry
                 if let current {
                     entry = try cache.entry(path, stamp: current.stamp, password: password)
@@ -314,6 +374,7 @@ public final class FileKeyringStore: FileBackedSecretStore {
                 guard let result = try change(&entry.file, entry.key) else { return nil }
                 // nil: the file changed under us; withLockStamped runs this again on its version.
                 guard let written = try replace(entry.file.encoded()) else { return nil }
+                stamp = written
                 entry.stamp = written
                 cache.remember(path, entry)
                 return result
@@ -327,6 +388,14 @@ public final class FileKeyringStore: FileBackedSecretStore {
             cache.forget(path)
             throw .storageFailed(detail: "cannot write the file keyring \(path): \(error)")
         }
+    }
+
+    /// Removes the temporary files of writers killed before their rename (`.default.keyring.tmp-<pid>-…`):
+    /// each is a whole copy of the keyring, secrets deleted since among them. Never libsecret's
+    /// own (`.goutputstream-…`, `default.keyring~`).
+    private func removeAbandonedTemporaries() {
+        let path = location.path
+        AtomicFile.removeAbandonedTemporaries(in: PrivateFolder.parent(of: path), prefixes: ["." + PrivateFolder.name(of: path) + ".tmp-"])
     }
 
     private var lockedFile: LockedFile {

@@ -43,10 +43,16 @@ public struct VaultConfiguration: Sendable {
     /// older copy put back is noticed (default ``defaultStateFolder(_:)``: `$XDG_STATE_HOME/rizq-prefs/vaults`).
     public var stateFolder: String
 
-    /// The scrypt work factors a passphrase slot may be written with: what a read accepts
-    /// (`age -p` writes 18; 2^20 takes 1 GiB and seconds to open). A slot is never written that
-    /// this release could not open.
-    public static let scryptWorkFactors = 1...AgeScryptIdentity.defaultMaximumWorkFactor
+    /// The scrypt work factors a passphrase slot may be written with: from
+    /// ``minimumScryptWorkFactor`` to what a read accepts (`age -p` writes 18; 2^20 takes 1 GiB
+    /// and seconds to open). A slot is never written that this release could not open, nor one
+    /// a guess costs next to nothing against.
+    public static let scryptWorkFactors = minimumScryptWorkFactor...AgeScryptIdentity.defaultMaximumWorkFactor
+
+    /// The lowest work factor a new passphrase slot is written with: 2^15 (32 MiB of scrypt
+    /// memory per guess, r = 8). Below it an offline guess costs next to nothing; a read still
+    /// opens any slot `age` wrote, whatever its factor.
+    public static let minimumScryptWorkFactor = 15
 
     /// 2^17: a cold passphrase unlock took 0.36–0.41 s (release build, 155 MB peak) on this
     /// project's 2-core test machine, so it stays under a second when the machine is busy; scrypt

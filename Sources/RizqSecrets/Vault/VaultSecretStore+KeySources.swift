@@ -268,9 +268,8 @@ extension VaultSecretStore {
         var tried: [String] = []
         let (identity, source) = try identityFromSlots(layout: layout, recipient: recipient, tried: &tried)
         // The key must open the vault as it is, sealed and no older than recorded.
-        let read = try contents(layout, recipient: recipient, identity: identity)
+        _ = try contents(layout, recipient: recipient, identity: identity)
         remember(identity)
-        if !read.isAuthenticated { upgrade() }
         let seconds = UInt32(clamping: max(timeout.components.seconds, 1))
         guard configuration.usesKeyringCache else {
             return VaultUnlockReport(source: source, isCached: false, keyring: nil, keySerial: nil, timeoutSeconds: seconds, cacheFailure: nil)

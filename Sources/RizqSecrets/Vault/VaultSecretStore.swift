@@ -32,9 +32,10 @@ import Synchronization
 /// `vault.age` someone encrypted to the public key in `recipient.txt` is refused
 /// (``VaultError/unauthenticated(path:reason:)``), and so is an older copy put back, which this
 /// machine's record of the vault's generation notices (``VaultError/rolledBack(path:reason:)``;
-/// ``acceptRestoredVault()`` takes a copy restored on purpose). A vault written by the last
-/// release (unsealed) is read, and rewritten sealed at once, unless this machine has seen it
-/// sealed. A write may not make `vault.age` larger than ``maximumVaultSize``
+/// ``acceptRestoredVault()`` takes a copy restored on purpose). A vault in the unsealed format
+/// of earlier releases is never accepted by a read, on any machine — anyone with its public key
+/// could have written one — but only by the named step ``upgradeUnsealedVault()``
+/// (`rizq-prefs secret upgrade`), which its owner runs once and which seals it. A write may not make `vault.age` larger than ``maximumVaultSize``
 /// (``VaultError/vaultFull(path:size:limit:room:)``); a read accepts up to ``readLimit``, so
 /// that a vault an older release let grow past it is read and shrunk by deleting.
 ///
@@ -145,7 +146,7 @@ public final class VaultSecretStore: FileBackedSecretStore {
     /// no `vault.age`.
     public func setAsideDamagedVault() throws(VaultError) -> String? {
         let layout = try layout()
-        guard try PrivateFiles.checkFolder(layout.folder) else { return nil }
+        guard try layout.checkFolder() else { return nil }
         return try VaultLock.holding(layout.lock, timeout: configuration.lockTimeout) { () throws(VaultError) -> String? in
             guard PrivateFiles.exists(layout.vault) else { return nil }
             let stamp = ISO8601DateFormatter().string(from: Date()).replacingOccurrences(of: ":", with: "")
@@ -165,6 +166,22 @@ public final class VaultSecretStore: FileBackedSecretStore {
         let layout = try layout()
         forgetCache()
         try generationRecord(layout).remove()
+    }
+
+    /// Takes a vault in the unsealed format of earlier releases as its owner's, and seals it:
+    /// the one way such a vault is ever accepted (a read refuses it with
+    /// ``VaultError/unauthenticated(path:reason:)``, since anyone with its public key,
+    /// `recipient.txt`, could have written it). Run it once, for a vault you wrote before the
+    /// upgrade. Returns whether there was an unsealed vault to seal (`false`: none, or sealed).
+    @discardableResult
+    public func upgradeUnsealedVault() throws(VaultError) -> Bool {
+        forgetCache()
+        var wasUnsealed = false
+        _ = try mutate(createIfMissing: false, acceptingUnsealed: true) { (contents: inout VaultContents) throws(VaultError) -> Bool in
+            wasUnsealed = !contents.isAuthenticated
+            return false
+        }
+        return wasUnsealed
     }
 
     /// This machine's record of the vault's generation.
@@ -209,26 +226,12 @@ public final class VaultSecretStore: FileBackedSecretStore {
         _ = try layout()
     }
 
-    /// The vault's contents, `nil` when there is no vault. Contents in the last release's
-    /// unsealed format are sealed at once (``upgrade()``).
+    /// The vault's contents, `nil` when there is no vault.
     private func readContents() throws(VaultError) -> VaultContents? {
         let layout = try layout()
-        let read = try retryingRaces(layout) { () throws(VaultError) -> VaultContents? in
+        return try retryingRaces(layout) { () throws(VaultError) -> VaultContents? in
             guard let recipient = try recipient(layout) else { return nil }
             return try contents(layout, recipient: recipient, identity: nil)
-        }
-        if let read, !read.isAuthenticated { upgrade() }
-        return read
-    }
-
-    /// Rewrites a vault in the last release's format sealed, under the lock (``mutate`` seals
-    /// whatever it reads unsealed). A failure leaves it as it was, readable (this machine then
-    /// records nothing, so it is still accepted), and is logged.
-    func upgrade() {
-        do {
-            _ = try mutate(createIfMissing: false) { (_: inout VaultContents) throws(VaultError) -> Bool in false }
-        } catch {
-            ChainedSecretStore.logger.warning("the vault is in the last release's unsealed format and could not be sealed now; it is read as it is", metadata: ["service": "\(service)", "error": "\(error)"])
         }
     }
 
@@ -260,7 +263,7 @@ public final class VaultSecretStore: FileBackedSecretStore {
     func recipient(_ layout: VaultLayout) throws(VaultError) -> String? {
         do throws(VaultError) {
             // The folder is judged on every read, as on every write.
-            guard try PrivateFiles.checkFolder(layout.folder), let stamp = try PrivateFiles.stamp(of: layout.recipient) else {
+            guard try layout.checkFolder(), let stamp = try PrivateFiles.stamp(of: layout.recipient) else {
                 forgetCache()
                 return nil
             }
@@ -282,7 +285,11 @@ public final class VaultSecretStore: FileBackedSecretStore {
     /// parsed (damage is reported before any key source is asked), the identity unlocked
     /// (`identity`, when the caller has it already), and it is decrypted, its seal checked, its
     /// generation judged against this machine's record (and recorded), once.
-    func contents(_ layout: VaultLayout, recipient: String, identity: AgeX25519Identity?) throws(VaultError) -> VaultContents {
+    ///
+    /// Contents in the unsealed format of earlier releases are refused
+    /// (``VaultError/unauthenticated(path:reason:)``) unless `acceptingUnsealed` (only
+    /// ``upgradeUnsealedVault()``): a read never accepts them.
+    func contents(_ layout: VaultLayout, recipient: String, identity: AgeX25519Identity?, acceptingUnsealed: Bool = false) throws(VaultError) -> VaultContents {
         do throws(VaultError) {
             guard let stamp = try PrivateFiles.stamp(of: layout.vault) else {
                 cache.withLock { $0.contents = nil }
@@ -297,19 +304,34 @@ public final class VaultSecretStore: FileBackedSecretStore {
                 cache.withLock { $0.contents = nil }
                 return VaultContents()
             }
+            // The next open after a writer was killed: no copy of it stays behind.
+            PrivateFiles.removeAbandonedTemporaries(in: layout.folder)
+            generationRecord(layout).removeAbandonedTemporaries()
             let header = try parseHeader(file, path: layout.vault)
             let key: AgeX25519Identity
             if let identity { key = identity } else { key = try unlockedIdentity(recipient: recipient) }
             let contents = try decrypt(file, header: header, identity: key, path: layout.vault)
             let record = generationRecord(layout)
             try record.judge(contents, recipient: recipient, vault: layout.vault)
-            if contents.isAuthenticated { noteGeneration(contents.generation, recipient: recipient, record: record) }
+            guard contents.isAuthenticated else {
+                guard acceptingUnsealed else { throw Self.unsealed(layout) }
+                return contents
+            }
+            noteGeneration(contents.generation, recipient: recipient, record: record)
             cache.withLock { $0.contents = .init(stamp: readStamp, recipient: recipient, contents: contents) }
             return contents
         } catch {
             cache.withLock { $0.contents = nil }
             throw error
         }
+    }
+
+    /// The refusal of a vault in the unsealed format of earlier releases, with the named step
+    /// that takes it.
+    static func unsealed(_ layout: VaultLayout) -> VaultError {
+        .unauthenticated(
+            path: layout.vault,
+            reason: "it is in the unsealed format of releases before this one, which anyone with its public key (recipient.txt) could have written, so no read accepts it; if it is the vault you wrote before upgrading, take it and seal it once with `rizq-prefs secret upgrade --service '\(layout.service)'` (upgradeUnsealedVault()); else restore the sealed vault from a backup")
     }
 
     /// Caches `contents`, just written as the file with `stamp` under `recipient`.
@@ -379,9 +401,12 @@ public final class VaultSecretStore: FileBackedSecretStore {
     /// key source is asked; not needed when the cached contents are those of the file as it
     /// is). Under the lock the file's stamp is taken again, as another writer may have replaced
     /// it meanwhile: it is read and decrypted only if it is not the cached one. What is written
-    /// becomes the cache, under the stamp of the new file. Contents read in the last release's
-    /// unsealed format are written sealed even when `body` changes nothing.
-    private func mutate(createIfMissing: Bool, _ body: (inout VaultContents) throws(VaultError) -> Bool) throws(VaultError) -> Bool? {
+    /// becomes the cache, under the stamp of the new file. Contents in the unsealed format of
+    /// earlier releases are refused, but with `acceptingUnsealed` (``upgradeUnsealedVault()``),
+    /// which writes them sealed even when `body` changes nothing.
+    private func mutate(
+        createIfMissing: Bool, acceptingUnsealed: Bool = false, _ body: (inout VaultContents) throws(VaultError) -> Bool
+    ) throws(VaultError) -> Bool? {
         let layout = try layout()
         let unlocked: (recipient: String, identity: AgeX25519Identity)?
         if let recipient = try recipient(layout) {
@@ -395,7 +420,7 @@ public final class VaultSecretStore: FileBackedSecretStore {
         try layout.ensureFolders()
         do throws(VaultError) {
             return try VaultLock.holding(layout.lock, timeout: configuration.lockTimeout) { () throws(VaultError) -> Bool? in
-                PrivateFiles.removeStaleTemporaries(in: layout.folder, for: "vault.age")
+                PrivateFiles.removeAbandonedTemporaries(in: layout.folder)
                 var contents: VaultContents
                 let identity: AgeX25519Identity
                 let recipient: String
@@ -407,7 +432,7 @@ public final class VaultSecretStore: FileBackedSecretStore {
                         identity = try unlockedIdentity(recipient: current)
                     }
                     recipient = current
-                    contents = try self.contents(layout, recipient: current, identity: identity)
+                    contents = try self.contents(layout, recipient: current, identity: identity, acceptingUnsealed: acceptingUnsealed)
                 } else {
                     guard createIfMissing else { return nil }
                     identity = try createLocked(layout: layout, slots: configuration.newVaultSlots ?? automaticSlots(layout: layout))
@@ -464,6 +489,9 @@ public final class VaultSecretStore: FileBackedSecretStore {
     @discardableResult
     func write(_ contents: consuming VaultContents, to layout: VaultLayout, identities: [AgeX25519Identity], recipient: String, retiring: String? = nil) throws(VaultError) -> (stamp: FileStamp, contents: VaultContents) {
         let last = contents.generation
+        // Sealing an unsealed vault (upgradeUnsealedVault()) adds the seal's few bytes, even to a
+        // vault an earlier release let grow past the limit: it must still be taken.
+        let slack = contents.isAuthenticated ? 0 : 64 << 10
         var next = consume contents
         next.isAuthenticated = true
         let record = generationRecord(layout)
@@ -484,7 +512,7 @@ public final class VaultSecretStore: FileBackedSecretStore {
             }
             if file.count > Self.maximumVaultSize {
                 let current = ((try? PrivateFiles.stamp(of: layout.vault)) ?? nil).map { Int($0.size) } ?? 0
-                if file.count > current { throw .vaultFull(path: layout.vault, size: file.count, limit: Self.maximumVaultSize, room: nil) }
+                if file.count > current + slack { throw .vaultFull(path: layout.vault, size: file.count, limit: Self.maximumVaultSize, room: nil) }
             }
             return (try PrivateFiles.replace(layout.vault, with: file), next)
         }

@@ -107,6 +107,7 @@ public final class DeviceSync: Sendable {
         }
         self.store = store
         self.replicaID = id
+        SyncStateMove.prepare(forSuitesRoot: store.location.root)
         paths = SyncPaths(store: store)
         do {
             stateFile = try SyncFile(directory: paths.stateDirectory, name: store.suiteName, subject: "sync state")

@@ -1,4 +1,6 @@
 import Foundation
+import Logging
+import RizqCore
 import RizqPrefs
 #if canImport(Glibc)
 import Glibc
@@ -13,6 +15,9 @@ import Glibc
 /// <folder>/replica-<device>.sync-conflict-<date>-<time>-<id>.json  a conflict copy the engine made
 /// ```
 struct ReplicaFolder: Sendable {
+    /// Device sync's log (the label `DeviceSync` logs under).
+    private static let logger = Logger(label: "rizq-prefs.sync")
+
     /// A replica file read, and the version it was read at.
     struct Read: Sendable {
         var document: ReplicaDocument
@@ -35,6 +40,11 @@ struct ReplicaFolder: Sendable {
     let path: String
 
     static let replicaPrefix = "replica-"
+    /// The most replica files (and conflict copies) one round reads: a person's devices are a
+    /// handful, and their conflict copies are merged away.
+    static let maximumFilesPerRound = 128
+    /// The most bytes one round reads (and its cache keeps) over all replica files.
+    static let maximumBytesPerRound: Int64 = 256 << 20
     /// The patterns that keep a replica's lock and temporary files out of Syncthing
     /// (`.stignore`, in the root of the shared folder).
     static let ignorePatterns = [".replica-*.lock", ".replica-*.json.tmp-*"]
@@ -78,14 +88,32 @@ struct ReplicaFolder: Sendable {
     /// deleted: it may be a newer version's): a link or FIFO (never followed or opened for
     /// reading), another user's file, one too large, one that is not a replica, one whose
     /// `replica` field names another device than its file name does.
+    ///
+    /// Bounded, whatever a peer (or whoever can write the folder) puts there: at most
+    /// ``maximumFilesPerRound`` files are read in a round and at most ``maximumBytesPerRound``
+    /// bytes (what the cache keeps is what the round read); the rest are reported and left
+    /// for a later round, once the folder holds fewer.
     func readAll(cache: inout ReplicaCache, own: String? = nil) -> (reads: [Read], problems: [Problem]) {
         let (replicas, copies) = names()
         var reads: [Read] = []
         var problems: [Problem] = []
+        var files = 0
+        var bytes: Int64 = 0
         for (name, isCopy) in replicas.map({ ($0, false) }) + copies.map({ ($0, true) }) {
             let file = path + "/" + name
             let named = Self.replicaID(ofFile: isCopy ? ConflictCopyName.original(of: name) ?? name : name)
             if !isCopy, let own, named == own { continue }
+            var info = stat()
+            let size = lstat(file, &info) == 0 ? Int64(info.st_size) : 0
+            guard files < Self.maximumFilesPerRound, bytes + size <= Self.maximumBytesPerRound else {
+                problems.append(Problem(
+                    path: file,
+                    reason: "not read this round: a round reads at most \(Self.maximumFilesPerRound) replica files and \(Self.maximumBytesPerRound >> 20) MiB (the folder holds \(replicas.count + copies.count) replica files); merge or remove conflict copies (rizq-prefs sync merge-conflicts) and forget old devices (rizq-prefs sync forget-device)",
+                    isConflictCopy: isCopy))
+                continue
+            }
+            files += 1
+            bytes += size
             guard let named else {
                 problems.append(Problem(path: file, reason: "its name holds no valid replica id (replica-<id>.json)", isConflictCopy: isCopy))
                 continue
@@ -123,7 +151,16 @@ struct ReplicaFolder: Sendable {
     func ensureIgnorePatterns(marker: String = ".stfolder") {
         guard let root = Self.engineRoot(of: path, marker: marker) else { return }
         let ignoreFile = root + "/.stignore"
-        let existing = (try? String(contentsOfFile: ignoreFile, encoding: .utf8)) ?? ""
+        // Through the file layer both ways: never a FIFO, a link or another user's file, bounded;
+        // replaced atomically, its mode kept.
+        let read: (bytes: [UInt8], stamp: FileStamp)?
+        do {
+            read = try PrivateFile.read(ignoreFile, trust: .settings("Syncthing ignore file"), limit: Self.ignoreFileLimit)
+        } catch {
+            Self.logger.warning("the Syncthing ignore file is not changed: \(error.reason)", metadata: ["path": "\(ignoreFile)"])
+            return
+        }
+        let existing = read.map { String(decoding: $0.bytes, as: UTF8.self) } ?? ""
         let lines = Set(existing.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) })
         let missing = Self.ignorePatterns.filter { !lines.contains($0) }
         guard !missing.isEmpty else { return }
@@ -131,8 +168,12 @@ struct ReplicaFolder: Sendable {
         if !text.isEmpty, !text.hasSuffix("\n") { text += "\n" }
         text += "// RizqPrefs device sync: a replica's lock and temporary files stay on their device\n"
         text += missing.joined(separator: "\n") + "\n"
-        try? text.write(toFile: ignoreFile, atomically: true, encoding: .utf8)
+        let mode = read.map { mode_t($0.stamp.mode & 0o777) } ?? 0o644
+        _ = try? AtomicFile.write(Array(text.utf8), to: ignoreFile, mode: mode, subject: "Syncthing ignore file")
     }
+
+    /// The most of a `.stignore` read (one is a few lines).
+    static let ignoreFileLimit = 1 << 20
 
     /// The nearest folder at or above `path` that holds `marker`.
     static func engineRoot(of path: String, marker: String) -> String? {

@@ -1,4 +1,5 @@
 import Foundation
+import RizqCore
 import RizqJSON
 import RizqPrefs
 
@@ -61,13 +62,27 @@ struct SyncthingAPI: Sendable {
     let host: String
     let port: UInt16
     private let apiKey: String
+    /// Who owns the configuration, and so who the Syncthing that gets its API key must run as.
+    let owner: uid_t
     var address: String { "http://\(host):\(port)" }
+
+    /// The most of `config.xml` read (a large setup's is some hundreds of KiB).
+    static let configurationLimit = 16 << 20
 
     init(home: String) throws(Failure) {
         let path = home + "/config.xml"
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+        // Through the file layer: this user's (or root's), nobody else may write it, never a
+        // FIFO, bounded in size.
+        let read: (bytes: [UInt8], stamp: FileStamp)?
+        do {
+            read = try PrivateFile.read(path, trust: .settings("Syncthing configuration"), limit: Self.configurationLimit)
+        } catch {
+            throw Failure(description: "Syncthing's configuration \(path) is not read: \(error.reason)")
+        }
+        guard let read, let text = String(validating: read.bytes, as: UTF8.self) else {
             throw Failure(description: "Syncthing's configuration \(path) cannot be read: is Syncthing set up with --home \(home)?")
         }
+        owner = read.stamp.owner.user
         guard let gui = Self.block("gui", in: text), let address = Self.element("address", in: gui), let key = Self.element("apikey", in: gui) else {
             throw Failure(description: "\(path) names no GUI address and API key")
         }
@@ -88,7 +103,9 @@ struct SyncthingAPI: Sendable {
     func call(_ method: String, _ path: String) throws(Failure) -> [UInt8] {
         let response: LoopbackHTTP.Response
         do {
-            response = try LoopbackHTTP.request(method, host: host, port: port, path: path, headers: ["X-API-Key": apiKey])
+            response = try LoopbackHTTP.request(method, host: host, port: port, path: path, headers: ["X-API-Key": apiKey], listenerOwner: owner)
+        } catch .foreignListener(let peer, let owner, let expected) {
+            throw Failure(description: LoopbackHTTP.Failure.foreignListener(peer: peer, owner: owner, expected: expected).description)
         } catch {
             throw Failure(description: "Syncthing does not answer at \(address) (\(error)): is it running?")
         }

@@ -1,4 +1,5 @@
 import Foundation
+import RizqCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -18,20 +19,31 @@ enum LoopbackHTTP {
         case notLoopback(String)
         case unreachable(String)
         case malformed
+        /// The process that accepted the connection is not `expected`'s: nothing was sent.
+        case foreignListener(peer: String, owner: uid_t?, expected: uid_t)
 
         var description: String {
             switch self {
             case .notLoopback(let address): return "\(address) is not an address on this machine"
             case .unreachable(let reason): return reason
             case .malformed: return "the answer is not HTTP"
+            case .foreignListener(let peer, let owner, let expected):
+                let who = owner.map { "user \($0) (\(FileWords.userName($0)))" } ?? "a process whose owner cannot be told"
+                return "the program listening at \(peer) belongs to \(who), not to user \(expected) (\(FileWords.userName(expected))), who owns the engine's configuration: another user may have taken the port, so nothing (the API key least of all) was sent to it"
             }
         }
     }
 
     /// Sends `method path` to `host:port` (an IPv4 loopback address or `localhost`) with
     /// `headers`, and returns the answer; gives up after `timeout` seconds.
+    ///
+    /// `listenerOwner`: the user the accepting process must run as (the owner of the engine's
+    /// configuration, whose API key `headers` carry). Once connected and before a byte is sent,
+    /// the kernel's table of this machine's TCP sockets (`/proc/net/tcp`, `tcp6`) is asked who
+    /// owns the other end of this very connection: another user's listener on the port — one
+    /// that took it while the engine was down — gets nothing.
     static func request(
-        _ method: String, host: String, port: UInt16, path: String, headers: [String: String], timeout: Double = 2
+        _ method: String, host: String, port: UInt16, path: String, headers: [String: String], listenerOwner: uid_t? = nil, timeout: Double = 2
     ) throws(Failure) -> Response {
         let address = host == "localhost" ? "127.0.0.1" : host
         guard address.hasPrefix("127.") else { throw .notLoopback(host) }
@@ -53,6 +65,10 @@ enum LoopbackHTTP {
             var length = socklen_t(MemoryLayout<Int32>.size)
             getsockopt(socketDescriptor, SOL_SOCKET, SO_ERROR, &code, &length)
             guard code == 0 else { throw .unreachable("nothing answers at \(host):\(port) (\(String(cString: strerror(code))))") }
+        }
+        if let listenerOwner {
+            let owner = peerOwner(of: socketDescriptor, port: port)
+            guard owner == listenerOwner else { throw .foreignListener(peer: "\(host):\(port)", owner: owner, expected: listenerOwner) }
         }
         var request = "\(method) \(path) HTTP/1.0\r\nHost: \(host):\(port)\r\nConnection: close\r\nContent-Length: 0\r\n"
         for (name, value) in headers { request += "\(name): \(value)\r\n" }
@@ -85,6 +101,35 @@ enum LoopbackHTTP {
             }
         }
         return try parse(bytes)
+    }
+
+    /// The user that owns the other end of the connected socket `descriptor` to `port` on this
+    /// machine: the socket whose local port is `port` and whose remote port is this socket's own,
+    /// in `/proc/net/tcp` or `/proc/net/tcp6` (an IPv4 connection to a dual-stack listener is
+    /// there). `nil` when it is not found.
+    static func peerOwner(of descriptor: Int32, port: UInt16) -> uid_t? {
+        var local = sockaddr_in()
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let named = withUnsafeMutablePointer(to: &local) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
+        }
+        guard named == 0 else { return nil }
+        let ours = UInt16(bigEndian: local.sin_port)
+        for table in ["/proc/net/tcp", "/proc/net/tcp6"] {
+            guard let bytes = try? PrivateFile.read(table, trust: .input("socket table"), limit: 64 << 20)?.bytes else { continue }
+            for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n").dropFirst() {
+                let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+                guard fields.count > 7, Self.port(of: fields[1]) == port, Self.port(of: fields[2]) == ours, let uid = uid_t(fields[7]) else { continue }
+                return uid
+            }
+        }
+        return nil
+    }
+
+    /// The port of an address as the socket tables write it (`0100007F:20C0`).
+    private static func port(of field: Substring) -> UInt16? {
+        guard let colon = field.lastIndex(of: ":") else { return nil }
+        return UInt16(field[field.index(after: colon)...], radix: 16)
     }
 
     private static func wait(_ descriptor: Int32, for events: Int16, until deadline: Date, _ peer: String) throws(Failure) {

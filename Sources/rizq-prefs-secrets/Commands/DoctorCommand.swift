@@ -138,7 +138,8 @@ struct DoctorCommand: ParsableCommand {
     }
 
     /// Inside a Flatpak sandbox: which folder the suites are in, and whether app-group suites are
-    /// shared with other apps (the permission that shares them, when they are not).
+    /// shared with other apps (the permission that shares them, when they are not; the narrower
+    /// one, when the app was given the whole folder as advised before).
     private func sandboxFindings(_ catalog: SuiteCatalog) -> [SuiteCatalog.Finding] {
         guard let sandbox = FlatpakSandbox.current else { return [] }
         let app = sandbox.appID ?? "this app"
@@ -147,23 +148,40 @@ struct DoctorCommand: ParsableCommand {
             return [.init(severity: .ok, path: catalog.root, message: "inside the Flatpak sandbox of \(app): the suites are where RIZQ_PREFS_HOME says", fix: "")]
         }
         let home = environment["HOME"] ?? NSHomeDirectory()
-        if FlatpakSandbox.sharedPreferencesRoot(home: home) == catalog.root {
+        let narrow = "--filesystem=xdg-config/rizq-prefs/groups:create"
+        if FlatpakSandbox.wholeHostPreferencesRoot(home: home) == catalog.root {
             return [.init(
-                severity: .ok, path: catalog.root,
-                message: "inside the Flatpak sandbox of \(app), with --filesystem=xdg-config/rizq-prefs: the suites are the host's, and app-group suites are shared with the host and every app given the same permission",
+                severity: .warning, path: catalog.root,
+                message: "inside the Flatpak sandbox of \(app), given the whole host folder (--filesystem=xdg-config/rizq-prefs, the advice before): the suites are the host's, and this app can change every host app's suites",
+                fix: "give it the shared app-group folder only: flatpak override --user --nofilesystem=xdg-config/rizq-prefs \(app) && flatpak override --user \(narrow) \(app); then, on the host, move its own suites to ~/.var/app/\(app)/config/rizq-prefs/apps/")]
+        }
+        let groups = SuiteLocation.groupsDirectory(root: catalog.root)
+        if groups != catalog.root + "/groups" {
+            return [.init(
+                severity: .ok, path: groups,
+                message: "inside the Flatpak sandbox of \(app), with \(narrow): the suites are this app's own, and app-group suites are shared with the host and every app given the same permission",
                 fix: "")]
         }
         return [.init(
             severity: .ok, path: catalog.root,
             message: "inside the Flatpak sandbox of \(app): the suites are this app's own (~/.var/app/\(app)/config/rizq-prefs on the host), and its app-group suites are its alone",
-            fix: "to share app-group suites with the host and other sandboxed apps, give each app the permission: flatpak override --user --filesystem=xdg-config/rizq-prefs:create \(app) (or finish-args in its manifest)")]
+            fix: "to share app-group suites with the host and other sandboxed apps, give each app the permission: flatpak override --user \(narrow) \(app) (or finish-args in its manifest)")]
     }
 
     /// A problem for each import that was killed before it finished (its journal is left): it
-    /// may have left secrets in the secret store. Read only: `migrate --recover` settles it.
+    /// may have left secrets in the secret store. Read only: `migrate --recover` settles it. A
+    /// journal found where earlier releases kept them (a folder sandboxed apps may be given) is a
+    /// warning: it is never acted on.
     private func killedImportFindings(_ catalog: SuiteCatalog) -> [SuiteCatalog.Finding] {
         ImportJournal.unfinished(root: catalog.root).map { journal in
             let secrets = journal.secrets.map { "\($0.account) (service \($0.service))" }
+            if let folder = journal.untrustedFolder {
+                return .init(
+                    severity: .warning, path: journal.path,
+                    message: "a journal of an \(journal.title) of app \(journal.appID) is \(SandboxReach.describe(folder)), where earlier releases kept journals: a sandboxed app could have written it, so it is never acted on; "
+                        + (secrets.isEmpty ? "it names no secret" : "it names \(secrets.joined(separator: ", "))"),
+                    fix: "rizq-prefs import-app --app '\(journal.appID)' --recover reports and removes it (nothing is deleted from the secret store); check the secrets it names with rizq-prefs secret get")
+            }
             return .init(
                 severity: .problem, path: journal.path,
                 message: "an \(journal.title) of app \(journal.appID) was killed before it finished and recorded nothing; "

@@ -7,8 +7,8 @@ import Glibc
 #endif
 
 /// Runs a ``HandedOverCommand`` (`fleet`, `secret`, `import-app`, `doctor`) in this process's
-/// place: its executable, looked for next to this one (an install, a build folder), then on
-/// `PATH`.
+/// place: its executable, installed next to this one (an install, a build folder), and only
+/// there.
 enum CommandLauncher {
     /// The executable and the arguments to give it, when `arguments` (without the program's
     /// name) start with a handed-over command's name — or with `help` and one (`help secret`
@@ -37,8 +37,10 @@ enum CommandLauncher {
     /// error to report when it cannot.
     static func exec(_ command: HandedOverCommand, _ arguments: [String]) -> CLIError {
         let executable = command.executable
-        guard let path = locate(executable) else {
-            return CLIError(.usage, "the \(HandedOverCommand.names(runBy: executable)) commands are in '\(executable)', which is neither next to rizq-prefs (\(ownFolder ?? "?")) nor on PATH; install it with scripts/install (or the .deb), or build it with 'swift build --product \(executable)'")
+        let path: String
+        switch locate(executable) {
+        case .success(let found): path = found
+        case .failure(let error): return error
         }
         let argv = [executable] + arguments
         var cArguments = argv.map { strdup($0) }
@@ -55,16 +57,25 @@ enum CommandLauncher {
         return (executable as NSString).deletingLastPathComponent
     }
 
-    private static func locate(_ executable: String) -> String? {
-        if let folder = ownFolder {
-            let beside = folder + "/" + executable
-            if FileManager.default.isExecutableFile(atPath: beside) { return beside }
+    /// The sibling `executable`, installed beside this one — never one found on `PATH` (where a
+    /// relative entry such as `.` would run whatever the current folder holds): a regular file
+    /// owned by root or by this executable's owner, that neither its group nor others may write.
+    private static func locate(_ executable: String) -> Result<String, CLIError> {
+        guard let folder = ownFolder else { return .failure(CLIError(.usage, "cannot tell where rizq-prefs is (/proc/self/exe): '\(executable)' is run only from beside it")) }
+        let path = folder + "/" + executable
+        var own = stat()
+        var info = stat()
+        guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG, access(path, X_OK) == 0 else {
+            return .failure(CLIError(.usage, "the \(HandedOverCommand.names(runBy: executable)) commands are in '\(executable)', which is not next to rizq-prefs (\(folder)); install it with scripts/install (or the .deb), or build it with 'swift build --product \(executable)'"))
         }
-        for folder in (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":") where !folder.isEmpty {
-            let candidate = folder + "/" + executable
-            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        let owner = stat("/proc/self/exe", &own) == 0 ? own.st_uid : geteuid()
+        guard info.st_uid == 0 || info.st_uid == owner else {
+            return .failure(CLIError(.usage, "refusing to run \(path): it belongs to user \(info.st_uid), not to root or to the owner of rizq-prefs (user \(owner)); reinstall it"))
         }
-        return nil
+        guard info.st_mode & 0o022 == 0 else {
+            return .failure(CLIError(.usage, "refusing to run \(path): it has mode \(String(info.st_mode & 0o7777, radix: 8)), so other users can change it; make it writable by its owner alone (chmod go-w '\(path)')"))
+        }
+        return .success(path)
     }
 }
 

@@ -15,18 +15,25 @@ enum MountedFolderCommands {
     static func get(folder path: String, key: String, json: Bool, store: SuiteChoice) throws(CLIError) {
         try refuseSuiteOptions(store, command: "get")
         let folder = MountedFolder(path)
-        let snapshot = try read(folder)
-        note(snapshot.warnings, folder: folder.path)
+        // One key's file, as an app's one-key read takes it: a folder of many files is not
+        // walked (nor refused for holding more than a whole read takes).
+        note(folder.warnings(forKey: key), folder: folder.path)
         let bytes: [UInt8]?
         do {
-            bytes = try snapshot.bytes(forKey: key)
+            bytes = try folder.bytes(forKey: key)
         } catch {
-            throw CLIError(.storage, error.description)
+            throw CLIError(error.isMissingFolder ? .notFound : .storage, error.description)
         }
         guard let bytes else {
-            let keys = snapshot.keys
-            let listing = keys.isEmpty ? "it holds no key" : "its keys: " + keys.prefix(20).joined(separator: ", ") + (keys.count > 20 ? ", …" : "")
-            throw CLIError(.notFound, "no key '\(key)' in the mounted folder \(folder.path) (\(describe(snapshot))); \(listing)")
+            let listing: String
+            if let keys = try? folder.keys() {
+                listing = keys.isEmpty ? "it holds no key" : "its keys: " + keys.prefix(20).joined(separator: ", ") + (keys.count > 20 ? ", …" : "")
+            } else {
+                listing = "its keys cannot be listed (rizq-prefs watch --mounted says why)"
+            }
+            // Output.error escapes what it prints: the names go in as they are.
+            let kind = ((try? folder.dataLink()) ?? nil).map { "Kubernetes volume, generation \($0)" } ?? "plain folder"
+            throw CLIError(.notFound, "no key '\(key)' in the mounted folder \(folder.path) (\(kind)); \(listing)")
         }
         let value = printable(bytes)
         Output.line(json ? value.json : value.plain)
@@ -75,14 +82,17 @@ enum MountedFolderCommands {
             }
             if !snapshot.isSecrets { object["values"] = .dictionary(values) }
             if !refused.isEmpty { object["refused"] = .dictionary(refused) }
-            return [PrefValue.dictionary(object).json]
+            // File names are the folder's writer's: nothing hidden in them reaches the terminal.
+            return [DisplayText.escapedJSON(PrefValue.dictionary(object).json)]
         }
         var lines = ["\(describe(snapshot)), \(snapshot.keys.count) key\(snapshot.keys.count == 1 ? "" : "s")"]
         for key in changed {
+            // A key is a file name: escape sequences in it are shown, never sent to the terminal.
+            let name = DisplayText.escaped(key)
             switch snapshot.entries[key] {
-            case nil: lines.append("  \(key) removed")
-            case .refused(let reason)?: lines.append("  \(key) refused: \(reason)")
-            case .bytes(let bytes)?: lines.append(snapshot.isSecrets ? "  \(key) changed (a secret: not shown)" : "  \(key) = \(printable(bytes).json)")
+            case nil: lines.append("  \(name) removed")
+            case .refused(let reason)?: lines.append("  \(name) refused: \(DisplayText.escaped(reason))")
+            case .bytes(let bytes)?: lines.append(snapshot.isSecrets ? "  \(name) changed (a secret: not shown)" : "  \(name) = \(DisplayText.escapedJSON(printable(bytes).json))")
             }
         }
         return lines
@@ -90,12 +100,12 @@ enum MountedFolderCommands {
 
     /// Writes each warning to stderr, once per folder and warning.
     static func note(_ warnings: [MountWarning], folder: String) {
-        for warning in warnings { Output.note("rizq-prefs: warning: \(folder): \(warning)") }
+        for warning in warnings { Output.note("rizq-prefs: warning: \(DisplayText.escaped(folder)): \(DisplayText.escaped(warning.description))") }
     }
 
     /// "Kubernetes volume, generation ..2026_…" or "plain folder".
     static func describe(_ snapshot: MountedSnapshot) -> String {
-        snapshot.generation.map { "Kubernetes volume, generation \($0)" } ?? "plain folder"
+        snapshot.generation.map { "Kubernetes volume, generation \(DisplayText.escaped($0))" } ?? "plain folder"
     }
 
     /// Text as a string, anything else as data (`{"$data": …}` in JSON).

@@ -45,7 +45,7 @@ struct SuitesCommand: ParsableCommand {
             Output.error("warning: suite name '\(warning.name)': \(warning.reason)")
         }
         // With --app, only the folders that hold what was asked for.
-        let relevant = app.map { [catalog.root + "/groups", catalog.root + "/apps", catalog.root + "/apps/" + $0] }
+        let relevant = app.map { [SuiteLocation.groupsDirectory(root: catalog.root), catalog.root + "/apps", catalog.root + "/apps/" + $0] }
         let unreadable = listing.unreadable.filter { relevant?.contains($0.path) ?? true }
         for folder in unreadable {
             Output.error("cannot list folder \(folder.path): \(folder.reason); its suites are not shown (the others are): chown -R $(id -u) '\(folder.path)' && chmod 700 '\(folder.path)'")

@@ -71,7 +71,7 @@ struct WatchCommand: AsyncParsableCommand {
     private func watchMounted(_ path: String) async throws {
         let snapshots = try MountedFolderCommands.watch(folder: path, keys: keys, json: json, secrets: secrets, store: store)
         Self.stopOnSignals()
-        Output.note("watching mounted folder \(path)\(keys.isEmpty ? "" : " for " + keys.joined(separator: ", ")); Ctrl-C to stop")
+        Output.note("watching mounted folder \(DisplayText.escaped(path))\(keys.isEmpty ? "" : " for " + keys.map(DisplayText.escaped).joined(separator: ", ")); Ctrl-C to stop")
         var previous: MountedSnapshot?
         for await snapshot in snapshots {
             MountedFolderCommands.note(snapshot.warnings.filter { !(previous?.warnings.contains($0) ?? false) }, folder: path)

@@ -41,11 +41,45 @@ final class HandedOverCommandTests: XCTestCase {
             let result = try runProcess(copy, line, input: nil, environment: environment)
             let stderr = String(decoding: result.stderr, as: UTF8.self)
             XCTAssertEqual(result.status, 2, "\(line): \(stderr)")
-            XCTAssertTrue(stderr.contains("the secret, import-app and doctor commands are in 'rizq-prefs-secrets', which is neither next to rizq-prefs (\(folder)) nor on PATH"), "\(line): \(stderr)")
+            XCTAssertTrue(stderr.contains("the secret, import-app and doctor commands are in 'rizq-prefs-secrets', which is not next to rizq-prefs (\(folder))"), "\(line): \(stderr)")
         }
         // Every other command still works.
         let set = try runProcess(copy, ["set", "k", "v"], input: nil, environment: environment)
         XCTAssertEqual(set.status, 0, String(decoding: set.stderr, as: UTF8.self))
         XCTAssertEqual(try cli.run("get", "k").stdout, "v\n")
+    }
+
+    /// Issue 50, item 6: a sibling executable was looked for on PATH too, relative entries (`.`)
+    /// included, and run with no owner check. Only the one installed beside rizq-prefs runs now,
+    /// and only when no one else can change it.
+    func testOnlyTheSiblingInstalledBesideRunsNeverOneFromPATH() throws {
+        let cli = try CLIHarness()
+        let folder = cli.root + "/alone"
+        let planted = cli.root + "/planted"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: planted, withIntermediateDirectories: true)
+        let copy = folder + "/rizq-prefs"
+        if link(CLIHarness.binary, copy) != 0 { try FileManager.default.copyItem(atPath: CLIHarness.binary, toPath: copy) }
+        let marker = cli.root + "/the-planted-program-ran"
+        let script = "#!/bin/sh\ntouch '\(marker)'\n"
+        XCTAssertTrue(FileManager.default.createFile(atPath: planted + "/rizq-prefs-secrets", contents: Data(script.utf8), attributes: [.posixPermissions: 0o755]))
+        var environment = cli.environment
+        environment["PATH"] = ".:\(planted):/usr/bin:/bin"
+        let fromPlanted = try runProcess("/bin/sh", ["-c", "cd '\(planted)' && exec '\(copy)' secret list"], environment: environment)
+        XCTAssertEqual(fromPlanted.status, 2, String(decoding: fromPlanted.stderr, as: UTF8.self))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: marker), "a program found on PATH ran")
+
+        // Beside it, but writable by others: refused, naming the mode.
+        let sibling = folder + "/rizq-prefs-secrets"
+        XCTAssertTrue(FileManager.default.createFile(atPath: sibling, contents: Data(script.utf8), attributes: [.posixPermissions: 0o777]))
+        XCTAssertEqual(chmod(sibling, 0o777), 0)
+        let open = try runProcess(copy, ["secret", "list"], environment: environment)
+        XCTAssertEqual(open.status, 2)
+        XCTAssertTrue(String(decoding: open.stderr, as: UTF8.self).contains("refusing to run \(sibling): it has mode 777"), String(decoding: open.stderr, as: UTF8.self))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: marker))
+        // Made private, the installed one runs.
+        XCTAssertEqual(chmod(sibling, 0o755), 0)
+        XCTAssertEqual(try runProcess(copy, ["secret", "list"], environment: environment).status, 0)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: marker))
     }
 }

@@ -160,6 +160,64 @@ final class MountedFolderCommandTests: XCTestCase {
         XCTAssertTrue(warnings.contains { $0.contains("'app.yaml' is a Kubernetes subPath mount (of ..") && $0.contains("it will never update") }, result.stderr)
         XCTAssertTrue(warnings.contains { $0.contains("'app.yaml' was replaced where it is mounted from") }, "after the next generation: \(result.stderr)")
     }
+
+    /// Issue 50, item 14: `watch --mounted` printed file names raw, so a key named with escape
+    /// sequences (a title change, a hidden line) reached the terminal. Every name it prints, in
+    /// text and in JSON, and in `get --mounted`'s listing, is escaped now.
+    func testFileNamesReachTheTerminalEscaped() throws {
+        let cli = try CLIHarness()
+        let folder = cli.root + "/mounted"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
+        let hostile = "title\u{1B}]0;pwned\u{07}\u{1B}[2J"
+        try Data("v\n".utf8).write(to: URL(fileURLWithPath: folder + "/" + hostile))
+        for arguments in [["watch", "--mounted", folder], ["watch", "--mounted", folder, "--json"]] {
+            let watch = try cli.start(arguments)
+            XCTAssertTrue(watch.wait { out, _ in out.contains("\n") && (arguments.count == 4 || out.contains("title")) }, watch.stdout)
+            XCTAssertEqual(watch.stop(with: SIGTERM), 0)
+            XCTAssertFalse(watch.stdout.contains("\u{1B}") || watch.stdout.contains("\u{07}"), "\(arguments): \(watch.stdout.debugDescription)")
+            XCTAssertTrue(watch.stdout.contains("title"), watch.stdout)
+        }
+        let missing = try cli.run(["get", "--mounted", folder, "other"])
+        XCTAssertEqual(missing.status, 1)
+        XCTAssertFalse(missing.stderr.contains("\u{1B}"), missing.stderr.debugDescription)
+        XCTAssertTrue(missing.stderr.contains("title\\u{1B}]0;pwned"), missing.stderr)
+    }
+
+    /// Issue 50, item 23: a mounted folder of more than 1,024 files refused even a one-key
+    /// `get` (the whole folder was read for it). One key's file is read alone now; a whole read
+    /// (`watch`) still says the folder is over its limits.
+    func testOneKeyOfAFolderOfManyFilesIsRead() throws {
+        let cli = try CLIHarness()
+        let folder = cli.root + "/many"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
+        for index in 0..<1_100 {
+            XCTAssertTrue(FileManager.default.createFile(atPath: folder + "/key\(index)", contents: Data("value \(index)".utf8), attributes: [.posixPermissions: 0o644]))
+        }
+        let one = try cli.run(["get", "--mounted", folder, "key1099"])
+        XCTAssertEqual(one.status, 0, one.stderr)
+        XCTAssertEqual(one.stdout, "value 1099\n")
+        let missing = try cli.run(["get", "--mounted", folder, "nope"])
+        XCTAssertEqual(missing.status, 1, missing.stderr)
+        XCTAssertTrue(missing.stderr.contains("no key 'nope'"), missing.stderr)
+    }
+
+    /// Issue 50, item 9: `MountedFolder.bytes(forKey:)` did not judge the generation folder (nor
+    /// a nested key's folder) that `read()` judges: one others can write is refused by both now.
+    func testAOneKeyReadJudgesTheFoldersOnTheWay() throws {
+        let cli = try CLIHarness()
+        let volume = try KubeletVolume("judged")
+        let generation = try XCTUnwrap(try volume.write(["flag": "on\n", "conf/app.yaml": "a: 1\n"]))
+        XCTAssertEqual(try cli.run(["get", "--mounted", volume.path, "flag"]).stdout, "on\n")
+        XCTAssertEqual(chmod(volume.path + "/" + generation, 0o777), 0)
+        let refused = try cli.run(["get", "--mounted", volume.path, "flag"])
+        XCTAssertNotEqual(refused.status, 0, refused.stdout)
+        XCTAssertTrue(refused.stderr.contains(generation) && refused.stderr.contains("any user can write it"), refused.stderr)
+        XCTAssertEqual(chmod(volume.path + "/" + generation, 0o755), 0)
+        XCTAssertEqual(chmod(volume.path + "/" + generation + "/conf", 0o777), 0)
+        let nested = try cli.run(["get", "--mounted", volume.path, "conf/app.yaml"])
+        XCTAssertNotEqual(nested.status, 0, nested.stdout)
+        XCTAssertTrue(nested.stderr.contains("conf") && nested.stderr.contains("any user can write it"), nested.stderr)
+    }
 }
 
 /// Each stdout line parsed as JSON.

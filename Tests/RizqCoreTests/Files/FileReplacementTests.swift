@@ -31,9 +31,10 @@ final class FileReplacementTests: XCTestCase {
             var replacement = try FileReplacement.prepare(Array("new".utf8), for: path, flush: .atInstall)
             guard case .replaced = try replacement.install(over: .version(stamp)) else { return XCTFail("not replaced") }
             let calls = faults.calls.map(\.call)
-            XCTAssertEqual(calls, [.open, .fchmod, .write, .fsync, .renameat2, .unlink, .open, .fsync], "\(faults.calls)")
-            XCTAssertEqual(faults.calls[4].detail, "\(replacement.temporary) -> \(path)")
-            XCTAssertEqual(faults.calls[6].detail, folder.path, "the folder flushed")
+            // The temporary file is locked while it is this writer's (issue 50: a cleaner leaves it).
+            XCTAssertEqual(calls, [.open, .flock, .fchmod, .write, .fsync, .renameat2, .unlink, .open, .fsync], "\(faults.calls)")
+            XCTAssertEqual(faults.calls[5].detail, "\(replacement.temporary) -> \(path)")
+            XCTAssertEqual(faults.calls[7].detail, folder.path, "the folder flushed")
         }
     }
     #endif

@@ -59,7 +59,11 @@ final class PrivateFolderTests: XCTestCase {
         let open = folder.folder("open", mode: 0o777)
         XCTAssertEqual(fileError { try PrivateFolder.check(open, trust: .settings("folder")) }?.reason,
                        "it has mode 777, so any user can write it; make it yours alone (chmod o-w '\(open)')")
-        XCTAssertTrue(try PrivateFolder.check(folder.folder("sticky", mode: 0o1777), trust: .secret("folder")))
+        let sticky = folder.folder("sticky", mode: 0o1777)
+        XCTAssertTrue(try PrivateFolder.check(sticky, trust: .configuration("folder")))
+        // Issue 50, item 10: never a secret's folder, sticky or not.
+        XCTAssertEqual(fileError { try PrivateFolder.check(sticky, trust: .secret("folder")) }?.reason,
+                       "it has mode 1777, so any user can write it; make it yours alone (chmod o-w '\(sticky)')")
     }
 
     func testAnotherUsersFolderIsRefusedByTheRulesThatNameOwners() throws {

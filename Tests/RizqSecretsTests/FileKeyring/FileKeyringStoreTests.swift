@@ -72,6 +72,44 @@ final class FileKeyringStoreTests: XCTestCase {
         XCTAssertEqual(try FileKeyringFile.decode(Array(try Data(contentsOf: URL(fileURLWithPath: path)))).usageCount, 24)
     }
 
+    /// Issue 50, item 20: libsecret's `secret-tool` writing the same keyring from another
+    /// process lost acknowledged writes of ours (7 of 465): it checks the file's version, makes
+    /// `.goutputstream-XXXXXX`, and renames it over the keyring, so a write of ours landing in
+    /// between is replaced. Here libsecret's writer is played step by step — its temporary file
+    /// made from the keyring before our write, renamed over it after — and the write of ours it
+    /// replaced is made again before the writer returns.
+    func testAWriteALibsecretWriterInFlightReplacesIsMadeAgain() throws {
+        let store = fileKeyringStore(path, password: "pw")
+        try store.setSecret("a", forAccount: "A")
+        let folder = (path as NSString).deletingLastPathComponent
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        let inFlight = folder + "/.goutputstream-R1ZQ50"
+        try before.write(to: URL(fileURLWithPath: inFlight))
+        XCTAssertEqual(chmod(inFlight, 0o600), 0)
+        var environment = ProcessInfo.processInfo.environment
+        environment["SECRET_FILE_TEST_PATH"] = path
+        environment["SECRET_FILE_TEST_PASSWORD"] = "pw"
+        let child = Process()
+        child.executableURL = URL(fileURLWithPath: productsFolder + "/rizq-secrets-test-child")
+        child.arguments = ["file-keyring", "S", "set", "B"]
+        child.environment = environment
+        let input = Pipe(), output = Pipe()
+        child.standardInput = input
+        child.standardOutput = output
+        try child.run()
+        input.fileHandleForWriting.write(Data("b".utf8))
+        try input.fileHandleForWriting.close()
+        // Our write is in place: libsecret's writer, past its check, now renames its file over it.
+        XCTAssertTrue(eventually(timeout: 30) { (try? Data(contentsOf: URL(fileURLWithPath: path))) != before }, "the write never landed")
+        XCTAssertEqual(rename(inFlight, path), 0)
+        child.waitUntilExit()
+        XCTAssertEqual(child.terminationStatus, 0)
+        XCTAssertEqual(String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self), "stored\n")
+        let after = fileKeyringStore(path, password: "pw")
+        XCTAssertEqual(try after.secret(forAccount: "B"), "b", "the acknowledged write survived libsecret's")
+        XCTAssertEqual(try after.secret(forAccount: "A"), "a")
+    }
+
     /// A keyring others can read is not read, nor written over.
     func testKeyringOthersCanReadIsRefused() throws {
         let store = fileKeyringStore(path, password: "pw")

@@ -256,4 +256,26 @@ final class PeerInputTests: XCTestCase {
         XCTAssertEqual(filesContaining(token, under: b.root), [], "gone from the state")
         XCTAssertEqual(filesContaining(token, under: folder), ["replica-peer.json"])
     }
+
+    // MARK: Issue 50, item 11: how much of a folder a round reads
+
+    /// Peer replicas had no bound on how many are read in a round, nor on what the cache keeps:
+    /// 300 replica files (what anyone who can write the folder may drop there) are read 128 at
+    /// most, the rest reported and left, and sync goes on.
+    func testARoundReadsABoundedNumberOfReplicaFiles() throws {
+        let scratch = TemporaryFolder()
+        let folder = scratch.sub("shared")
+        let a = try TestDevice("a", in: scratch, folder: folder, first: true)
+        try a.sync.set("dark", forKey: "theme")
+        try a.sync.syncNow()
+        for index in 0..<300 {
+            try plant("peer\(index)", in: folder, ["n\(index)": SyncedEntry(value: .int(index), stamp: stamp(HybridLogicalClock.systemMilliseconds(), "peer\(index)"))])
+        }
+        let report = try a.sync.syncNow()
+        let notRead = report.skipped.filter { $0.reason.contains("not read this round: a round reads at most 128 replica files") }
+        XCTAssertEqual(notRead.count, 300 - 128, "\(report.skipped.count) skipped")
+        let taken = (0..<300).filter { a.value("n\($0)") != nil }.count
+        XCTAssertLessThanOrEqual(taken, 128)
+        XCTAssertEqual(a.value("theme"), "dark")
+    }
 }

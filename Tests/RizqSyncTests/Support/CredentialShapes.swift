@@ -23,6 +23,9 @@ enum CredentialShapes {
         CredentialFamily.authorization.id: [{ FakeToken.bearer() }, { FakeToken.basic() }],
         CredentialFamily.pemPrivateKey.id: [{ FakeToken.pemPrivateKey() }],
         CredentialFamily.sessionCookie.id: [{ FakeToken.expressSessionCookie() }, { FakeToken.phpSessionCookie() }],
+        CredentialFamily.urlWithPassword.id: [{
+            "postgres://app:" + FakeToken.randomText(16) + "@db.internal:5432/app"
+        }],
         CredentialFamily.telegramBotToken.id: [{
             // The bot's id never starts with 0.
             FakeToken.randomText(1, alphabet: "123456789") + FakeToken.randomText(9, alphabet: "0123456789") + ":"

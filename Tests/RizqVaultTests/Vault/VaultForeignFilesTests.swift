@@ -47,7 +47,7 @@ final class VaultForeignFilesTests: VaultTestCase {
 
     func testAPassphraseFileEveryoneCanReadIsRefusedNamingTheCheck() throws {
         let passphrase = try writeFile("passphrase", "readable by all \(UUID().uuidString)\n")
-        let environment = ["RIZQ_SECRETS_PASSPHRASE_FILE": passphrase, "RIZQ_TEST_NO_SYSTEMD": "1", "RIZQ_TEST_NO_CACHE": "1", "RIZQ_TEST_WORK_FACTOR": "10"]
+        let environment = ["RIZQ_SECRETS_PASSPHRASE_FILE": passphrase, "RIZQ_TEST_NO_SYSTEMD": "1", "RIZQ_TEST_NO_CACHE": "1", "RIZQ_TEST_WORK_FACTOR": "15"]
         XCTAssertEqual(try runChild(["set", service, "token"], input: Data("v".utf8), environment: environment).stdout, "ok stored\n")
         XCTAssertEqual(chmod(passphrase, 0o644), 0)
         for arguments in [["get", service, "token"], ["set", service, "other"]] {
@@ -58,5 +58,33 @@ final class VaultForeignFilesTests: VaultTestCase {
         // A new vault is not made with it either.
         let fresh = try runChild(["set", service + ".new", "token"], input: Data("v".utf8), environment: environment)
         XCTAssertTrue(fresh.stdout.hasPrefix("error noKeySource ") && fresh.stdout.contains("other users can read it"), fresh.stdout)
+    }
+
+    /// Issue 50, item 10: the secrets root above a service folder was never judged, and a
+    /// service folder every user can write was accepted when it had the sticky bit (and then
+    /// quietly made 0700, keeping what others had put in it). Both are refused now, naming the
+    /// folder and the mode, and nothing is made in them.
+    func testASecretsRootOrServiceFolderOthersCanWriteIsRefusedStickyOrNot() throws {
+        let passphrase = try writeFile("passphrase", "roots \(UUID().uuidString)\n")
+        let environment = ["RIZQ_SECRETS_PASSPHRASE_FILE": passphrase, "RIZQ_TEST_NO_SYSTEMD": "1", "RIZQ_TEST_NO_CACHE": "1", "RIZQ_TEST_WORK_FACTOR": "15"]
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: false)
+        XCTAssertEqual(chmod(root, 0o1777), 0)
+        let underOpenRoot = try runChild(["set", service, "token"], input: Data("v".utf8), environment: environment)
+        XCTAssertTrue(underOpenRoot.stdout.hasPrefix("error untrusted "), underOpenRoot.stdout)
+        XCTAssertTrue(underOpenRoot.stdout.contains(root) && underOpenRoot.stdout.contains("has mode 1777, so any user can write it"), underOpenRoot.stdout)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: folder), "nothing made under a root others can write")
+
+        XCTAssertEqual(chmod(root, 0o700), 0)
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+        XCTAssertEqual(chmod(folder, 0o1777), 0)
+        for arguments in [["set", service, "token"], ["get", service, "token"]] {
+            let openFolder = try runChild(arguments, input: Data("v".utf8), environment: environment)
+            XCTAssertTrue(openFolder.stdout.hasPrefix("error untrusted "), openFolder.stdout)
+            XCTAssertTrue(openFolder.stdout.contains(folder) && openFolder.stdout.contains("has mode 1777, so any user can write it"), openFolder.stdout)
+        }
+        var info = stat()
+        XCTAssertEqual(stat(folder, &info), 0)
+        XCTAssertEqual(info.st_mode & 0o7777, 0o1777, "left as it was, for its owner to look at")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: folder + "/recipient.txt"))
     }
 }

@@ -9,7 +9,7 @@ import XCTest
 /// over a sealed vault are refused; the last release's vault itself still reads, and is sealed.
 final class VaultIntegrityTests: VaultTestCase {
     var passphraseFile = ""
-    var passphraseEnvironment: [String: String] { ["RIZQ_SECRETS_PASSPHRASE_FILE": passphraseFile, "RIZQ_TEST_NO_SYSTEMD": "1", "RIZQ_TEST_NO_CACHE": "1", "RIZQ_TEST_WORK_FACTOR": "10"] }
+    var passphraseEnvironment: [String: String] { ["RIZQ_SECRETS_PASSPHRASE_FILE": passphraseFile, "RIZQ_TEST_NO_SYSTEMD": "1", "RIZQ_TEST_NO_CACHE": "1", "RIZQ_TEST_WORK_FACTOR": "15"] }
     var vaultPath: String { folder + "/vault.age" }
     /// This machine's records (HOME is the scratch folder).
     var stateFolder: String { scratch + "/.local/state/rizq-prefs/vaults" }
@@ -113,10 +113,11 @@ final class VaultIntegrityTests: VaultTestCase {
     }
 
     /// The vault the last release wrote (Tests/RizqVaultTests/Fixtures/vault-last-release, made
-    /// by the release before this one: a key file and a passphrase slot, no seal) reads with
-    /// either slot and is sealed at once, still a plain age file that Debian's `age -d` opens;
-    /// put back over the sealed vault, it is then refused.
-    func testTheLastReleasesVaultReadsAndIsSealedAtOnce() throws {
+    /// by the release before this one: a key file and a passphrase slot, no seal) is refused by
+    /// a read (issue 50, item 2: anyone with its public key could have written one), then taken
+    /// by the named step `upgrade` and sealed; it reads with either slot, still a plain age file
+    /// that Debian's `age -d` opens; put back over the sealed vault, it is then refused.
+    func testTheLastReleasesVaultIsTakenByTheUpgradeStepAloneAndSealed() throws {
         service = "org.rizq.fixtures.vault"
         let fixture = repositoryRoot().appendingPathComponent("Tests/RizqVaultTests/Fixtures/vault-last-release").path
         try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
@@ -131,13 +132,21 @@ final class VaultIntegrityTests: VaultTestCase {
         XCTAssertTrue(try runProcess("/usr/bin/age", ["-d", "-i", keyFile, vaultPath]).stdout.starts(with: Data(#"{"auth_token":"#.utf8)), "the fixture is the old format")
 
         let keyEnvironment = ["RIZQ_SECRETS_KEY_FILE": keyFile, "RIZQ_TEST_NO_SYSTEMD": "1", "RIZQ_TEST_NO_CACHE": "1"]
+        // No record on this machine: a read refuses it all the same, and names the step.
+        for arguments in [["get", service, "auth_token"], ["list", service]] {
+            let refused = try runChild(arguments, environment: keyEnvironment)
+            XCTAssertTrue(refused.stdout.hasPrefix("error unauthenticated ") && refused.stdout.contains("rizq-prefs secret upgrade"), refused.stdout)
+        }
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: vaultPath)), lastRelease, "a read seals nothing")
+        XCTAssertEqual(try runChild(["upgrade", service], environment: keyEnvironment).stdout, "ok sealed\n")
+        XCTAssertEqual(try runChild(["upgrade", service], environment: keyEnvironment).stdout, "ok sealed already\n")
         XCTAssertEqual(try runChild(["get", service, "auth_token"], environment: keyEnvironment).stdout, "tok-last-release-1")
         XCTAssertEqual(try runProcess(Self.child, ["get", service, "device key"], environment: environment(keyEnvironment)).stdout, Data([0, 1, 0xFF]) + Data("binary\n".utf8))
         let passphrase = try writeFile("fixture-passphrase", "last release passphrase\n")
         let passphraseOnly = ["RIZQ_SECRETS_PASSPHRASE_FILE": passphrase, "RIZQ_TEST_NO_SYSTEMD": "1", "RIZQ_TEST_NO_CACHE": "1"]
         XCTAssertEqual(try runChild(["get", service, "ключ"], environment: passphraseOnly).stdout, "Grüße 👋")
 
-        // Sealed at the first read, and still plain age.
+        // Sealed by the step, and still plain age.
         let decrypted = try runProcess("/usr/bin/age", ["-d", "-i", keyFile, vaultPath])
         XCTAssertEqual(decrypted.status, 0)
         let sealed = try XCTUnwrap(JSONSerialization.jsonObject(with: decrypted.stdout) as? [String: Any])
@@ -151,6 +160,27 @@ final class VaultIntegrityTests: VaultTestCase {
         try lastRelease.write(to: URL(fileURLWithPath: vaultPath))
         let downgraded = try runChild(["get", service, "auth_token"], environment: keyEnvironment)
         XCTAssertTrue(downgraded.stdout.hasPrefix("error unauthenticated ") && downgraded.stdout.contains("unsealed format"), downgraded.stdout)
+    }
+
+    /// Issue 50, item 2: a vault forged in the old unsealed format was read as genuine, and
+    /// then sealed, wherever the reader had no generation record (a new machine, another
+    /// XDG_STATE_HOME, a container). Now no read accepts it, record or not, and no write seals it.
+    func testAnUnsealedForgeryIsRefusedWhereThereIsNoRecordAndNeverSealed() throws {
+        XCTAssertTrue(try runChild(["create", service, "passphrase"], environment: passphraseEnvironment).stdout.hasPrefix("ok created "))
+        try store("token", "genuine")
+        try forge(#"{"token":\#(item("forged-old-format"))}"#)
+        let forged = try Data(contentsOf: URL(fileURLWithPath: vaultPath))
+        try FileManager.default.removeItem(atPath: stateFolder)
+        for stateHome in [nil, scratch + "/another-state"] {
+            var environment = passphraseEnvironment
+            if let stateHome { environment["XDG_STATE_HOME"] = stateHome }
+            for arguments in [["get", service, "token"], ["list", service], ["set", service, "other"]] {
+                let result = try runChild(arguments, input: Data("v".utf8), environment: environment)
+                XCTAssertTrue(result.stdout.hasPrefix("error unauthenticated ") && result.stdout.contains("unsealed format"), "\(arguments): \(result.stdout)")
+                XCTAssertFalse(result.stdout.contains("forged"))
+            }
+        }
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: vaultPath)), forged, "never sealed by a read or a write")
     }
 
     /// Reads judge the vault's folder as writes do: one that another user owns is refused.

@@ -10,7 +10,7 @@ final class VaultKeyHygieneTests: VaultTestCase {
     var passphraseFile = ""
     let passphrase = "hygiene \(UUID().uuidString.prefix(12))"
     var passphraseEnvironment: [String: String] {
-        ["RIZQ_SECRETS_PASSPHRASE_FILE": passphraseFile, "RIZQ_TEST_NO_SYSTEMD": "1", "RIZQ_TEST_NO_CACHE": "1", "RIZQ_TEST_WORK_FACTOR": "10"]
+        ["RIZQ_SECRETS_PASSPHRASE_FILE": passphraseFile, "RIZQ_TEST_NO_SYSTEMD": "1", "RIZQ_TEST_NO_CACHE": "1", "RIZQ_TEST_WORK_FACTOR": "15"]
     }
 
     override func setUpWithError() throws {

@@ -98,6 +98,8 @@ struct VaultChild {
         case "accept-restored":
             try vault.acceptRestoredVault()
             print("ok accepted")
+        case "upgrade":
+            print(try vault.upgradeUnsealedVault() ? "ok sealed" : "ok sealed already")
         case "set-aside":
             print("ok \(try vault.setAsideDamagedVault() ?? "none")")
         case "writer":

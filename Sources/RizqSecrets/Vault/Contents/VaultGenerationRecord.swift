@@ -17,8 +17,9 @@ import RizqCore
 /// reaches the device with the vault's own flush (``advance(recipient:retiring:after:failed:alongside:)``).
 ///
 /// What it cannot do: a machine that never read the vault (a new one, or one whose state
-/// folder was lost) has no record, and accepts whatever sealed generation it finds first (and a
-/// vault in the old format, which it then seals).
+/// folder was lost) has no record, and accepts whatever sealed generation it finds first. A
+/// vault in the old, unsealed format is refused by every read, record or not
+/// (``VaultSecretStore/upgradeUnsealedVault()`` is the one step that takes it).
 struct VaultGenerationRecord {
     /// The record's path.
     let path: String
@@ -49,6 +50,11 @@ struct VaultGenerationRecord {
     }
 
     private var file: LockedFile { LockedFile(path: path, trust: Self.trust, sizeLimit: 64 << 10) }
+
+    /// Removes what writers of the record killed before their rename left beside it.
+    func removeAbandonedTemporaries() {
+        AtomicFile.removeAbandonedTemporaries(in: PrivateFolder.parent(of: path), prefixes: ["." + PrivateFolder.name(of: path) + ".tmp-"])
+    }
 
     /// The entry, `nil` when this machine has none.
     /// - Throws: ``VaultError/untrusted(path:reason:)`` for a record another user could have
@@ -83,7 +89,7 @@ struct VaultGenerationRecord {
         }
         guard entry.recipient == recipient else { return }
         guard contents.isAuthenticated else {
-            throw .unauthenticated(path: vault, reason: "it is in the last release's unsealed format, but this machine has seen this vault sealed (generation \(entry.generation), recorded in \(path)): someone who had only the public key (recipient.txt) replaced it, or a copy from before the upgrade was put back; restore the sealed vault, or \(accept)")
+            throw .unauthenticated(path: vault, reason: "it is in the last release's unsealed format, but this machine has seen this vault sealed (generation \(entry.generation), recorded in \(path)): someone who had only the public key (recipient.txt) replaced it, or a copy from before the upgrade was put back; restore the sealed vault, or \(accept) and then `rizq-prefs secret upgrade` (upgradeUnsealedVault())")
         }
         if contents.generation < entry.generation {
             throw .rolledBack(path: vault, reason: "it is generation \(contents.generation), older than generation \(entry.generation) that this machine has seen (recorded in \(path)): an older copy was put back, and secrets stored since would be lost; restore the newer vault, or \(accept)")

@@ -14,7 +14,8 @@ import RizqCore
 enum PrivateFiles {
     /// The rule of the vault's own files.
     static let vaultFile = FileTrust.secret("vault file")
-    /// The rule of the vault's folders: this user's (or root's), and nobody else may write in them.
+    /// The rule of the vault's folders: this user's (or root's), and nobody else may write in
+    /// them, sticky bit or not (``FileTrust/secret(_:)``).
     static let vaultFolder = FileTrust.secret("vault folder")
 
     /// The C library's words for the error number `code`.
@@ -22,25 +23,25 @@ enum PrivateFiles {
 
     /// Makes `path` and any missing parent folders, each created 0700; the last one must be a
     /// real folder owned by this user (or root), and is made 0700 if others could read it.
-    static func ensureFolder(_ path: String) throws(VaultError) {
+    static func ensureFolder(_ path: String, trust: FileTrust = vaultFolder, tightening: Bool = true) throws(VaultError) {
         do {
-            try PrivateFolder.ensure(path, trust: vaultFolder)
+            try PrivateFolder.ensure(path, trust: trust)
         } catch {
             throw error.vaultError
         }
-        try tighten(path)
+        if tightening { try tighten(path) }
     }
 
     /// Judges the folder `path` as ``ensureFolder(_:)`` does, on the read path; `false` when it
     /// does not exist.
     @discardableResult
-    static func checkFolder(_ path: String) throws(VaultError) -> Bool {
+    static func checkFolder(_ path: String, trust: FileTrust = vaultFolder, tightening: Bool = true) throws(VaultError) -> Bool {
         do {
-            guard try PrivateFolder.check(path, trust: vaultFolder) else { return false }
+            guard try PrivateFolder.check(path, trust: trust) else { return false }
         } catch {
             throw error.vaultError
         }
-        try tighten(path)
+        if tightening { try tighten(path) }
         return true
     }
 
@@ -106,13 +107,13 @@ enum PrivateFiles {
         }
     }
 
-    /// Removes temporary files a killed writer left behind (`.<name>.tmp-…`). Only called under
-    /// the vault's lock, when no other writer can be between creating and renaming one.
-    static func removeStaleTemporaries(in folder: String, for name: String) {
-        let prefix = "." + name + ".tmp-"
-        for entry in PrivateFolder.names(in: folder) where entry.hasPrefix(prefix) {
-            unlink(folder + "/" + entry)
-        }
+    /// Removes the temporary files killed writers left in the vault's folder `folder` (and its
+    /// `slots/`): of `vault.age`, the slots, the chain's marker and a move's journal — each a
+    /// whole copy, secrets deleted since among them (``AtomicFile/removeAbandonedTemporaries(in:prefixes:)``).
+    static func removeAbandonedTemporaries(in folder: String) {
+        let names = ["vault.age", "recipient.txt", "backend.json", "migration.journal", "plaintext.json"]
+        AtomicFile.removeAbandonedTemporaries(in: folder, prefixes: names.map { "." + $0 + ".tmp-" } + names.map { $0 + ".tmp-" })
+        AtomicFile.removeAbandonedTemporaries(in: folder + "/slots", prefixes: [".passphrase.age.tmp-", ".systemd.cred.tmp-"])
     }
 
     /// Removes `path`, then makes the removal durable; `false` when it was not there.

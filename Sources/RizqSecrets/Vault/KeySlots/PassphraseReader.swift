@@ -17,8 +17,10 @@ enum PassphraseReader {
     /// names judged.
     static let fileTrust = FileTrust.secret("passphrase file").following(true)
 
-    /// A descriptor can be read to its end only once: what it gave is kept for this process.
-    private static let descriptorPassphrases = Mutex<[Int32: [UInt8]]>([:])
+    /// A descriptor can be read to its end only once: what it gave is kept for this process, in
+    /// memory of its own (locked out of swap, out of core dumps, zeroed when freed: the kind
+    /// the file keyring keeps its master password in).
+    private static let descriptorPassphrases = Mutex<[Int32: FileKeyringPassword]>([:])
 
     /// Whether `source` can give a passphrase now without anyone's help; the reason if not.
     static func availability(_ source: VaultPassphraseSource) -> (usable: Bool, reason: String) {
@@ -77,25 +79,33 @@ enum PassphraseReader {
         return passphrase
     }
 
+    /// The passphrase descriptor `fd` gives (read once per process, then kept as
+    /// ``descriptorPassphrases`` says). Every buffer it passed through is zeroed before it is
+    /// freed: the read goes into one allocation, never grown (no copy left behind by a
+    /// reallocation). The caller zeroes the copy it gets.
     private static func readDescriptor(_ fd: Int32) throws(VaultError) -> [UInt8] {
-        if let known = descriptorPassphrases.withLock({ $0[fd] }) { return known }
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 4096)
+        if let known = descriptorPassphrases.withLock({ $0[fd] }) { return known.withBytes { Array($0) } }
+        var bytes = [UInt8](repeating: 0, count: maximumLength + 1)
+        defer { bytes.withUnsafeMutableBytes { if let base = $0.baseAddress { explicit_bzero(base, $0.count) } } }
+        var length = 0
         while true {
             let count: Int
             do throws(Errno) {
-                count = try DescriptorIO.read(fd, into: &buffer, from: 0)
+                count = try DescriptorIO.read(fd, into: &bytes, from: length)
             } catch {
                 throw .keySourceFailed(source: .passphrase, detail: "cannot read file descriptor \(fd): \(error)")
             }
             if count == 0 { break }
-            bytes += buffer[0..<count]
-            guard bytes.count <= maximumLength else {
+            length += count
+            guard length <= maximumLength else {
                 throw .keySourceFailed(source: .passphrase, detail: "file descriptor \(fd) gives more than \(maximumLength) bytes; it is not a passphrase")
             }
         }
-        descriptorPassphrases.withLock { $0[fd] = bytes }
-        return bytes
+        guard let kept = bytes.withUnsafeBytes({ FileKeyringPassword(copying: UnsafeRawBufferPointer(rebasing: $0[..<length])) }) else {
+            return []
+        }
+        descriptorPassphrases.withLock { $0[fd] = kept }
+        return kept.withBytes { Array($0) }
     }
 }
 #endif

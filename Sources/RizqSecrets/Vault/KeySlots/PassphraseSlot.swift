@@ -46,17 +46,27 @@ struct PassphraseSlot {
     /// factor is known to be one a read accepts. The caller zeroes it.
     func newPassphrase() throws(VaultError) -> [UInt8] {
         guard VaultConfiguration.scryptWorkFactors.contains(workFactor) else {
-            throw .invalidConfiguration(reason: "the scrypt work factor 2^\(workFactor) is outside 2^\(VaultConfiguration.scryptWorkFactors.lowerBound)…2^\(VaultConfiguration.scryptWorkFactors.upperBound), what a read accepts (above 2^20 scrypt takes more than 1 GiB and seconds): no slot was written; set scryptWorkFactor to at most \(VaultConfiguration.scryptWorkFactors.upperBound) (age -p writes 18)")
+            throw .invalidConfiguration(reason: Self.workFactorProblem(workFactor))
         }
         let (found, reasons) = usableSource()
         guard let source = found else { throw .keySourceFailed(source: .passphrase, detail: reasons.joined(separator: "; ")) }
         return try PassphraseReader.read(source, prompt: "New passphrase for the secrets of \(layout.service): ", confirm: true, timeout: timeout)
     }
 
+    /// Why a slot is not written at work factor 2^`workFactor` (outside
+    /// ``VaultConfiguration/scryptWorkFactors``), in words that give the range and the fix.
+    static func workFactorProblem(_ workFactor: Int) -> String {
+        let range = VaultConfiguration.scryptWorkFactors
+        let why = workFactor < range.lowerBound
+            ? "below it a guess at the passphrase costs next to nothing"
+            : "above 2^\(range.upperBound) scrypt takes more than 1 GiB and seconds, more than a read accepts"
+        return "the scrypt work factor 2^\(workFactor) is outside 2^\(range.lowerBound)…2^\(range.upperBound) (\(why)): no slot was written; set scryptWorkFactor within it (the default is \(VaultConfiguration.defaultScryptWorkFactor); age -p writes 18)"
+    }
+
     /// Encrypts `identityFile` under `passphrase` into `slots/passphrase.age`.
     func wrap(_ identityFile: some DataProtocol, passphrase: [UInt8]) throws(VaultError) {
         guard VaultConfiguration.scryptWorkFactors.contains(workFactor) else {
-            throw .invalidConfiguration(reason: "the scrypt work factor 2^\(workFactor) is outside what a read accepts; set scryptWorkFactor to at most \(VaultConfiguration.scryptWorkFactors.upperBound)")
+            throw .invalidConfiguration(reason: Self.workFactorProblem(workFactor))
         }
         let file: Data
         do {

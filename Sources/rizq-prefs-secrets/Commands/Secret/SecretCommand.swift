@@ -24,12 +24,12 @@ struct SecretCommand: ParsableCommand {
               RIZQ_SECRETS_KEY_FILE  an age key file that opens the vault
               RIZQ_SECRETS_DIR       the vaults' folder (default: $XDG_DATA_HOME/rizq-prefs/secrets)
               RIZQ_SECRETS_RUN_SECRETS=1   also read /run/secrets (Docker, Kubernetes)
-              RIZQ_SECRETS_CONFIG    the config file (default: $XDG_CONFIG_HOME/rizq-prefs/secrets.json)
+              RIZQ_SECRETS_CONFIG    the config file (default: $XDG_CONFIG_HOME/rizq-prefs-secrets/secrets.json)
             """,
         subcommands: [
             SecretSetCommand.self, SecretGetCommand.self, SecretDeleteCommand.self, SecretListCommand.self, SecretBackendsCommand.self,
             SecretUnlockCommand.self, SecretLockCommand.self, SecretRekeyCommand.self, SecretAcceptRestoredCommand.self,
-            SecretMoveCommand.self, SecretExportCredentialCommand.self,
+            SecretMoveCommand.self, SecretExportCredentialCommand.self, SecretUpgradeCommand.self,
         ])
 }
 #endif

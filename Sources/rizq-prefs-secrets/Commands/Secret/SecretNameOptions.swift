@@ -33,10 +33,8 @@ struct SecretNameOptions: ParsableArguments {
     /// passphrase on the terminal when one is attached (never when stdin and stderr are both
     /// pipes, as for a script or a test).
     ///
-    /// From here on the process cannot be dumped (``ProcessMemory/refuseDumps()``): every secret
-    /// command goes through here before any key or secret is in memory.
+    /// The process cannot be dumped already (`SecretsMain` refuses dumps before any command runs).
     func chain(_ configure: (inout SecretStoreConfiguration) -> Void = { _ in }) throws(CLIError) -> ChainedSecretStore {
-        ProcessMemory.refuseDumps()
         var configuration = SecretStoreConfiguration()
         configuration.asksOnTerminal = isatty(STDIN_FILENO) != 0 || isatty(STDERR_FILENO) != 0
         configure(&configuration)

@@ -37,6 +37,17 @@ final class SecretProcessHygieneTests: XCTestCase {
         XCTAssertEqual(read.status, 0, read.stderr)
         XCTAssertEqual(read.stdout, "v")
         XCTAssertEqual(try String(contentsOfFile: home + "/owner", encoding: .utf8), "0\n", "the tool's /proc entries are root's: it is not dumpable")
+
+        // Issue 50, item 7: `import-app` (storing what it imports) and `doctor` (reading the
+        // chain) unlock the vault too, and were dumpable while they did.
+        let dump = home + "/dump.json"
+        XCTAssertTrue(FileManager.default.createFile(atPath: dump, contents: Data(#"{"access_token": "\#(FakeToken.jwt(subject: "hygiene"))"}"#.utf8), attributes: [.posixPermissions: 0o644]))
+        for arguments in [["import-app", dump, "--app", "com.rizq.hygiene", "--service", service], ["doctor", "--service", service]] {
+            try? FileManager.default.removeItem(atPath: home + "/owner")
+            let result = try asNobody(arguments, command: probe)
+            XCTAssertTrue(FileManager.default.fileExists(atPath: home + "/owner"), "\(arguments[0]) unlocked the vault: \(result.stderr)")
+            XCTAssertEqual(try? String(contentsOfFile: home + "/owner", encoding: .utf8), "0\n", "\(arguments[0]) is not dumpable while it holds the key")
+        }
     }
 
     /// Ctrl-C at `secret set`'s prompt (echo off): the tool ends by SIGINT, and the terminal
