@@ -35,7 +35,7 @@ struct UsageError: Error, CustomStringConvertible {
 
 let arguments = CommandLine.arguments
 guard arguments.count == 4, let size = Int(arguments[2]), size > 0, let samples = Int(arguments[3]), samples > 0 else {
-    throw UsageError(description: "usage: RizqCompare get|set-memory|open|flush SIZE SAMPLES")
+    throw UsageError(description: "usage: RizqCompare get|layered-get|set-memory|open|flush SIZE SAMPLES")
 }
 let workload = arguments[1]
 let appID = "com.rizq.compare"
@@ -59,6 +59,31 @@ var sink = 0
 switch workload {
 case "get":
     let store = try filledSuite("get", under: root)
+    for _ in 0..<(samples + 2) {
+        let elapsed = measuredRegion {
+            for key in operationKeys { sink &+= store.value(forKey: key, as: Int.self) ?? 0 }
+        }
+        timings.append(elapsed / Double(operationKeys.count))
+    }
+case "layered-get":
+    // The same reads under an administrator's managed file, a defaults file and a schema (each
+    // naming a tenth of the keys), read from folders of this run's own (issue 47). A commit
+    // from before the layers reads none of them: against it, this is today's get.
+    let config = root + "/etc", data = root + "/share"
+    let managed = (0..<size).filter { $0 % 10 == 0 }.map { "\"key-\($0)\": \($0 + 1)" }.joined(separator: ",")
+    let defaults = (0..<size).filter { $0 % 10 == 1 }.map { "\"other-\($0)\": \($0)" }.joined(separator: ",")
+    let checks = (0..<size).filter { $0 % 10 == 2 }.map { "\"key-\($0)\": {\"type\": \"integer\", \"minimum\": 0, \"maximum\": 100000000}" }.joined(separator: ",")
+    for (folder, name, text) in [
+        (config + "/rizq-prefs/managed/apps/" + appID, "layered-get.json", "{" + managed + "}"),
+        (config + "/rizq-prefs/defaults/apps/" + appID, "layered-get.json", "{" + defaults + "}"),
+        (data + "/rizq-prefs/schemas/apps/" + appID, "layered-get.schema.json", "{\"type\": \"object\", \"properties\": {" + checks + "}}"),
+    ] {
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try text.write(toFile: folder + "/" + name, atomically: true, encoding: .utf8)
+    }
+    setenv("XDG_CONFIG_DIRS", config, 1)
+    setenv("XDG_DATA_DIRS", data, 1)
+    let store = try filledSuite("layered-get", under: root)
     for _ in 0..<(samples + 2) {
         let elapsed = measuredRegion {
             for key in operationKeys { sink &+= store.value(forKey: key, as: Int.self) ?? 0 }
@@ -99,7 +124,7 @@ case "flush":
         })
     }
 default:
-    throw UsageError(description: "unknown workload '\(workload)' (get, set-memory, open, flush)")
+    throw UsageError(description: "unknown workload '\(workload)' (get, layered-get, set-memory, open, flush)")
 }
 
 blackHole(sink)
