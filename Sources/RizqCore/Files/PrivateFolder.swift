@@ -1,5 +1,6 @@
 #if canImport(Glibc)
 import Glibc
+import CLinuxFileCalls
 #endif
 
 /// A folder of this package's: made 0700 (whatever the umask), and judged by a ``FileTrust``
@@ -56,7 +57,9 @@ package enum PrivateFolder {
         if let problem = trust.placeProblem(path: path, info: stat()) {
             throw FileError(path: path, operation: .create, problem: problem, subject: trust.subject)
         }
-        var parent = SystemCalls.open(path.hasPrefix("/") ? "/" : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        // Existing folders are held with O_PATH: passing through needs only search permission
+        // (a folder 0711 on the way is walked, as a path lookup walks it), never read permission.
+        var parent = SystemCalls.open(path.hasPrefix("/") ? "/" : ".", rizq_O_PATH | O_DIRECTORY | O_CLOEXEC)
         guard parent >= 0 else { throw FileError.current(path, .create, subject: "folder") }
         defer { close(parent) }
         var partial = path.hasPrefix("/") ? "" : "."
@@ -70,7 +73,7 @@ package enum PrivateFolder {
                 throw FileError(path: partial, operation: .create, problem: .system(.current), subject: "folder")
             }
             // What was made is opened without following a link; what was there, as it is.
-            let next = SystemCalls.openat(parent, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC | (created ? O_NOFOLLOW : 0), path: partial)
+            let next = SystemCalls.openat(parent, name, O_DIRECTORY | O_CLOEXEC | (created ? O_RDONLY | O_NOFOLLOW : rizq_O_PATH), path: partial)
             guard next >= 0 else {
                 let code = Errno.current
                 if created, code == .tooManySymbolicLinks || code == .notADirectory {
