@@ -29,7 +29,7 @@ public struct FlatpakSandbox: Sendable, Equatable, Codable {
     /// The sandbox of this process: `nil` outside one. Looks at the file each time it is asked.
     public static var current: FlatpakSandbox? { detect(infoPath: infoPath) }
 
-    /// Whether this process runs in a Flatpak sandbox (a regular file at ``infoPath``), without
+    /// Whether this process runs in a Flatpak sandbox (a regular file at ``infoPath-type.property``), without
     /// reading the file.
     public static var isSandboxed: Bool {
         SandboxReach.processIsSandboxed

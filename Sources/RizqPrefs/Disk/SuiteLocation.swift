@@ -93,7 +93,7 @@ public struct SuiteLocation: Sendable, Hashable, CustomStringConvertible {
 
     /// The folder of the app-group suites under `root`: `root/groups`. Inside a Flatpak sandbox,
     /// for the app's own default root, the host's `~/.config/rizq-prefs/groups` when the app was
-    /// given it (``FlatpakSandbox/sharedGroupsFolder(home:)``): shared with the host and the
+    /// given it (`FlatpakSandbox.sharedGroupsFolder(home:)` in RizqCore): shared with the host and the
     /// other apps given it.
     public static func groupsDirectory(root: String) -> String {
         if FlatpakSandbox.isSandboxed {
