@@ -3,7 +3,7 @@
 ///
 /// What to do with the value it came with is the caller's business; device sync and fleet
 /// suites leave it out and say so with ``description``.
-public struct ClockOffsetRefusal: Error, Sendable, Hashable, CustomStringConvertible {
+public struct ClockOffsetRefusal: Sendable, Hashable, CustomStringConvertible {
     /// The stamp refused.
     public var stamp: ChangeStamp
     /// How far ahead of the wall clock it was, in milliseconds.

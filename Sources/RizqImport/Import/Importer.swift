@@ -324,60 +324,10 @@ public struct Importer: Sendable {
         var journaled: [(service: String, account: String, existed: Bool)] = []
         do {
             // 1. Secrets.
-            var recordedSecrets: [(service: String, account: String)] = []
-            for (index, decision) in decisions.enumerated() where report.items[index].action == .secret {
-                guard case .secret(let service, let account, let value, let isText) = decision.outcome else { continue }
-                try checkInterruption()
-                let store = makeSecretStore(service)
-                let previous = current.secrets[SecretAddress(service: service, account: account)]
-                let from = dump.format == .plist ? "a property list" : "localStorage"
-                try journal?.willWriteSecret(service: service, account: account, existed: previous != nil)
-                journaled.append((service, account, previous != nil))
-                Self.logger.debug("writing a secret", metadata: ["import": "\(setup.id)", "service": "\(service)", "account": "\(account)"])
-                do {
-                    try store.storeSecret(value, isText: isText, forAccount: account, label: "\(account) (\(service)), imported from \(from)")
-                } catch {
-                    // A time-out is only the caller giving up: the store may still keep it.
-                    if case .timedOut = error { written.recordSecretWrite(to: store, account: account, previous: previous, uncertain: true) }
-                    throw error
-                }
-                written.recordSecretWrite(to: store, account: account, previous: previous)
-                recordedSecrets.append((service, account))
-            }
+            let recordedSecrets = try writeSecrets(
+                report, decisions: decisions, dump: dump, setup: setup, current: current, journal: journal, written: &written, journaled: &journaled)
             // 2. Each suite in one commit, in the order the dump first names them.
-            var suiteOrder: [String] = []
-            var writes: [String: [(index: Int, key: String, value: PrefValue)]] = [:]
-            for (index, decision) in decisions.enumerated() where [.imported, .inferred].contains(report.items[index].action) {
-                guard case .suite(let suite, let key, let value, _, _) = decision.outcome else { continue }
-                if writes[suite] == nil { suiteOrder.append(suite) }
-                writes[suite, default: []].append((index, key, value))
-            }
-            var recordedSuites: [String: [String]] = [:]
-            for suite in suiteOrder {
-                try checkInterruption()
-                try journal?.willCommitSuite(suite, keys: (writes[suite] ?? []).map(\.key))
-                let store = try SuiteStore(suite: suite, appID: setup.appID, root: setup.root)
-                let overwrite = options.overwrite
-                var keptMeanwhile: [Int] = []
-                let commit = try store.commit { batch in
-                    // Another process may have written one of the keys since the plan was made.
-                    let now = store.entries
-                    for write in writes[suite] ?? [] {
-                        if !overwrite, now[write.key] != nil, current.suites[suite]?[write.key] == nil {
-                            keptMeanwhile.append(write.index)
-                            continue
-                        }
-                        try batch.set(write.value, forKey: write.key)
-                    }
-                }
-                written.record(commit)
-                for index in keptMeanwhile {
-                    report.items[index].action = .kept
-                    report.items[index].value = nil
-                    report.items[index].note = "another program stored a value here during the import; it was kept"
-                }
-                recordedSuites[suite] = (writes[suite] ?? []).filter { !keptMeanwhile.contains($0.index) }.map(\.key)
-            }
+            let recordedSuites = try writeSuites(&report, decisions: decisions, setup: setup, current: current, journal: journal, written: &written)
             // 3. The record, last: an import that is recorded is complete (a stop asked after
             // this point is too late to undo anything).
             try checkInterruption()
@@ -385,20 +335,100 @@ public struct Importer: Sendable {
             try setup.record.commit(id: setup.id, dump: dump, suites: recordedSuites, secrets: recordedSecrets, runs: runs, run: journal?.run ?? UUID().uuidString.lowercased())
             journal?.finish()
         } catch {
-            let rollback = ImportRollback(written.undo())
-            if rollback.isComplete {
-                journal?.finish()
-            } else {
-                // What the rollback could not undo stays in the journal, for the next import.
-                let unknown = Set(rollback.unknownSecrets.map { "\($0.service)\u{0}\($0.account)" })
-                journal?.keepOnly(secrets: journaled.filter { unknown.contains("\($0.service)\u{0}\($0.account)") })
-            }
-            if let stop = error as? Interrupted { throw .interrupted(signal: stop.signal, rollback: rollback) }
-            if let signal = interruption?.signal { throw .interrupted(signal: signal, rollback: rollback) }
-            if let secretError = error as? SecretError { throw .secretService(secretError, rollback: rollback) }
-            if let suiteError = error as? SuiteStoreError { throw .suite(suiteError, rollback: rollback) }
-            throw .suite(.writeFailed(path: setup.record.location.path, reason: "\(error)"), rollback: rollback)
+            throw rollBack(after: error, written: written, journal: journal, journaled: journaled, setup: setup)
         }
+    }
+
+    /// Step 1 of the write: each secret the report imports, announced in the journal before it
+    /// is made and recorded in `written` once made (or when a time-out leaves it uncertain).
+    /// Returns the secrets written.
+    private func writeSecrets(
+        _ report: ImportReport, decisions: [ImportDecision], dump: ImportDump, setup: Setup, current: CurrentState, journal: ImportJournal?,
+        written: inout UndoLog, journaled: inout [(service: String, account: String, existed: Bool)]
+    ) throws -> [(service: String, account: String)] {
+        var recordedSecrets: [(service: String, account: String)] = []
+        for (index, decision) in decisions.enumerated() where report.items[index].action == .secret {
+            guard case .secret(let service, let account, let value, let isText) = decision.outcome else { continue }
+            try checkInterruption()
+            let store = makeSecretStore(service)
+            let previous = current.secrets[SecretAddress(service: service, account: account)]
+            let from = dump.format == .plist ? "a property list" : "localStorage"
+            try journal?.willWriteSecret(service: service, account: account, existed: previous != nil)
+            journaled.append((service, account, previous != nil))
+            Self.logger.debug("writing a secret", metadata: ["import": "\(setup.id)", "service": "\(service)", "account": "\(account)"])
+            do {
+                try store.storeSecret(value, isText: isText, forAccount: account, label: "\(account) (\(service)), imported from \(from)")
+            } catch {
+                // A time-out is only the caller giving up: the store may still keep it.
+                if case .timedOut = error { written.recordSecretWrite(to: store, account: account, previous: previous, uncertain: true) }
+                throw error
+            }
+            written.recordSecretWrite(to: store, account: account, previous: previous)
+            recordedSecrets.append((service, account))
+        }
+        return recordedSecrets
+    }
+
+    /// Step 2 of the write: each suite's values in one commit, in the order the dump first names
+    /// the suites, recorded in `written`; a key another process stored meanwhile is kept (and
+    /// the report says so). Returns the keys written, by suite.
+    private func writeSuites(
+        _ report: inout ImportReport, decisions: [ImportDecision], setup: Setup, current: CurrentState, journal: ImportJournal?, written: inout UndoLog
+    ) throws -> [String: [String]] {
+        var suiteOrder: [String] = []
+        var writes: [String: [(index: Int, key: String, value: PrefValue)]] = [:]
+        for (index, decision) in decisions.enumerated() where [.imported, .inferred].contains(report.items[index].action) {
+            guard case .suite(let suite, let key, let value, _, _) = decision.outcome else { continue }
+            if writes[suite] == nil { suiteOrder.append(suite) }
+            writes[suite, default: []].append((index, key, value))
+        }
+        var recordedSuites: [String: [String]] = [:]
+        for suite in suiteOrder {
+            try checkInterruption()
+            try journal?.willCommitSuite(suite, keys: (writes[suite] ?? []).map(\.key))
+            let store = try SuiteStore(suite: suite, appID: setup.appID, root: setup.root)
+            let overwrite = options.overwrite
+            var keptMeanwhile: [Int] = []
+            let commit = try store.commit { batch in
+                // Another process may have written one of the keys since the plan was made.
+                let now = store.entries
+                for write in writes[suite] ?? [] {
+                    if !overwrite, now[write.key] != nil, current.suites[suite]?[write.key] == nil {
+                        keptMeanwhile.append(write.index)
+                        continue
+                    }
+                    try batch.set(write.value, forKey: write.key)
+                }
+            }
+            written.record(commit)
+            for index in keptMeanwhile {
+                report.items[index].action = .kept
+                report.items[index].value = nil
+                report.items[index].note = "another program stored a value here during the import; it was kept"
+            }
+            recordedSuites[suite] = (writes[suite] ?? []).filter { !keptMeanwhile.contains($0.index) }.map(\.key)
+        }
+        return recordedSuites
+    }
+
+    /// Undoes what `written` holds after `error` stopped the write, keeps in the journal what
+    /// could not be undone (for the next import), and returns the error the import throws.
+    private func rollBack(
+        after error: any Error, written: UndoLog, journal: ImportJournal?, journaled: [(service: String, account: String, existed: Bool)], setup: Setup
+    ) -> ImportError {
+        let rollback = ImportRollback(written.undo())
+        if rollback.isComplete {
+            journal?.finish()
+        } else {
+            // What the rollback could not undo stays in the journal, for the next import.
+            let unknown = Set(rollback.unknownSecrets.map { "\($0.service)\u{0}\($0.account)" })
+            journal?.keepOnly(secrets: journaled.filter { unknown.contains("\($0.service)\u{0}\($0.account)") })
+        }
+        if let stop = error as? Interrupted { return .interrupted(signal: stop.signal, rollback: rollback) }
+        if let signal = interruption?.signal { return .interrupted(signal: signal, rollback: rollback) }
+        if let secretError = error as? SecretError { return .secretService(secretError, rollback: rollback) }
+        if let suiteError = error as? SuiteStoreError { return .suite(suiteError, rollback: rollback) }
+        return .suite(.writeFailed(path: setup.record.location.path, reason: "\(error)"), rollback: rollback)
     }
 }
 #endif
