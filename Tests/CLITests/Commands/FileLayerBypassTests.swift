@@ -62,6 +62,19 @@ final class FileLayerBypassTests: XCTestCase {
     /// layer: a FIFO at any of them hung the command.
     func testAFIFOWhereSyncReadsItsFilesDoesNotHang() throws {
         let cli = try CLIHarness()
+        // The replica id goes through the file layer's rule, not only past its FIFO check (a
+        // FIFO does not block Foundation's read): one any user could have written is not taken.
+        let open = cli.root + "/open-state"
+        try FileManager.default.createDirectory(atPath: open + "/rizq-prefs", withIntermediateDirectories: true)
+        XCTAssertTrue(FileManager.default.createFile(atPath: open + "/rizq-prefs/replica-id", contents: Data("device-planted\n".utf8)))
+        XCTAssertEqual(chmod(open + "/rizq-prefs/replica-id", 0o666), 0)
+        let elsewhere = cli.root + "/synced-elsewhere"
+        try FileManager.default.createDirectory(atPath: elsewhere, withIntermediateDirectories: true)
+        let planted = try bounded(
+            cli, ["sync", "enable", cli.appID, "--folder", elsewhere, "--first-device", "--keys", "k"],
+            environment: ["XDG_STATE_HOME": open, "RIZQ_PREFS_REPLICA_ID": nil])
+        XCTAssertNotEqual(planted.status, 0, "a replica id others can write was taken: \(planted.stdout)")
+        XCTAssertTrue(planted.stderr.contains("replica-id"), planted.stderr)
         let state = cli.root + "/state"
         try FileManager.default.createDirectory(atPath: state + "/rizq-prefs", withIntermediateDirectories: true)
         XCTAssertEqual(mkfifo(state + "/rizq-prefs/replica-id", 0o600), 0)
@@ -78,6 +91,9 @@ final class FileLayerBypassTests: XCTestCase {
         let withID: [String: String?] = ["XDG_STATE_HOME": state, "RIZQ_PREFS_REPLICA_ID": "device-a"]
         let again = try bounded(cli, ["sync", "enable", cli.appID, "--folder", shared, "--first-device", "--keys", "k", "--syncthing-home", home], environment: withID)
         XCTAssertNotEqual(again.status, 124, "sync enable hung on .stignore or config.xml: \(again.stderr)")
+        var ignore = stat()
+        XCTAssertEqual(lstat(shared + "/.stignore", &ignore), 0)
+        XCTAssertEqual(ignore.st_mode & S_IFMT, S_IFIFO, ".stignore is refused and left where it is, not replaced")
         let status = try bounded(cli, ["sync", "status"], environment: withID)
         XCTAssertNotEqual(status.status, 124, "sync status hung on config.xml")
         XCTAssertTrue((status.stdout + status.stderr).contains("FIFO"), status.stdout + status.stderr)

@@ -168,13 +168,15 @@ final class MountedFolderCommandTests: XCTestCase {
         let cli = try CLIHarness()
         let folder = cli.root + "/mounted"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
-        let hostile = "title\u{1B}]0;pwned\u{07}\u{1B}[2J"
+        // C0 controls (which any JSON writer escapes), a C1 CSI and a right-to-left override
+        // (which JSON leaves as they are): none reaches the terminal, in text or in JSON.
+        let hostile = "title\u{1B}]0;pwned\u{07}\u{1B}[2J\u{9B}2J\u{202E}txt.exe"
         try Data("v\n".utf8).write(to: URL(fileURLWithPath: folder + "/" + hostile))
         for arguments in [["watch", "--mounted", folder], ["watch", "--mounted", folder, "--json"]] {
             let watch = try cli.start(arguments)
             XCTAssertTrue(watch.wait { out, _ in out.contains("\n") && (arguments.count == 4 || out.contains("title")) }, watch.stdout)
             XCTAssertEqual(watch.stop(with: SIGTERM), 0)
-            XCTAssertFalse(watch.stdout.contains("\u{1B}") || watch.stdout.contains("\u{07}"), "\(arguments): \(watch.stdout.debugDescription)")
+            XCTAssertFalse(watch.stdout.unicodeScalars.contains { [0x1B, 0x07, 0x9B, 0x202E].contains($0.value) }, "\(arguments): \(watch.stdout.debugDescription)")
             XCTAssertTrue(watch.stdout.contains("title"), watch.stdout)
         }
         let missing = try cli.run(["get", "--mounted", folder, "other"])

@@ -54,13 +54,15 @@ final class SandboxPrincipalTests: XCTestCase {
 
     /// Runs `script` with /bin/sh as the Flatpak app `com.rizq.Attacker` given `permission`:
     /// the home hidden but for the app's own folder and what the permission gives.
+    /// `extra`: more of the environment (`RIZQ_FLATPAK_RO_BINDS` to run the built programs inside).
     @discardableResult
-    private func sandbox(_ host: Host, permission: String = wide, _ script: String) throws -> (status: Int32, output: String) {
+    private func sandbox(_ host: Host, permission: String = wide, environment extra: [String: String] = [:], _ script: String) throws -> (status: Int32, output: String) {
         var environment = ProcessInfo.processInfo.environment
         environment["HOME"] = host.home
         environment["RIZQ_FLATPAK_HOME"] = host.home
         environment["RIZQ_FLATPAK_FILESYSTEMS"] = permission
         environment["XDG_RUNTIME_DIR"] = nil
+        for (name, value) in extra { environment[name] = value }
         let asFlatpak = repositoryRoot().appendingPathComponent("scripts/as-flatpak").path
         let result = try runProcess(asFlatpak, ["com.rizq.Attacker", "/bin/sh", "-c", script], environment: environment)
         return (result.status, String(decoding: result.stdout + result.stderr, as: UTF8.self))
@@ -200,7 +202,17 @@ final class SandboxPrincipalTests: XCTestCase {
     func testTheAdvisedPermissionReachesTheGroupsFolderAlone() throws {
         let host = try host()
         try FileManager.default.createDirectory(atPath: host.config + "/apps", withIntermediateDirectories: true)
-        let result = try sandbox(host, permission: Self.narrow, "echo x > '\(host.config)/secrets.json' || echo refused; echo y > '\(host.groups)/group.x.json' && echo shared")
+        // The permission tried is the one the program itself advises (`doctor` inside a sandbox
+        // given none), not one written here: advice that reached further would fail below.
+        let products = URL(fileURLWithPath: CLIHarness.binary).deletingLastPathComponent().path
+        let doctor = try sandbox(
+            host, permission: "", environment: ["RIZQ_FLATPAK_RO_BINDS": products],
+            "env -u RIZQ_PREFS_HOME XDG_CONFIG_HOME='\(host.home)/.var/app/com.rizq.Attacker/config' RIZQ_PREFS_APP_ID=com.rizq.Attacker '\(CLIHarness.binary)' doctor --skip-secrets")
+        let advised = doctor.output.components(separatedBy: "flatpak override --user --filesystem=").dropFirst().first?
+            .split(separator: " ").first.map(String.init)
+        XCTAssertEqual(advised, Self.narrow, doctor.output)
+        let permission = try XCTUnwrap(advised, doctor.output)
+        let result = try sandbox(host, permission: permission, "echo x > '\(host.config)/secrets.json' || echo refused; echo y > '\(host.groups)/group.x.json' && echo shared")
         XCTAssertTrue(result.output.contains("shared"), result.output)
         XCTAssertFalse(FileManager.default.fileExists(atPath: host.config + "/secrets.json"), "outside groups/ nothing reaches the host")
         XCTAssertTrue(FileManager.default.fileExists(atPath: host.groups + "/group.x.json"))

@@ -10,12 +10,13 @@ struct SecretDeleteCommand: ParsableCommand {
         abstract: "Delete a secret.",
         discussion: "Exits 1 when there was no such secret.")
 
-    @OptionGroup var item: SecretItemOptions
+    @OptionGroup var read: SecretReadOptions
 
-    private var key: String { item.key }
+    @Argument(help: "The account: the secret's name.", transform: NegativeNumbers.unmarked)
+    var key: String
 
     func run() throws {
-        let store = try item.read.openStore()
+        let store = try read.openStore()
         let deleted = try CLIError.secrets { () throws(SecretError) in try store.deleteSecret(forAccount: key) }
         guard deleted else {
             throw CLIError(.notFound, "no secret '\(key)' for service \(store.service); nothing was deleted")

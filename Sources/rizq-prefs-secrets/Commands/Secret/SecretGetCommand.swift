@@ -15,12 +15,13 @@ struct SecretGetCommand: ParsableCommand {
             Exits 1 when there is no such secret.
             """)
 
-    @OptionGroup var item: SecretItemOptions
+    @OptionGroup var read: SecretReadOptions
 
-    private var key: String { item.key }
+    @Argument(help: "The account: the secret's name.", transform: NegativeNumbers.unmarked)
+    var key: String
 
     func run() throws {
-        let store = try item.read.openStore()
+        let store = try read.openStore()
         let secret = try CLIError.secrets { () throws(SecretError) in try store.secretData(forAccount: key) }
         guard var secret else {
             throw CLIError(.notFound, "no secret '\(key)' for service \(store.service); list them with 'rizq-prefs secret list'")

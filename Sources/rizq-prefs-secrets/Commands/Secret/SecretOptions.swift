@@ -8,12 +8,18 @@ import RizqSecrets
 struct SecretOptions: ParsableArguments {
     @OptionGroup var name: SecretNameOptions
 
-    @Flag(help: "Let a locked keyring ask for its password (a desktop prompt); without it, a locked keyring is an error (exit 4).")
+    @Flag(help: SecretOptions.promptHelp)
     var prompt = false
 
-    @Option(help: ArgumentHelp("Seconds to wait for the Secret Service, more than 0 and at most \(Self.longestTimeout) (default: 5).", valueName: "seconds"),
-            transform: SecretOptions.parseTimeout)
+    @Option(help: SecretOptions.timeoutHelp, transform: SecretOptions.parseTimeout)
     var timeout: Double = 5
+
+    /// `--prompt`'s help (``SecretReadOptions`` declares it too).
+    static let promptHelp = ArgumentHelp(
+        "Let a locked keyring ask for its password (a desktop prompt); without it, a locked keyring is an error (exit 4).")
+    /// `--timeout`'s help (``SecretReadOptions`` declares it too).
+    static let timeoutHelp = ArgumentHelp(
+        "Seconds to wait for the Secret Service, more than 0 and at most \(longestTimeout) (default: 5).", valueName: "seconds")
 
     /// An hour: longer than any prompt a user answers, short enough to end a hung call.
     static let longestTimeout = 3600
@@ -29,6 +35,15 @@ struct SecretOptions: ParsableArguments {
     /// The chain these options name (or `backend` alone); new Secret Service items go to
     /// `collection`.
     func openStore(collection: SecretServiceStore.Collection = .default, backend: SecretBackendName? = nil) throws(CLIError) -> ChainedSecretStore {
+        try Self.openStore(name: name, prompt: prompt, timeout: timeout, collection: collection, backend: backend)
+    }
+
+    /// The chain `name` names (or `backend` alone), with `--prompt` and `--timeout`; new Secret
+    /// Service items go to `collection`.
+    static func openStore(
+        name: SecretNameOptions, prompt: Bool, timeout: Double,
+        collection: SecretServiceStore.Collection = .default, backend: SecretBackendName? = nil
+    ) throws(CLIError) -> ChainedSecretStore {
         try name.chain { configuration in
             if let backend { configuration.backends = [backend] }
             configuration.secretServiceCollection = collection

@@ -46,6 +46,10 @@ final class SecretKilledWriterTests: XCTestCase {
                 XCTAssertEqual(status, 137, "\(backend): killed by SIGKILL")
             }
             XCTAssertFalse(temporaries(under: cli.root).isEmpty, "\(backend): the killed writers left their temporary files (the setting this test needs)")
+            // The next open, a read, removes them: no copy waits for the next write.
+            let opened = try cli.run(["secret", "get", "--service", service, "gone"], environment: environment)
+            XCTAssertEqual(opened.stdout, "deleted later", "\(backend): \(opened.stderr)")
+            XCTAssertEqual(temporaries(under: cli.root), [], "\(backend): copies left after the next open (a read)")
             let deleted = try cli.run(["secret", "delete", "--service", service, "gone"], environment: environment)
             XCTAssertEqual(deleted.status, 0, "\(backend): \(deleted.stderr)")
             XCTAssertEqual(temporaries(under: cli.root), [], "\(backend): copies left behind")
