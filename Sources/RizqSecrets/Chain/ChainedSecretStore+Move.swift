@@ -33,7 +33,7 @@ extension ChainedSecretStore {
         let current = try source.accounts()
         guard !dryRun else { return try preview(current, from: from, to: to, source: source, destination: destination, deleteSource: deleteSource) }
 
-        guard let path = vault.flatMap({ try? $0.layout().migrationJournal }) else {
+        guard let path = state?.moveJournal else {
             throw .invalidConfiguration(detail: "the service name '\(service)' cannot name a folder for the move's journal")
         }
         let journal = try SecretMoveJournal(path: path, from: from, to: to, deleteSource: deleteSource, current: current)

@@ -5,11 +5,6 @@ import RizqCore
 
 /// The chain's operations, on the calling (dispatch) thread.
 extension ChainedSecretStore {
-    /// The label `RizqSecrets`, as the Secret Service's lines: which backend a store went to, or
-    /// a read came from, and how the vault was opened; a warning for every write in plain text.
-    /// Never a secret.
-    static let logger = Logger(label: "RizqSecrets")
-
     /// What one backend answered.
     enum Answer<Value> {
         /// It has it.
@@ -20,30 +15,20 @@ extension ChainedSecretStore {
         case failed(SecretError)
     }
 
-    /// Whether `error` means "this backend is not there", which the chain skips, rather than "it
-    /// is there and failing", which the chain reports: no session bus, no Secret Service provider,
-    /// no libsecret.
-    static func isAbsence(_ error: SecretError) -> Bool {
-        switch error {
-        case .noSessionBus, .serviceUnavailable, .libsecretMissing: return true
-        default: return false
-        }
-    }
-
     /// Runs `body` against `backend` and sorts the outcome. A backend that is not there has
-    /// nothing — unless it is `target`, the known write target: where this app's secrets are,
+    /// nothing — unless it is `target()`, the known write target: where this app's secrets are,
     /// "not there" is "could not look" (a remembered keyring with no session bus, under cron).
-    /// A backend that cannot hold this service at all (a vault for a service that cannot name a
-    /// folder) has nothing.
+    /// `target` is asked only then. A backend that cannot hold this service at all (a vault for
+    /// a service that cannot name a folder) has nothing.
     func ask<Value>(
-        _ backend: any SecretBackend, target: SecretWriteTarget?, _ body: (any SecretBackend) throws(SecretError) -> Value?
+        _ backend: any SecretBackend, target: () -> SecretWriteTarget?, _ body: (any SecretBackend) throws(SecretError) -> Value?
     ) -> Answer<Value> {
         guard backend.canHoldService else { return .nothing }
         do {
             guard let value = try body(backend) else { return .nothing }
             return .found(value)
         } catch {
-            return Self.isAbsence(error) && backend.name != target?.backend ? .nothing : .failed(error)
+            return error.isAbsence && backend.name != target()?.backend ? .nothing : .failed(error)
         }
     }
 
@@ -59,26 +44,45 @@ extension ChainedSecretStore {
 
     // MARK: Read
 
+    /// The first copy of `account` in the order, and the backend it came from. The write target
+    /// is looked up only when an answer depends on it — a backend that is not there, a copy after
+    /// a backend that could not look, nothing found in the order (the target is then read too,
+    /// when the order leaves it out) — so a read that a backend answers touches nothing else.
     func readNow(_ account: String) throws(SecretError) -> (bytes: Data, backend: SecretBackendName)? {
         try SecretInput.validate(service: service, account: account)
-        let target = try? resolvedWriteTarget(looking: false)
-        var failure: (backend: SecretBackendName, error: SecretError)?
-        for backend in try readingBackends(target: target) {
+        var looked: SecretWriteTarget??
+        func target() -> SecretWriteTarget? {
+            if let looked { return looked }
+            let found = try? resolvedWriteTarget(looking: false)
+            looked = .some(found)
+            return found
+        }
+        var failure: SecretError?
+        /// `backend`'s copy when the read ends with it; `nil` to go on.
+        func answer(_ backend: any SecretBackend) throws(SecretError) -> Data? {
             switch ask(backend, target: target, { (store) throws(SecretError) in try store.secretBytes(forAccount: account) }) {
             case .found(let bytes):
-                Self.logger.debug("chain read a secret", metadata: ["service": "\(service)", "account": "\(account)", "backend": "\(backend.name)"])
-                guard let failure else { return (bytes, backend.name) }
+                Logger.rizqSecrets.debug("chain read a secret", metadata: ["service": "\(service)", "account": "\(account)", "backend": "\(backend.name)"])
                 // An earlier backend could not look: its copy, if it has one, would win. Only
                 // the write target's own copy (where this app's writes went) may answer anyway.
-                if target?.backend == backend.name { return (bytes, backend.name) }
-                throw failure.error
+                guard let failure, target()?.backend != backend.name else { return bytes }
+                throw failure
             case .nothing:
-                continue
+                return nil
             case .failed(let error):
-                failure = failure ?? (backend.name, error)
+                failure = failure ?? error
+                return nil
             }
         }
-        if let failure { throw failure.error }
+        let ordered = try orderedBackends()
+        for backend in ordered {
+            if let bytes = try answer(backend) { return (bytes, backend.name) }
+        }
+        if let known = target(), !ordered.contains(where: { $0.name == known.backend }), let outside = self.backend(named: known.backend),
+            let bytes = try answer(outside) {
+            return (bytes, outside.name)
+        }
+        if let failure { throw failure }
         return nil
     }
 
@@ -87,7 +91,7 @@ extension ChainedSecretStore {
         var accounts = Set<String>()
         let target = try? resolvedWriteTarget(looking: false)
         for backend in try readingBackends(target: target) {
-            switch ask(backend, target: target, { (store) throws(SecretError) in try store.accounts() }) {
+            switch ask(backend, target: { target }, { (store) throws(SecretError) in try store.accounts() }) {
             case .found(let names): accounts.formUnion(names)
             case .nothing: continue
             case .failed(let error): throw error
@@ -104,11 +108,11 @@ extension ChainedSecretStore {
         guard let backend = backend(named: target.backend) else { throw unknownBackend(target.backend) }
         try refuseIfShadowed(account, writingTo: backend)
         try backend.storeSecret(bytes, isText: isText, forAccount: account, label: label)
-        Self.logger.debug("chain stored a secret", metadata: [
+        Logger.rizqSecrets.debug("chain stored a secret", metadata: [
             "service": "\(service)", "account": "\(account)", "backend": "\(target.backend)", "origin": "\(target.origin.rawValue)",
         ])
         if backend.storesPlainText {
-            Self.logger.warning(
+            Logger.rizqSecrets.warning(
                 "stored '\(account)' of '\(service)' in PLAIN TEXT (\(backend.location(ofAccount: account) ?? target.backend.rawValue)): anyone who can read that file, or a copy of it, reads it; the \(target.backend) backend was named by \(target.reason)",
                 metadata: ["service": "\(service)", "account": "\(account)", "backend": "\(target.backend)"])
         }
@@ -126,7 +130,7 @@ extension ChainedSecretStore {
     func refuseIfShadowed(_ account: String, writingTo target: any SecretBackend) throws(SecretError) {
         for earlier in try orderedBackends() {
             if earlier.name == target.name { return }
-            guard case .found = ask(earlier, target: nil, { (store) throws(SecretError) in try store.secretBytes(forAccount: account) }) else { continue }
+            guard case .found = ask(earlier, target: { nil }, { (store) throws(SecretError) in try store.secretBytes(forAccount: account) }) else { continue }
             let place = earlier.location(ofAccount: account).map { " " + $0 } ?? ""
             let fix = earlier.isWritable
                 ? "delete it there first (rizq-prefs secret delete --backend \(earlier.name) \(account)), or take \(earlier.name) out of the order"
@@ -144,7 +148,7 @@ extension ChainedSecretStore {
         let target = try? resolvedWriteTarget(looking: false)
         let reading = try readingBackends(target: target)
         for backend in reading where backend.isWritable {
-            switch ask(backend, target: target, { (store) throws(SecretError) -> Bool? in try store.deleteSecret(forAccount: account) ? true : nil }) {
+            switch ask(backend, target: { target }, { (store) throws(SecretError) -> Bool? in try store.deleteSecret(forAccount: account) ? true : nil }) {
             case .found: deleted = true
             case .nothing: continue
             case .failed(let error): failure = failure ?? error
@@ -152,7 +156,7 @@ extension ChainedSecretStore {
         }
         if let failure { throw failure }
         for backend in reading where !backend.isWritable {
-            guard case .found = ask(backend, target: target, { (store) throws(SecretError) in try store.secretBytes(forAccount: account) }) else { continue }
+            guard case .found = ask(backend, target: { target }, { (store) throws(SecretError) in try store.secretBytes(forAccount: account) }) else { continue }
             let done = deleted ? "it was deleted from the writable backends, but " : ""
             let place = backend.location(ofAccount: account).map { " " + $0 } ?? ""
             throw .readOnly(

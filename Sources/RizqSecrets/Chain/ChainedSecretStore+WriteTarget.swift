@@ -60,8 +60,8 @@ extension ChainedSecretStore {
         return nil
     }
 
-    /// The marker file of this service, `nil` when the service cannot name a folder.
-    var markerPath: String? { vault.flatMap { try? $0.layout().marker } }
+    /// The marker file of this service (``ChainState``), `nil` when the service cannot name a folder.
+    var markerPath: String? { state?.marker }
 
     /// Writes the marker of `target` (only if none is there, unless `replacing`).
     func remember(_ target: SecretWriteTarget, replacing: Bool) throws(SecretError) {

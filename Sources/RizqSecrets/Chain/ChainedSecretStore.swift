@@ -51,10 +51,19 @@ public final class ChainedSecretStore: SecretStore {
     /// Every backend the chain knows, those outside its order included (for the report), in the
     /// registry's order.
     public let backends: [any SecretBackend]
+    /// The vault the chain made from its registry (``SecretBackendRegistry/Entry/init(name:vault:)``)
+    /// or was given, kept as it is for the operations only a vault has — ``unlockVault(timeout:)``,
+    /// ``lockVault()``, ``VaultSecretStore/rekey()``, ``VaultSecretStore/acceptRestoredVault()``,
+    /// ``VaultSecretStore/setAsideDamagedVault()`` — and reads and writes as one of ``backends``;
+    /// `nil` when the chain has none.
+    public let vault: VaultSecretStore?
 
     let settingsResult: Result<ChainSettings, SecretError>
     /// The automatic choice this object made, so that it looks at the other backends once.
     let automaticChoice = Mutex<SecretWriteTarget?>(nil)
+    /// Where the chain keeps its own state for the service (its remembered write target, a
+    /// move's journal): `nil` when the service name cannot name a folder.
+    let state: ChainState?
 
     /// The queue the chain's calls run on (concurrent: a slow backend holds up only its caller).
     static let queue = DispatchQueue(label: "RizqSecrets.chain", qos: .userInitiated, attributes: .concurrent)
@@ -73,25 +82,48 @@ public final class ChainedSecretStore: SecretStore {
         let vault = (try? settings.get().vault) ?? VaultConfiguration.fromEnvironment(configuration.environment)
         let context = SecretBackendRegistry.Context(
             service: service, configuration: configuration, vault: vault, credentialDirectories: (try? settings.get().credentialDirectories) ?? [])
-        backends = configuration.registry.entries.map { $0.make(context) }
+        var made: [any SecretBackend] = []
+        var madeVault: VaultSecretStore?
+        for entry in configuration.registry.entries {
+            guard let makeVault = entry.makeVault else {
+                made.append(entry.make(context))
+                continue
+            }
+            let typed = makeVault(context)
+            madeVault = madeVault ?? typed
+            made.append(typed)
+        }
+        backends = made
+        self.vault = madeVault
+        state = ChainState(service: service, root: vault.root)
     }
 
     /// A chain of exactly `backends`, read in this order; the first writable one takes every
     /// write (as if the API had set the order). `configuration` gives the deadline and the
-    /// environment; its registry and order are not used.
-    public init(service: String? = nil, backends: [any SecretBackend], configuration: SecretStoreConfiguration = SecretStoreConfiguration()) {
+    /// environment; its registry and order are not used. `vault`, when one of `backends` is a
+    /// vault, is that vault: what ``unlockVault(timeout:)``, ``lockVault()`` and the other
+    /// operations only a vault has act on, and where the chain keeps its own state (its root);
+    /// without it, the chain keeps its state under the secrets root its settings name.
+    public init(
+        service: String? = nil, backends: [any SecretBackend], vault: VaultSecretStore? = nil,
+        configuration: SecretStoreConfiguration = SecretStoreConfiguration()
+    ) {
         let service = service ?? AppIdentity.current
         self.service = service
         self.configuration = configuration
         self.backends = backends
+        self.vault = vault
         let names = backends.map(\.name)
-        settingsResult = Result { () throws(SecretError) -> ChainSettings in
+        let settings = Result { () throws(SecretError) -> ChainSettings in
             var settings = try ChainSettings.resolve(configuration)
             settings.order = names
             settings.orderOrigin = .api
             settings.orderSource = "the app's list of backends"
             return settings
         }
+        settingsResult = settings
+        let root = vault?.configuration.root ?? (try? settings.get().vault.root) ?? VaultConfiguration.defaultRoot(configuration.environment)
+        state = ChainState(service: service, root: root)
     }
 
     /// The backends reads try, in order.
@@ -113,11 +145,6 @@ public final class ChainedSecretStore: SecretStore {
     /// The backends of the order, in order (those the chain has).
     func orderedBackends() throws(SecretError) -> [any SecretBackend] {
         try order().compactMap { backend(named: $0) }
-    }
-
-    /// The chain's vault, when it has one.
-    var vault: VaultSecretStore? {
-        backends.lazy.compactMap { $0 as? VaultSecretStore }.first
     }
 
     // MARK: - SecretStore

@@ -32,7 +32,6 @@ import RizqCore
 /// (``moveFormerFile(from:to:)``).
 struct SecretsConfigFile: Sendable, Equatable, Decodable {
     /// The secrets' log (the label the chain logs under).
-    private static let logger = Logger(label: "RizqSecrets")
 
     var backend: String?
     var secretsDirectory: String?
@@ -163,7 +162,7 @@ struct SecretsConfigFile: Sendable, Equatable, Decodable {
             if error.problem == .system(.fileExists) { return true }
             throw .untrusted(path: former, detail: "cannot move the secrets config file \(former) to \(path): \(error.reason); \(byHand)")
         }
-        Self.logger.warning("moved the secrets config file \(former) to \(path): sandboxed apps may be given the folder it was in")
+        Logger.rizqSecrets.warning("moved the secrets config file \(former) to \(path): sandboxed apps may be given the folder it was in")
         return true
     }
 

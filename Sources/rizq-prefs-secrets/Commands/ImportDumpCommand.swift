@@ -154,6 +154,13 @@ struct ImportDumpCommand: ParsableCommand {
             if recoveries.isEmpty { Output.note("no import of app \(appID) was left unfinished: nothing to do") }
             return
         }
+        guard let dump = try readInput() else { return }
+        guard let appID = store.appID else { throw Self.noApp }
+        try runImport(dump, appID: appID)
+    }
+
+    /// The dump FILE or `--from` names; `nil` when `--list` printed its origins instead.
+    private func readInput() throws -> ImportDump? {
         let input = try ImportInput(file: file, from: from)
         let dump: ImportDump
         switch input {
@@ -165,7 +172,7 @@ struct ImportDumpCommand: ParsableCommand {
             if list {
                 let listing = ProfileListing(storage: storage)
                 if json { Output.line(listing.json) } else { Output.raw(listing.text) }
-                return
+                return nil
             }
             try requireApp()
             do {
@@ -182,11 +189,16 @@ struct ImportDumpCommand: ParsableCommand {
             if list {
                 let listing = PropertyListListing(dump: dump, path: path)
                 if json { Output.line(listing.json) } else { Output.raw(listing.text) }
-                return
+                return nil
             }
             try requireApp()
         }
-        guard let appID = store.appID else { throw Self.noApp }
+        return dump
+    }
+
+    /// Imports `dump` for `appID`: the plan, what killed imports left settled first, Ctrl-C
+    /// undoing what this one wrote, the report.
+    private func runImport(_ dump: ImportDump, appID: String) throws {
         var importPlan: ImportPlan?
         if let plan {
             do {

@@ -78,7 +78,7 @@ struct SecretSetCommand: ParsableCommand {
             case .damaged(let path, _), .untrusted(let path, _): path
             default: nil
             }
-            guard force, let path = refusedPath, let vault = store.backend(named: .vault) as? VaultSecretStore,
+            guard force, let path = refusedPath, let vault = store.vault,
                 path == vault.folder + "/vault.age"
             else { throw CLIError(error) }
             let aside = try CLIError.secrets { () throws(SecretError) in

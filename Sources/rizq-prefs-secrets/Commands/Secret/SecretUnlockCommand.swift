@@ -43,7 +43,7 @@ struct SecretUnlockCommand: ParsableCommand {
     func run() throws {
         let chain = try name.chain()
         let unlocked = try CLIError.secrets { () throws(SecretError) in try chain.unlockVault(timeout: .seconds(timeout)) }
-        if unlocked.created, let vault = chain.backend(named: .vault) as? VaultSecretStore { Output.line("made the vault \(vault.folder)") }
+        if unlocked.created, let vault = chain.vault { Output.line("made the vault \(vault.folder)") }
         if unlocked.becameWriteTarget { Output.line("the vault is now where the secrets of \(chain.service) are written") }
         Output.line(unlocked.report.summary)
     }

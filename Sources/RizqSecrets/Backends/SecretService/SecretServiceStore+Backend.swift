@@ -27,7 +27,7 @@ extension SecretServiceStore: SecretBackend {
             let status = try probe.keyringStatus()
             return .present(keyringExists: status.exists, locked: status.locked)
         } catch {
-            return ChainedSecretStore.isAbsence(error) ? .absent(error.description) : .failing(error)
+            return error.isAbsence ? .absent(error.description) : .failing(error)
         }
     }
 

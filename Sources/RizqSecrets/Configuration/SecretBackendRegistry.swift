@@ -32,11 +32,24 @@ public struct SecretBackendRegistry: Sendable {
         /// Makes the backend of `context.service`; touches nothing (the backend looks at its
         /// files, the bus or the sandbox when it is first asked).
         public var make: @Sendable (Context) -> any SecretBackend
+        /// The same maker, typed, when the backend is a vault: the chain keeps the vault it made
+        /// (``ChainedSecretStore/vault``) for the operations only a vault has (unlock, lock,
+        /// rekey, …), without asking any backend what type it is.
+        let makeVault: (@Sendable (Context) -> VaultSecretStore)?
 
         /// An entry from its parts.
         public init(name: SecretBackendName, make: @escaping @Sendable (Context) -> any SecretBackend) {
             self.name = name
             self.make = make
+            makeVault = nil
+        }
+
+        /// The entry of a vault: `make` makes the ``VaultSecretStore`` that the chain reads and
+        /// writes, and keeps as its ``ChainedSecretStore/vault``.
+        public init(name: SecretBackendName, vault make: @escaping @Sendable (Context) -> VaultSecretStore) {
+            self.name = name
+            self.make = make
+            makeVault = make
         }
     }
 
@@ -68,7 +81,7 @@ public struct SecretBackendRegistry: Sendable {
                 allowsPrompt: $0.configuration.allowsPrompt, probeTimeout: $0.configuration.probeTimeout)
         },
         Entry(name: .fileKeyring) { FileKeyringStore(service: $0.service) },
-        Entry(name: .vault) { VaultSecretStore(service: $0.service, configuration: $0.vault) },
+        Entry(name: .vault, vault: { VaultSecretStore(service: $0.service, configuration: $0.vault) }),
         Entry(name: .plaintext) { PlaintextSecretStore(service: $0.service, root: $0.vault.root, lockTimeout: $0.vault.lockTimeout) },
     ])
 }

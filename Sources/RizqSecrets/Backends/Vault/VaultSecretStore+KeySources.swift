@@ -1,5 +1,6 @@
 #if Secrets
 import Foundation
+import Logging
 import RizqAge
 
 extension VaultSecretStore {
@@ -176,14 +177,14 @@ extension VaultSecretStore {
             let (cached, failure) = VaultIdentityCache(service: service, recipient: recipient).load(recipient: recipient)
             if let cached {
                 remember(cached)
-                ChainedSecretStore.logger.debug("vault opened", metadata: ["service": "\(service)", "keySource": "\(VaultKeySource.kernelKeyringCache.rawValue)"])
+                Logger.rizqSecrets.debug("vault opened", metadata: ["service": "\(service)", "keySource": "\(VaultKeySource.kernelKeyringCache.rawValue)"])
                 return cached
             }
             tried.append("kernel keyring: " + (failure?.description ?? "no cached key (`rizq-prefs secret unlock` caches it)"))
         }
         let (identity, source) = try identityFromSlots(layout: layout, recipient: recipient, tried: &tried)
         remember(identity)
-        ChainedSecretStore.logger.debug("vault opened", metadata: ["service": "\(service)", "keySource": "\(source.rawValue)"])
+        Logger.rizqSecrets.debug("vault opened", metadata: ["service": "\(service)", "keySource": "\(source.rawValue)"])
         return identity
     }
 

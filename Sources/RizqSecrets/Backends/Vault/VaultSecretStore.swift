@@ -1,6 +1,7 @@
 #if Secrets
 import Dispatch
 import Foundation
+import Logging
 import RizqAge
 import RizqCore
 import Synchronization
@@ -388,7 +389,7 @@ public final class VaultSecretStore: FileBackedSecretStore {
         do {
             try record.advance(recipient: recipient, generation: generation, retiring: retiring)
         } catch {
-            ChainedSecretStore.logger.warning("the vault's generation could not be recorded; an older copy put back would not be noticed", metadata: ["service": "\(service)", "error": "\(error)"])
+            Logger.rizqSecrets.warning("the vault's generation could not be recorded; an older copy put back would not be noticed", metadata: ["service": "\(service)", "error": "\(error)"])
         }
     }
 
@@ -496,7 +497,7 @@ public final class VaultSecretStore: FileBackedSecretStore {
         next.isAuthenticated = true
         let record = generationRecord(layout)
         let failed = { (error: VaultError) in
-            ChainedSecretStore.logger.warning("the vault's generation could not be recorded; an older copy put back would not be noticed", metadata: ["service": "\(self.service)", "error": "\(error)"])
+            Logger.rizqSecrets.warning("the vault's generation could not be recorded; an older copy put back would not be noticed", metadata: ["service": "\(self.service)", "error": "\(error)"])
         }
         return try record.advance(recipient: recipient, retiring: retiring, after: last, failed: failed) { (generation: UInt64) throws(VaultError) -> (stamp: FileStamp, contents: VaultContents) in
             next.generation = generation

@@ -60,8 +60,6 @@ public struct SecretServiceStore: SecretStore {
     /// the shim with each D-Bus call: two stores with different time-outs each keep their own.
     package let roundTripTimeout: Double
 
-    private static let logger = Logger(label: "RizqSecrets")
-
     /// A store for `service` in `collection`.
     public init(service: String? = nil, collection: Collection = .default, timeout: Double = 5, allowsPrompt: Bool = false, probeTimeout: Double = 2) {
         self.init(
@@ -176,7 +174,7 @@ public struct SecretServiceStore: SecretStore {
                 try SecretServicePolicy(calls: calls, allowsPrompt: prompt)
                     .store(bytes, isText: isText, for: key, label: label, schema: Self.schemaName, alias: alias, paths: &paths)
             }
-            Self.logger.debug("stored a secret", metadata: ["service": "\(key.service)", "account": "\(key.account)"])
+            Logger.rizqSecrets.debug("stored a secret", metadata: ["service": "\(key.service)", "account": "\(key.account)"])
         }
     }
 
@@ -186,7 +184,7 @@ public struct SecretServiceStore: SecretStore {
             let found = try SecretServiceSession.perform(timeout: timeout, roundTrip: roundTrip) { calls, paths throws(ShimFailure) in
                 try SecretServicePolicy(calls: calls, allowsPrompt: prompt, alias: alias).lookup(key, paths: &paths)
             }
-            Self.logger.debug("looked up a secret", metadata: ["service": "\(key.service)", "account": "\(key.account)", "found": "\(found != nil)"])
+            Logger.rizqSecrets.debug("looked up a secret", metadata: ["service": "\(key.service)", "account": "\(key.account)", "found": "\(found != nil)"])
             return found
         }
     }
@@ -197,7 +195,7 @@ public struct SecretServiceStore: SecretStore {
             let found = try SecretServiceSession.perform(timeout: timeout, roundTrip: roundTrip) { calls, paths throws(ShimFailure) in
                 try SecretServicePolicy(calls: calls, allowsPrompt: prompt, alias: alias).delete(key, paths: &paths)
             }
-            Self.logger.debug("deleted a secret", metadata: ["service": "\(key.service)", "account": "\(key.account)", "found": "\(found)"])
+            Logger.rizqSecrets.debug("deleted a secret", metadata: ["service": "\(key.service)", "account": "\(key.account)", "found": "\(found)"])
             return found
         }
     }
@@ -208,7 +206,7 @@ public struct SecretServiceStore: SecretStore {
             let accounts = try SecretServiceSession.perform(timeout: timeout, roundTrip: roundTrip) { calls, _ throws(ShimFailure) in
                 try SecretServicePolicy(calls: calls, allowsPrompt: prompt, alias: alias).accounts(of: service)
             }
-            Self.logger.debug("listed accounts", metadata: ["service": "\(service)", "items": "\(accounts.count)"])
+            Logger.rizqSecrets.debug("listed accounts", metadata: ["service": "\(service)", "items": "\(accounts.count)"])
             return accounts
         }
     }

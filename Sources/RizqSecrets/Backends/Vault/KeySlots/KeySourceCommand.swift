@@ -91,16 +91,39 @@ enum KeySourceCommand {
         guard makePipe(&errorPipe) else { throw failure(source, name, "cannot create a pipe: \(PrivateFiles.errnoText(errno))") }
         defer { for fd in errorPipe where fd >= 0 { close(fd) } }
 
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, inputPipe[0], 0)
-        posix_spawn_file_actions_adddup2(&actions, outputPipe[1], 1)
-        posix_spawn_file_actions_adddup2(&actions, errorPipe[1], 2)
         // A command may ask on the terminal (`age -d`, a pinentry): in its own process group it
         // must be the terminal's foreground group, or its first read stops it (SIGTTIN).
         let terminal = environment == .passphraseCommand ? ForegroundTerminal.open() : nil
         defer { terminal?.takeBack() }
+        let pid = try spawn(
+            executable, arguments, standard: (inputPipe[0], outputPipe[1], errorPipe[1]), terminal: terminal, environment: environment,
+            source: source, name: name)
+        close(inputPipe[0])
+        inputPipe[0] = -1
+        close(outputPipe[1])
+        outputPipe[1] = -1
+        close(errorPipe[1])
+        errorPipe[1] = -1
+
+        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(timeout * 1e9)
+        let (stdout, stderr) = try collect(pid, output: outputPipe[0], error: errorPipe[0], deadline: deadline, timeout: timeout, source: source, name: name)
+        let exitStatus = try reap(pid, deadline: deadline, timeout: timeout, source: source, name: name)
+        return Result(status: exitStatus, stdout: stdout, stderr: stderr)
+    }
+
+    /// Starts `executable` with `standard` as its descriptors 0, 1 and 2 and nothing else open,
+    /// no blocked signals, default SIGPIPE, in a process group of its own (the terminal's
+    /// foreground group when `terminal` is given), with `environment`'s variables only.
+    private static func spawn(
+        _ executable: String, _ arguments: [String], standard: (input: Int32, output: Int32, error: Int32), terminal: ForegroundTerminal?,
+        environment: Environment, source: VaultKeySource, name: String
+    ) throws(VaultError) -> pid_t {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, standard.input, 0)
+        posix_spawn_file_actions_adddup2(&actions, standard.output, 1)
+        posix_spawn_file_actions_adddup2(&actions, standard.error, 2)
         if let terminal { _ = rizq_spawn_add_foreground(&actions, terminal.descriptor) }
         // Nothing but 0, 1 and 2 reaches the program, close-on-exec or not.
         let closing = rizq_spawn_add_close_from(&actions, 3)
@@ -127,17 +150,18 @@ enum KeySourceCommand {
         var pid: pid_t = 0
         let spawned = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
         guard spawned == 0 else { throw failure(source, name, "cannot start \(executable): \(PrivateFiles.errnoText(spawned))") }
-        close(inputPipe[0])
-        inputPipe[0] = -1
-        close(outputPipe[1])
-        outputPipe[1] = -1
-        close(errorPipe[1])
-        errorPipe[1] = -1
+        return pid
+    }
 
-        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(timeout * 1e9)
+    /// Reads the program's stdout and stderr until it closes both (each kept up to
+    /// ``outputLimit``, the rest read and dropped, so the program never blocks on a full pipe);
+    /// past `deadline` the program's group is killed and the call times out.
+    private static func collect(
+        _ pid: pid_t, output: Int32, error: Int32, deadline: UInt64, timeout: Double, source: VaultKeySource, name: String
+    ) throws(VaultError) -> (stdout: Data, stderr: Data) {
         var stdout = Data()
         var stderr = Data()
-        var open: [Int32] = [outputPipe[0], errorPipe[0]]
+        var open: [Int32] = [output, error]
         var buffer = [UInt8](repeating: 0, count: 16384)
         while !open.isEmpty {
             let now = DispatchTime.now().uptimeNanoseconds
@@ -162,15 +186,20 @@ enum KeySourceCommand {
                     continue
                 }
                 // Output past the limit is read and dropped, so the program never blocks on a full pipe.
-                if descriptor.fd == outputPipe[0] {
+                if descriptor.fd == output {
                     if stdout.count < outputLimit { stdout.append(contentsOf: buffer[0..<min(count, outputLimit - stdout.count)]) }
                 } else if stderr.count < outputLimit {
                     stderr.append(contentsOf: buffer[0..<min(count, outputLimit - stderr.count)])
                 }
             }
         }
-        // Both pipes are closed: the program has (almost always) exited. Reap it, still within
-        // the deadline in case it closed its output and kept running.
+        return (stdout, stderr)
+    }
+
+    /// Reaps the program once both pipes are closed (it has almost always exited), still within
+    /// `deadline` in case it closed its output and kept running; its exit status (128 + the
+    /// signal when a signal ended it).
+    private static func reap(_ pid: pid_t, deadline: UInt64, timeout: Double, source: VaultKeySource, name: String) throws(VaultError) -> Int32 {
         var status: Int32 = 0
         while true {
             let reaped = waitpid(pid, &status, WNOHANG)
@@ -183,8 +212,7 @@ enum KeySourceCommand {
             var none = pollfd()
             _ = poll(&none, 0, 5)
         }
-        let exitStatus: Int32 = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
-        return Result(status: exitStatus, stdout: stdout, stderr: stderr)
+        return (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
     }
 
     /// The controlling terminal, when this process is its foreground group: the program is made
