@@ -16,7 +16,7 @@ import Synchronization
 ///
 /// The chain is a list of ``SecretBackend``s, made from ``SecretStoreConfiguration/registry``
 /// (``SecretBackendRegistry/standard``: credential folders, the Secret Service, the vault, plain
-/// text), or given whole (``init(service:backends:configuration:)``), as swift-log's
+/// text), or given whole (``init(service:backends:vault:configuration:)``), as swift-log's
 /// `MultiplexLogHandler` is a list of handlers.
 ///
 /// **Reads** try the backends of the order — by default the credential folders (systemd's
