@@ -61,6 +61,8 @@ let package = Package(
         .executable(name: "rizq-prefs-secrets", targets: ["rizq-prefs-secrets"]),
         // git's credential helper on the secret chain (`git config credential.helper rizq`).
         .executable(name: "git-credential-rizq", targets: ["git-credential-rizq"]),
+        // docker's credential helper on the secret chain (`"credsStore": "rizq"`).
+        .executable(name: "docker-credential-rizq", targets: ["docker-credential-rizq"]),
     ],
     traits: [
         .trait(name: "Secrets", description: "RizqSecrets (the vault, the file keyring), RizqImport and RizqProfiles: swift-crypto."),
@@ -248,6 +250,11 @@ let package = Package(
             name: "git-credential-rizq",
             dependencies: ["RizqCore", target("RizqSecrets", when: "CLI")]
         ),
+        // `docker-credential-rizq`: docker's credential-helper protocol over RegistryCredentialStore.
+        .executableTarget(
+            name: "docker-credential-rizq",
+            dependencies: ["RizqCore", target("RizqSecrets", when: "CLI")]
+        ),
         // A child process for the multi-process and crash tests: it drives a SuiteStore from
         // the command line so the tests can run several real writers against one file.
         .executableTarget(
@@ -350,7 +357,7 @@ let package = Package(
         .testTarget(
             name: "RizqSecretsTests",
             dependencies: [
-                "RizqTestSupport", "RizqSecrets", "RizqPrefs", "rizq-secrets-test-child", "git-credential-rizq",
+                "RizqTestSupport", "RizqSecrets", "RizqPrefs", "rizq-secrets-test-child", "git-credential-rizq", "docker-credential-rizq",
                 .product(name: "Logging", package: "swift-log"),
             ],
             // libsecret's file keyrings (the vectors) and their expected contents.

@@ -18,7 +18,8 @@ import Glibc
 /// cannot be dumped or traced, and logs nothing.
 @main
 enum GitCredentialMain {
-    static let usage = "usage: git-credential-rizq [--service NAME] get|store|erase (git runs it for 'git config credential.helper rizq'; see git-credential-rizq(1))"
+    static let usage =
+        "usage: git-credential-rizq [--service NAME] get|store|erase (git runs it for 'git config credential.helper rizq'), or import [--dry-run] [FILE] (credential-store's file); see git-credential-rizq(1)"
 
     static func main() {
         _ = ProcessMemory.refuseDumps()
@@ -33,14 +34,24 @@ enum GitCredentialMain {
             service = arguments[1]
             arguments.removeFirst(2)
         }
+        if arguments.first == "import" {
+            let dryRun = arguments.contains("--dry-run")
+            let files = arguments.dropFirst().filter { $0 != "--dry-run" }
+            guard files.count <= 1 else { fail(2, "import takes one file; \(usage)") }
+            let store = NetworkCredentialStore(service: service)
+            exit(GitCredentialImport.run(file: files.first ?? GitCredentialImport.defaultFile(), dryRun: dryRun, store: store))
+        }
         guard arguments.count == 1, let action = arguments.first else { fail(2, usage) }
         guard ["get", "store", "erase"].contains(action) else {
             let named = action.count <= 32 && action.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }
             fail(2, "\(named ? "'\(action)'" : "the action given") is not an action git sends; \(usage)")
         }
+        guard let input = HelperStreams.readInput(limit: GitCredentialRequest.maximumInput, stopAtBlankLine: true) else {
+            fail(1, "refused the request: the input is over \(GitCredentialRequest.maximumInput) bytes; git sends a few hundred; nothing was read or written")
+        }
         let request: GitCredentialRequest
         do {
-            request = try GitCredentialRequest(parsing: readRequest())
+            request = try GitCredentialRequest(parsing: input)
         } catch {
             fail(1, "refused the request: \(error.reason); nothing was read or written")
         }
@@ -66,52 +77,12 @@ enum GitCredentialMain {
         answer += "password=\(found.password ?? "")\n"
         if let expiry = found.expiry { answer += "password_expiry_utc=\(Int64(expiry.timeIntervalSince1970))\n" }
         if let token = found.oauthRefreshToken { answer += "oauth_refresh_token=\(token)\n" }
-        var bytes = Array(answer.utf8)
-        defer { for index in bytes.indices { bytes[index] = 0 } }
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress, $0.count) }
-            if written < 0 && errno == EINTR { continue }
-            guard written > 0 else { return }
-            offset += written
-        }
-    }
-
-    /// Standard input up to a blank line or its end, at most GitCredentialRequest.maximumInput
-    /// bytes (more is refused before it is parsed).
-    private static func readRequest() throws(GitCredentialRequest.Refusal) -> [UInt8] {
-        var input: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            if count <= 0 { break }
-            let searchFrom = Swift.max(0, input.count - 1)
-            input += chunk[..<count]
-            if input.count > GitCredentialRequest.maximumInput {
-                throw GitCredentialRequest.Refusal(reason: "the input is over \(GitCredentialRequest.maximumInput) bytes; git sends a few hundred")
-            }
-            if endsRequest(input, from: searchFrom) { break }
-        }
-        return input
-    }
-
-    /// Whether `input` holds the blank line that ends a request (it may start with it), looking
-    /// from `start` on (what came before was looked at already).
-    private static func endsRequest(_ input: [UInt8], from start: Int) -> Bool {
-        if input.first == UInt8(ascii: "\n") { return true }
-        var index = start
-        while index + 1 < input.count {
-            if input[index] == UInt8(ascii: "\n") && input[index + 1] == UInt8(ascii: "\n") { return true }
-            index += 1
-        }
-        return false
+        HelperStreams.writeOutput(answer)
     }
 
     /// Prints `message` on stderr and exits with `status`.
     private static func fail(_ status: Int32, _ message: String) -> Never {
-        FileHandle.standardError.write(Data("git-credential-rizq: \(message)\n".utf8))
-        exit(status)
+        HelperStreams.fail("git-credential-rizq", status, message)
     }
 }
 #endif

@@ -158,6 +158,31 @@ final class GitCredentialHelperTests: XCTestCase {
         }
     }
 
+    func testImportMovesCredentialStoresPlainTextFileOntoTheChainAfterADryRun() throws {
+        let result = try runInPrivateKeyring(prologue() + """
+            unset DBUS_SESSION_BUS_ADDRESS; export XDG_RUNTIME_DIR=$RIZQ_SCRATCH/no-bus; mkdir -m 700 "$XDG_RUNTIME_DIR"
+            head -c 24 /dev/urandom | base64 > "$RIZQ_SCRATCH/passphrase"; chmod 600 "$RIZQ_SCRATCH/passphrase"
+            export RIZQ_SECRETS_PASSPHRASE_FILE=$RIZQ_SCRATCH/passphrase
+            # What git credential-store writes (its own file, by its own helper).
+            printf 'protocol=https\\nhost=git.example.com\\nusername=alice\\npassword=store-pass-1\\n\\n' | gitcred store approve
+            printf 'protocol=https\\nhost=forge.example:8443\\nusername=b@b\\npassword=p@ss:w/rd-2\\n\\n' | gitcred store approve
+            echo 'not a url' >> "$HOME/.git-credentials"
+            "$OURS" import --dry-run | sed 's/^/dry: /'
+            echo "after the dry run: [$("$RIZQ_CLI" secret list --service git-credentials 2>/dev/null)]"
+            "$OURS" import | sed 's/^/import: /'
+            printf 'protocol=https\\nhost=forge.example:8443\\n\\n' | gitcred "$OURS" fill | sed 's/^/fill: /'
+            """)
+        let out = result.stdout + result.stderr
+        XCTAssertTrue(result.stdout.contains("dry: would import https://alice@git.example.com/"), out)
+        XCTAssertTrue(result.stdout.contains("dry: skipped: line 3 is not a URL"), out)
+        XCTAssertTrue(result.stdout.contains("dry: would import 2 credentials"), out)
+        XCTAssertTrue(result.stdout.contains("after the dry run: []"), out)
+        XCTAssertTrue(result.stdout.contains("import: imported 2 credentials"), out)
+        XCTAssertTrue(result.stdout.contains("fill: username=b@b\nfill: password=p@ss:w/rd-2"), out)
+        let printed = result.stdout.split(separator: "\n").filter { $0.hasPrefix("dry: ") || $0.hasPrefix("import: ") }
+        XCTAssertFalse(printed.contains { $0.contains("store-pass-1") || $0.contains("rd-2") }, "no password is printed: \(printed)")
+    }
+
     // MARK: Bad input
 
     func testBadRequestsAreRefusedWithAClearErrorAndWriteNothing() throws {
