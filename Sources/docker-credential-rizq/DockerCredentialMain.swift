@@ -28,22 +28,11 @@ enum DockerCredentialMain {
 
     static func main() {
         _ = ProcessMemory.refuseDumps()
-        var arguments = Array(CommandLine.arguments.dropFirst())
-        var service = RegistryCredentialStore.defaultService
-        if arguments.first == "--help" || arguments.first == "-h" {
-            print(usage)
-            exit(0)
-        }
-        if arguments.first == "--service" {
-            guard arguments.count >= 2, !arguments[1].isEmpty else { fail(2, "--service needs a name; \(usage)") }
-            service = arguments[1]
-            arguments.removeFirst(2)
-        }
-        guard arguments.count == 1, let action = arguments.first else { fail(2, usage) }
-        guard ["store", "get", "erase", "list"].contains(action) else {
-            let named = action.count <= 32 && action.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }
-            fail(2, "\(named ? "'\(action)'" : "the action given") is not an action docker sends; \(usage)")
-        }
+        let line = HelperCommandLine(
+            Array(CommandLine.arguments.dropFirst()), program: "docker-credential-rizq", usage: usage,
+            defaultService: RegistryCredentialStore.defaultService)
+        line.requireAction(among: ["store", "get", "erase", "list"], sentBy: "docker", program: "docker-credential-rizq", usage: usage)
+        let (service, action) = (line.service, line.action)
         var input: [UInt8] = []
         if action != "list" {
             guard let read = HelperStreams.readInput(limit: maximumInput, stopAtBlankLine: false) else {

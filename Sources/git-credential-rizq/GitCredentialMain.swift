@@ -23,29 +23,18 @@ enum GitCredentialMain {
 
     static func main() {
         _ = ProcessMemory.refuseDumps()
-        var arguments = Array(CommandLine.arguments.dropFirst())
-        var service = NetworkCredentialStore.defaultService
-        if arguments.first == "--help" || arguments.first == "-h" {
-            print(usage)
-            exit(0)
-        }
-        if arguments.first == "--service" {
-            guard arguments.count >= 2, !arguments[1].isEmpty else { fail(2, "--service needs a name; \(usage)") }
-            service = arguments[1]
-            arguments.removeFirst(2)
-        }
-        if arguments.first == "import" {
-            let dryRun = arguments.contains("--dry-run")
-            let files = arguments.dropFirst().filter { $0 != "--dry-run" }
+        let line = HelperCommandLine(
+            Array(CommandLine.arguments.dropFirst()), program: "git-credential-rizq", usage: usage, defaultService: NetworkCredentialStore.defaultService)
+        let service = line.service
+        if line.action == "import" {
+            let dryRun = line.arguments.contains("--dry-run")
+            let files = line.arguments.filter { $0 != "--dry-run" }
             guard files.count <= 1 else { fail(2, "import takes one file; \(usage)") }
             let store = NetworkCredentialStore(service: service)
             exit(GitCredentialImport.run(file: files.first ?? GitCredentialImport.defaultFile(), dryRun: dryRun, store: store))
         }
-        guard arguments.count == 1, let action = arguments.first else { fail(2, usage) }
-        guard ["get", "store", "erase"].contains(action) else {
-            let named = action.count <= 32 && action.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }
-            fail(2, "\(named ? "'\(action)'" : "the action given") is not an action git sends; \(usage)")
-        }
+        line.requireAction(among: ["get", "store", "erase"], sentBy: "git", program: "git-credential-rizq", usage: usage)
+        let action = line.action
         guard let input = HelperStreams.readInput(limit: GitCredentialRequest.maximumInput, stopAtBlankLine: true) else {
             fail(1, "refused the request: the input is over \(GitCredentialRequest.maximumInput) bytes; git sends a few hundred; nothing was read or written")
         }

@@ -64,44 +64,22 @@ final class DockerCredentialHelperTests: XCTestCase {
 
     func testBadRequestsAreRefusedAndWriteNothing() throws {
         let client = try GitHelperPrograms.dockerClient()
-        let requests = NSTemporaryDirectory() + "rizq-docker-requests-\(UUID().uuidString.prefix(8))"
-        try FileManager.default.createDirectory(atPath: requests, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: requests) }
         let big = "{\"ServerURL\":\"big.example\",\"Username\":\"u\",\"Secret\":\"" + String(repeating: "s", count: 10 << 20) + "\"}"
-        let cases: [(name: String, action: String, input: String, status: Int32, says: String)] = [
-            ("a 10 MB body", "store", big, 1, "over 1048576 bytes"),
-            ("not JSON", "store", "ServerURL=x", 1, "not docker's"),
-            ("a NUL byte", "store", "{\"ServerURL\":\"n.example\",\"Username\":\"u\",\"Secret\":\"s\u{0}-secret\"}", 1, "NUL byte"),
-            ("no server URL", "store", "{\"Username\":\"u\",\"Secret\":\"p-secret\"}", 1, "no credentials server URL"),
-            ("no user name", "store", "{\"ServerURL\":\"u.example\",\"Secret\":\"p-secret\"}", 1, "no credentials username"),
-            ("a line break in the URL", "store", "{\"ServerURL\":\"a\\nb\",\"Username\":\"u\",\"Secret\":\"p-secret\"}", 1, "control character"),
-            ("an empty get", "get", "  \n", 1, "no credentials server URL"),
-            ("an unknown action", "frobnicate", "x", 2, "is not an action docker sends"),
-        ]
-        for (index, test) in cases.enumerated() {
-            try Data(test.input.utf8).write(to: URL(fileURLWithPath: "\(requests)/request-\(index)"))
-        }
-        let script = cases.enumerated().map { index, test in
-            """
-            "$OURS" \(test.action) < '\(requests)/request-\(index)' > "$RIZQ_SCRATCH/out-\(index)" 2> "$RIZQ_SCRATCH/err-\(index)"
-            echo "case \(index): status=$? err=$(tr '\\n' ' ' < "$RIZQ_SCRATCH/err-\(index)") out=$(tr '\\n' ' ' < "$RIZQ_SCRATCH/out-\(index)")"
-            """
-        }.joined(separator: "\n")
-        let result = try runInPrivateKeyring(prologue(client) + headless + script + """
-
+        let requests = try RefusedRequests([
+            .init(name: "a 10 MB body", "store", big, 1, "over 1048576 bytes"),
+            .init(name: "not JSON", "store", "ServerURL=x", 1, "not docker's"),
+            .init(name: "a NUL byte", "store", "{\"ServerURL\":\"n.example\",\"Username\":\"u\",\"Secret\":\"s\u{0}-secret\"}", 1, "NUL byte"),
+            .init(name: "no server URL", "store", "{\"Username\":\"u\",\"Secret\":\"p-secret\"}", 1, "no credentials server URL"),
+            .init(name: "no user name", "store", "{\"ServerURL\":\"u.example\",\"Secret\":\"p-secret\"}", 1, "no credentials username"),
+            .init(name: "a line break in the URL", "store", "{\"ServerURL\":\"a\\nb\",\"Username\":\"u\",\"Secret\":\"p-secret\"}", 1, "control character"),
+            .init(name: "an empty get", "get", "  \n", 1, "no credentials server URL"),
+            .init(name: "an unknown action", "frobnicate", "x", 2, "is not an action docker sends"),
+        ])
+        let result = try runInPrivateKeyring(prologue(client) + headless + requests.script + """
             SECRET=x client store '' someone
             echo "left: [$("$RIZQ_CLI" secret list --service docker-credentials 2>&1)]"
             """)
-        let lines = result.stdout.split(separator: "\n").map(String.init)
-        for (index, test) in cases.enumerated() {
-            guard let line = lines.first(where: { $0.hasPrefix("case \(index): ") }) else {
-                XCTFail("\(test.name): no result\n\(result.stdout)\(result.stderr)")
-                continue
-            }
-            XCTAssertTrue(line.contains("status=\(test.status) err=docker-credential-rizq: "), "\(test.name): \(line)")
-            XCTAssertTrue(line.contains(test.says), "\(test.name): \(line)")
-            XCTAssertFalse(line.contains("-secret"), "\(test.name): a secret was printed: \(line)")
-        }
+        requests.check(result.stdout + result.stderr, program: "docker-credential-rizq", quietOutput: false)
         XCTAssertTrue(result.stdout.contains("store: err=error storing credentials - err: no credentials server URL"), result.stdout)
         XCTAssertTrue(result.stdout.contains("left: []"), "nothing was written: \(result.stdout)\(result.stderr)")
     }

@@ -187,45 +187,23 @@ final class GitCredentialHelperTests: XCTestCase {
 
     func testBadRequestsAreRefusedWithAClearErrorAndWriteNothing() throws {
         let bigLine = "password=" + String(repeating: "x", count: 70_000)
-        let cases: [(name: String, action: String, input: String, status: Int32, says: String)] = [
-            ("no host", "get", "protocol=https\nusername=alice\n", 1, "needs a protocol and a host"),
-            ("no protocol", "store", "host=git.example.com\nusername=alice\npassword=p1-secret\n", 1, "has no protocol"),
-            ("a long line", "store", "protocol=https\nhost=h.example\nusername=alice\n" + bigLine + "\n", 1, "more than the 65536"),
-            ("a NUL byte", "store", "protocol=https\nhost=h.example\nusername=alice\npassword=p2\u{0}secret\n", 1, "NUL byte"),
-            ("a carriage return", "store", "protocol=https\nhost=h.example\r\nusername=alice\npassword=p3-secret\n", 1, "carriage return"),
-            ("credentials in the url", "store", "url=https://alice:p4-secret@h.example/\nusername=alice\npassword=p4-secret\n", 1, "user name or password in it"),
-            ("a user in the host", "store", "protocol=https\nhost=alice:p5-secret@h.example\nusername=alice\npassword=p5-secret\n", 1, "never a user or a path"),
-            ("a bad port", "get", "protocol=https\nhost=h.example:99999\n", 1, "port is not a number"),
-            ("a line without =", "get", "protocol=https\nhost h.example\n", 1, "has no '='"),
-            ("an unknown action", "frobnicate", "protocol=https\nhost=h.example\n", 2, "is not an action git sends"),
-            ("too much input", "store", String(repeating: "wwwauth[]=Basic realm=x\n", count: 50_000), 1, "over 1048576 bytes"),
-        ]
-        let requests = NSTemporaryDirectory() + "rizq-git-requests-\(UUID().uuidString.prefix(8))"
-        try FileManager.default.createDirectory(atPath: requests, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: requests) }
-        for (index, test) in cases.enumerated() {
-            try Data(test.input.utf8).write(to: URL(fileURLWithPath: "\(requests)/request-\(index)"))
-        }
-        let script = cases.enumerated().map { index, test in
-            """
-            "$OURS" \(test.action) < '\(requests)/request-\(index)' > "$RIZQ_SCRATCH/out-\(index)" 2> "$RIZQ_SCRATCH/err-\(index)"
-            echo "case \(index): status=$? out=$(wc -c < "$RIZQ_SCRATCH/out-\(index)") err=$(tr '\\n' ' ' < "$RIZQ_SCRATCH/err-\(index)")"
-            """
-        }.joined(separator: "\n")
-        let result = try runInPrivateKeyring(prologue() + script + """
-
+        let requests = try RefusedRequests([
+            .init(name: "no host", "get", "protocol=https\nusername=alice\n", 1, "needs a protocol and a host"),
+            .init(name: "no protocol", "store", "host=git.example.com\nusername=alice\npassword=p1-secret\n", 1, "has no protocol"),
+            .init(name: "a long line", "store", "protocol=https\nhost=h.example\nusername=alice\n" + bigLine + "\n", 1, "more than the 65536"),
+            .init(name: "a NUL byte", "store", "protocol=https\nhost=h.example\nusername=alice\npassword=p2\u{0}secret\n", 1, "NUL byte"),
+            .init(name: "a carriage return", "store", "protocol=https\nhost=h.example\r\nusername=alice\npassword=p3-secret\n", 1, "carriage return"),
+            .init(name: "credentials in the url", "store", "url=https://alice:p4-secret@h.example/\nusername=alice\npassword=p4-secret\n", 1, "user name or password in it"),
+            .init(name: "a user in the host", "store", "protocol=https\nhost=alice:p5-secret@h.example\nusername=alice\npassword=p5-secret\n", 1, "never a user or a path"),
+            .init(name: "a bad port", "get", "protocol=https\nhost=h.example:99999\n", 1, "port is not a number"),
+            .init(name: "a line without =", "get", "protocol=https\nhost h.example\n", 1, "has no '='"),
+            .init(name: "an unknown action", "frobnicate", "protocol=https\nhost=h.example\n", 2, "is not an action git sends"),
+            .init(name: "too much input", "store", String(repeating: "wwwauth[]=Basic realm=x\n", count: 50_000), 1, "over 1048576 bytes"),
+        ])
+        let result = try runInPrivateKeyring(prologue() + requests.script + """
             echo "items: $(secret-tool search --all protocol https 2>&1 | grep -c '^\\[')"
             """)
-        let lines = result.stdout.split(separator: "\n").map(String.init)
-        for (index, test) in cases.enumerated() {
-            guard let line = lines.first(where: { $0.hasPrefix("case \(index): ") }) else {
-                XCTFail("\(test.name): no result\n\(result.stdout)\(result.stderr)")
-                continue
-            }
-            XCTAssertTrue(line.contains("status=\(test.status) out=0 err=git-credential-rizq: "), "\(test.name): \(line)")
-            XCTAssertTrue(line.contains(test.says), "\(test.name): \(line)")
-            XCTAssertFalse(line.contains("-secret"), "\(test.name): a password reached stderr: \(line)")
-        }
+        requests.check(result.stdout + result.stderr, program: "git-credential-rizq", quietOutput: true)
         XCTAssertTrue(result.stdout.contains("items: 0"), "nothing was written: \(result.stdout)")
     }
 }
