@@ -172,6 +172,12 @@ do {
         let floors = (foundation: environment["RIZQ_BENCH_FOUNDATION_FLOOR"], essentials: environment["RIZQ_BENCH_ESSENTIALS_FLOOR"])
         results.append(try CLIWorkload.run(workload, home: home, options: options, cli: environment["RIZQ_BENCH_CLI"], floors: floors))
     }
+    for workload in ["git-helper-vault", "git-helper-keyring"] where options.runs(workload) {
+        progress("\(workload) (whole processes)")
+        results.append(try GitHelperWorkload.run(
+            workload, home: home, options: options, helper: environment["RIZQ_BENCH_GIT_HELPER"],
+            libsecretHelper: environment["RIZQ_BENCH_LIBSECRET_HELPER"]))
+    }
     if options.runs("first-build") {
         progress("first-build (new apps resolved and built from nothing, one per product)")
         results += try FirstBuildWorkload.run(home: home, options: options, repository: environment["RIZQ_BENCH_REPO"])

@@ -19,29 +19,19 @@ enum GitHelperPrograms {
     /// time it is asked for: `client HELPER store URL USER` (the secret in $SECRET), `get URL`,
     /// `erase URL`, `list`, each printing one line of what the library returned.
     static func dockerClient() throws -> String {
-        let built = productsFolder + "/docker-credential-client"
-        if FileManager.default.isExecutableFile(atPath: built) { return built }
-        let library = "/usr/share/gocode/src/github.com/docker/docker-credential-helpers/client"
-        guard FileManager.default.fileExists(atPath: library) else {
-            XCTFail("\(library) is missing: scripts/install-deps test installs golang-github-docker-docker-credential-helpers-dev")
-            throw XCTSkip("no docker-credential-helpers source")
+        try builtOnce("docker-credential-client", from: "/usr/share/gocode/src/github.com/docker/docker-credential-helpers/client",
+                      package: "golang-github-docker-docker-credential-helpers-dev") { output in
+            let folder = output + ".go"
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(atPath: folder) }
+            try Data(dockerClientSource.utf8).write(to: URL(fileURLWithPath: folder + "/client.go"))
+            var environment = ProcessInfo.processInfo.environment
+            environment["GOPATH"] = "/usr/share/gocode"
+            environment["GO111MODULE"] = "off"
+            environment["GOCACHE"] = folder + "/cache"
+            environment["GOFLAGS"] = ""
+            return try runCommand("/usr/bin/go", ["build", "-o", output, folder + "/client.go"], environment: environment)
         }
-        let folder = productsFolder + "/docker-credential-client-\(getpid())"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        try Data(dockerClientSource.utf8).write(to: URL(fileURLWithPath: folder + "/client.go"))
-        var environment = ProcessInfo.processInfo.environment
-        environment["GOPATH"] = "/usr/share/gocode"
-        environment["GO111MODULE"] = "off"
-        environment["GOCACHE"] = folder + "/cache"
-        environment["GOFLAGS"] = ""
-        let compiled = try runCommand("/usr/bin/go", ["build", "-o", folder + "/client", folder + "/client.go"], environment: environment)
-        guard compiled.status == 0 else {
-            XCTFail("building the docker-credential-helpers client failed: \(compiled.stderr)")
-            throw XCTSkip("docker client did not build")
-        }
-        guard rename(folder + "/client", built) == 0 else { throw POSIXError(.EIO) }
-        return built
     }
 
     private static let dockerClientSource = """
@@ -88,18 +78,28 @@ enum GitHelperPrograms {
 
     /// git's libsecret helper, built beside the products the first time it is asked for.
     static func libsecretHelper() throws -> String {
-        let built = productsFolder + "/git-credential-libsecret"
-        if FileManager.default.isExecutableFile(atPath: built) { return built }
         let source = "/usr/share/doc/git/contrib/credential/libsecret/git-credential-libsecret.c"
+        return try builtOnce("git-credential-libsecret", from: source, package: "git") { output in
+            try runCommand("/bin/sh", ["-c", "cc -o \"$1\" \"$2\" $(pkg-config --cflags --libs libsecret-1 glib-2.0)", "sh", output, source])
+        }
+    }
+
+    /// The program `name` beside the products, built by `build` (given the path to write) the
+    /// first time: from `source`, which Debian's `package` ships (scripts/install-deps test).
+    private static func builtOnce(
+        _ name: String, from source: String, package: String, _ build: (String) throws -> (status: Int32, stdout: String, stderr: String)
+    ) throws -> String {
+        let built = productsFolder + "/" + name
+        if FileManager.default.isExecutableFile(atPath: built) { return built }
         guard FileManager.default.fileExists(atPath: source) else {
-            XCTFail("\(source) is missing: Debian's git package ships it (scripts/install-deps test installs git)")
-            throw XCTSkip("no libsecret helper source")
+            XCTFail("\(source) is missing: scripts/install-deps test installs \(package)")
+            throw XCTSkip("no source for \(name)")
         }
         let partial = built + ".\(getpid())"
-        let compiled = try runCommand("/bin/sh", ["-c", "cc -o \"$1\" \"$2\" $(pkg-config --cflags --libs libsecret-1 glib-2.0)", "sh", partial, source])
+        let compiled = try build(partial)
         guard compiled.status == 0 else {
-            XCTFail("building git-credential-libsecret failed: \(compiled.stderr)")
-            throw XCTSkip("libsecret helper did not build")
+            XCTFail("building \(name) failed: \(compiled.stderr)")
+            throw XCTSkip("\(name) did not build")
         }
         // Renamed into place whole, so that a parallel test never runs half a file.
         guard rename(partial, built) == 0 else { throw POSIXError(.EIO) }

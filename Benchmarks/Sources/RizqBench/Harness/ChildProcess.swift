@@ -107,6 +107,13 @@ final class ChildProcess {
         }
     }
 
+    /// Closes the child's input (the end of a request it reads to its end), leaving it running.
+    func closeInput() {
+        guard inputOpen else { return }
+        inputOpen = false
+        close(input)
+    }
+
     /// Closes the child's input (its cue to end) and waits for it; returns its exit status
     /// (-1 when a signal ended it).
     @discardableResult

@@ -6,7 +6,7 @@ import Foundation
 /// `--only` runs some workloads (see `workloads`) and `--sizes` some suite sizes: for profiling
 /// one of them under callgrind (docs/performance.md).
 struct Options {
-    static let workloads = ["get", "layered-get", "lock-delivery", "set", "set-memory", "set-durable", "flush", "open", "startup", "migrate", "bulk", "codable", "cross-process", "mount-swap", "secret-get", "vault-get", "vault-set", "vault-unlock", "file-keyring-get", "file-keyring-set", "memory", "large", "sync-latency", "sync-merge", "cli-get", "cli-set", "first-build"]
+    static let workloads = ["get", "layered-get", "lock-delivery", "set", "set-memory", "set-durable", "flush", "open", "startup", "migrate", "bulk", "codable", "cross-process", "mount-swap", "secret-get", "vault-get", "vault-set", "vault-unlock", "file-keyring-get", "file-keyring-set", "memory", "large", "sync-latency", "sync-merge", "cli-get", "cli-set", "git-helper-vault", "git-helper-keyring", "first-build"]
     /// The workloads with a GSettings peer (they need the schemas and dconf).
     static let gsettingsWorkloads: Set<String> = ["get", "set", "set-memory", "set-durable", "bulk", "cross-process", "cli-get", "cli-set"]
 
@@ -64,7 +64,10 @@ struct Options {
         let sized: [(workload: String, size: Int?)] = sizes.flatMap { size in Options.sizedWorkloads.filter(runs).map { ($0, Optional(size)) } }
         let before: [(workload: String, size: Int?)] = ["bulk", "codable", "cross-process", "lock-delivery", "mount-swap", "secret-get", "vault-get"].filter(runs).map { ($0, nil) }
         let vault: [(workload: String, size: Int?)] = vaultSizes.flatMap { size in Options.vaultSizedWorkloads.filter(runs).map { ($0, Optional(size)) } }
-        let after: [String] = ["vault-unlock", "file-keyring-get", "file-keyring-set", "large", "memory", "sync-latency", "sync-merge", "cli-get", "cli-set", "first-build"]
+        let after: [String] = [
+            "vault-unlock", "file-keyring-get", "file-keyring-set", "large", "memory", "sync-latency", "sync-merge", "cli-get", "cli-set",
+            "git-helper-vault", "git-helper-keyring", "first-build",
+        ]
         return sized + before + vault + after.filter(runs).map { ($0, nil) }
     }
 
