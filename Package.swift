@@ -59,6 +59,10 @@ let package = Package(
         // `rizq-prefs secret …`, `import-app` and `doctor`, executed the same way, so that
         // `rizq-prefs get` never loads swift-crypto.
         .executable(name: "rizq-prefs-secrets", targets: ["rizq-prefs-secrets"]),
+        // git's credential helper on the secret chain (`git config credential.helper rizq`).
+        .executable(name: "git-credential-rizq", targets: ["git-credential-rizq"]),
+        // docker's credential helper on the secret chain (`"credsStore": "rizq"`).
+        .executable(name: "docker-credential-rizq", targets: ["docker-credential-rizq"]),
     ],
     traits: [
         .trait(name: "Secrets", description: "RizqSecrets (the vault, the file keyring), RizqImport and RizqProfiles: swift-crypto."),
@@ -240,6 +244,17 @@ let package = Package(
                 product("ArgumentParser", "swift-argument-parser", when: "CLI"),
             ]
         ),
+        // `git-credential-rizq`: git's credential-helper protocol over NetworkCredentialStore (the
+        // chain), without argument-parser: git starts it once per request.
+        .executableTarget(
+            name: "git-credential-rizq",
+            dependencies: ["RizqCore", target("RizqSecrets", when: "CLI")]
+        ),
+        // `docker-credential-rizq`: docker's credential-helper protocol over RegistryCredentialStore.
+        .executableTarget(
+            name: "docker-credential-rizq",
+            dependencies: ["RizqCore", target("RizqSecrets", when: "CLI")]
+        ),
         // A child process for the multi-process and crash tests: it drives a SuiteStore from
         // the command line so the tests can run several real writers against one file.
         .executableTarget(
@@ -341,7 +356,10 @@ let package = Package(
         ),
         .testTarget(
             name: "RizqSecretsTests",
-            dependencies: ["RizqTestSupport", "RizqSecrets", "RizqPrefs", "rizq-secrets-test-child", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "RizqTestSupport", "RizqSecrets", "RizqPrefs", "rizq-secrets-test-child", "git-credential-rizq", "docker-credential-rizq",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             // libsecret's file keyrings (the vectors) and their expected contents.
             exclude: ["FileKeyring/Fixtures"]
         ),

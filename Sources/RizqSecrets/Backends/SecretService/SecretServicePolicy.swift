@@ -152,7 +152,7 @@ struct SecretServicePolicy<Calls: SecretServiceCalls> {
     /// A search that found nothing is a miss only if the keyring is not locked: GNOME Keyring
     /// lists a locked keyring's items as locked, but KeePassXC lists none of them, so an empty
     /// answer from a locked keyring means "could not look", never "not found".
-    private func checkMissIsReal() throws(ShimFailure) {
+    func checkMissIsReal() throws(ShimFailure) {
         guard let collection = try calls.collection(alias: alias) else { return }
         if try calls.isLocked(collection: collection) {
             throw ShimFailure(reason: .locked, detail: "the \(alias) keyring is locked, and a locked keyring may list none of its items (KeePassXC's does not)")
@@ -161,7 +161,7 @@ struct SecretServicePolicy<Calls: SecretServiceCalls> {
 
     /// Unlocks `objects` by prompting, when allowed; `detail` says what was locked. An unlock
     /// that unlocked nothing, at once or through its prompt, was dismissed.
-    private func unlock(_ objects: [String], because detail: String) throws(ShimFailure) {
+    func unlock(_ objects: [String], because detail: String) throws(ShimFailure) {
         guard allowsPrompt else { throw ShimFailure(reason: .locked, detail: detail) }
         let unlocked = try calls.setLocked(objects, lock: false)
         var done = unlocked.done

@@ -1,0 +1,108 @@
+import Foundation
+import RizqTestSupport
+import XCTest
+
+/// The programs the git credential-helper tests run: ours as built, and git's own
+/// git-credential-libsecret, compiled once per test build from the source Debian's `git` package
+/// ships (/usr/share/doc/git/contrib/credential/libsecret), with libsecret's and GLib's headers
+/// (scripts/install-deps test).
+enum GitHelperPrograms {
+    /// The built `git-credential-rizq`.
+    static var ours: String { productsFolder + "/git-credential-rizq" }
+
+    /// The built `docker-credential-rizq`.
+    static var docker: String { productsFolder + "/docker-credential-rizq" }
+
+    /// A client of docker-credential-helpers' own client library (the Go package docker's CLI
+    /// calls helpers through, whose source Debian ships in
+    /// golang-github-docker-docker-credential-helpers-dev), built beside the products the first
+    /// time it is asked for: `client HELPER store URL USER` (the secret in $SECRET), `get URL`,
+    /// `erase URL`, `list`, each printing one line of what the library returned.
+    static func dockerClient() throws -> String {
+        let built = productsFolder + "/docker-credential-client"
+        if FileManager.default.isExecutableFile(atPath: built) { return built }
+        let library = "/usr/share/gocode/src/github.com/docker/docker-credential-helpers/client"
+        guard FileManager.default.fileExists(atPath: library) else {
+            XCTFail("\(library) is missing: scripts/install-deps test installs golang-github-docker-docker-credential-helpers-dev")
+            throw XCTSkip("no docker-credential-helpers source")
+        }
+        let folder = productsFolder + "/docker-credential-client-\(getpid())"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try Data(dockerClientSource.utf8).write(to: URL(fileURLWithPath: folder + "/client.go"))
+        var environment = ProcessInfo.processInfo.environment
+        environment["GOPATH"] = "/usr/share/gocode"
+        environment["GO111MODULE"] = "off"
+        environment["GOCACHE"] = folder + "/cache"
+        environment["GOFLAGS"] = ""
+        let compiled = try runCommand("/usr/bin/go", ["build", "-o", folder + "/client", folder + "/client.go"], environment: environment)
+        guard compiled.status == 0 else {
+            XCTFail("building the docker-credential-helpers client failed: \(compiled.stderr)")
+            throw XCTSkip("docker client did not build")
+        }
+        guard rename(folder + "/client", built) == 0 else { throw POSIXError(.EIO) }
+        return built
+    }
+
+    private static let dockerClientSource = """
+        package main
+
+        import (
+        \t"fmt"
+        \t"os"
+        \t"sort"
+
+        \t"github.com/docker/docker-credential-helpers/client"
+        \t"github.com/docker/docker-credential-helpers/credentials"
+        )
+
+        func main() {
+        \tprogram := client.NewShellProgramFunc(os.Args[1])
+        \tswitch os.Args[2] {
+        \tcase "store":
+        \t\terr := client.Store(program, &credentials.Credentials{ServerURL: os.Args[3], Username: os.Args[4], Secret: os.Getenv("SECRET")})
+        \t\tfmt.Printf("store: err=%v\\n", err)
+        \tcase "get":
+        \t\tcreds, err := client.Get(program, os.Args[3])
+        \t\tif err != nil {
+        \t\t\tfmt.Printf("get: notfound=%v err=%v\\n", credentials.IsErrCredentialsNotFound(err), err)
+        \t\t\treturn
+        \t\t}
+        \t\tfmt.Printf("get: url=%s user=%s secret=%s\\n", creds.ServerURL, creds.Username, creds.Secret)
+        \tcase "erase":
+        \t\tfmt.Printf("erase: err=%v\\n", client.Erase(program, os.Args[3]))
+        \tcase "list":
+        \t\tlisted, err := client.List(program)
+        \t\tkeys := []string{}
+        \t\tfor url := range listed {
+        \t\t\tkeys = append(keys, url)
+        \t\t}
+        \t\tsort.Strings(keys)
+        \t\tfor _, url := range keys {
+        \t\t\tfmt.Printf("list: %s=%s\\n", url, listed[url])
+        \t\t}
+        \t\tfmt.Printf("list: err=%v\\n", err)
+        \t}
+        }
+        """
+
+    /// git's libsecret helper, built beside the products the first time it is asked for.
+    static func libsecretHelper() throws -> String {
+        let built = productsFolder + "/git-credential-libsecret"
+        if FileManager.default.isExecutableFile(atPath: built) { return built }
+        let source = "/usr/share/doc/git/contrib/credential/libsecret/git-credential-libsecret.c"
+        guard FileManager.default.fileExists(atPath: source) else {
+            XCTFail("\(source) is missing: Debian's git package ships it (scripts/install-deps test installs git)")
+            throw XCTSkip("no libsecret helper source")
+        }
+        let partial = built + ".\(getpid())"
+        let compiled = try runCommand("/bin/sh", ["-c", "cc -o \"$1\" \"$2\" $(pkg-config --cflags --libs libsecret-1 glib-2.0)", "sh", partial, source])
+        guard compiled.status == 0 else {
+            XCTFail("building git-credential-libsecret failed: \(compiled.stderr)")
+            throw XCTSkip("libsecret helper did not build")
+        }
+        // Renamed into place whole, so that a parallel test never runs half a file.
+        guard rename(partial, built) == 0 else { throw POSIXError(.EIO) }
+        return built
+    }
+}
