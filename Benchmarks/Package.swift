@@ -2,12 +2,17 @@
 import PackageDescription
 
 // The benchmarks are a package of their own, so that the library gains no benchmark
-// dependency. `scripts/bench` builds it in release mode and runs it on a temporary home.
+// dependency. `scripts/bench` builds it in release mode (RizqBench and FleetBench beside the
+// installed binaries, with their flags: scripts/build-static --package-path Benchmarks) and runs
+// it on a temporary home.
 let package = Package(
     name: "RizqBenchmarks",
     platforms: [.macOS(.v15)],
     dependencies: [
-        .package(name: "RizqPrefs", path: "..", traits: ["Secrets", "Fleet"]),
+        // CLI (which turns on Secrets, Fleet and Configuration): every trait, as scripts/build-static
+        // builds the installed binaries with, so that the library's modules compile with the same
+        // flags and scripts/bench builds RizqBench and FleetBench on theirs (.build-static).
+        .package(name: "RizqPrefs", path: "..", traits: ["CLI"]),
         // The vault's floor decrypts with swift-crypto directly (the version RizqPrefs resolves).
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
         // FleetBench's floors (bare postgres-nio round trips); FleetBench's and mount-swap's peer

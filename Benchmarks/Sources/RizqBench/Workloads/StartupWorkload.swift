@@ -6,17 +6,19 @@ import RizqPrefs
 /// floor of issue 39: the same program starting, reading the same file and parsing it (the
 /// `open` workload's parse floor, simdjson into a `Dictionary`) and exiting.
 ///
-/// Every contender is a run of one binary (`StartupProbe`, built with the benchmarks: release,
-/// the Swift runtime linked as `swift build` links an app's), so they start the same runtime and
+/// Every contender is a run of one binary (`StartupProbe`, built by scripts/bench, which passes its
+/// path in `RIZQ_BENCH_STARTUP_PROBE`: release, the Swift runtime linked as `swift build` links an
+/// app's, where RizqBench is linked as the installed binaries are), so they start the same runtime and
 /// libraries and differ only in what they do before they exit: ours opens the suite with
 /// ``SuiteStore`` (its default: the file watched for other processes' changes) and reads the key;
 /// the floor parses the file; the start-up floor does nothing (what starting this program costs
 /// before any work); the peer is Foundation's `UserDefaults(suiteName:)` on the same data.
 enum StartupWorkload {
     static func run(home: BenchHome, size: Int, options: Options) throws -> BenchResult {
-        let probe = (selfPath() as NSString).deletingLastPathComponent + "/StartupProbe"
+        let probe = ProcessInfo.processInfo.environment["RIZQ_BENCH_STARTUP_PROBE"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? (selfPath() as NSString).deletingLastPathComponent + "/StartupProbe"
         guard FileManager.default.isExecutableFile(atPath: probe) else {
-            throw BenchError("startup: \(probe) is missing (build the Benchmarks package: swift build -c release --package-path Benchmarks)")
+            throw BenchError("startup: \(probe) is missing (scripts/bench builds it: swift build -c release --package-path Benchmarks --product StartupProbe)")
         }
         let fixture = try Fixture(home: home, name: "startup-\(size)", size: size)
         let foundation = try FoundationFixture(home: home, name: "startup-\(size)", size: size)
