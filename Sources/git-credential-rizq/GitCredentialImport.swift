@@ -32,29 +32,30 @@ struct GitCredentialImport {
         text.split(separator: "\n", omittingEmptySubsequences: false).enumerated().compactMap { index, raw in
             let line = raw.trimmingCharacters(in: .whitespaces)
             if line.isEmpty { return nil }
-            guard let url = URLComponents(string: line), let scheme = url.scheme, let host = url.host, !host.isEmpty,
-                let user = url.user, let password = url.password
-            else {
+            guard let url = URLComponents(string: line), url.user != nil, url.password != nil, !(url.host ?? "").isEmpty else {
                 return .skipped("line \(index + 1) is not a URL with a user name and password (scheme://user:password@host/…)")
             }
-            guard let port = url.port.map({ UInt16(exactly: $0) }) ?? .some(nil) else {
+            guard let credential = NetworkCredential(url: url, keepingUserInfo: true) else {
                 return .skipped("line \(index + 1) has a port that is not from 1 to 65535")
             }
-            let path = url.path.hasPrefix("/") ? String(url.path.dropFirst()) : url.path
-            return .credential(NetworkCredential(
-                protocol: scheme, host: host, port: port, path: path.isEmpty ? nil : path, username: user, password: password))
+            return .credential(credential)
         }
+    }
+
+    /// `message` on standard error (what went wrong; the listing stays on standard output).
+    private static func complain(_ message: String) {
+        FileHandle.standardError.write(Data((message + "\n").utf8))
     }
 
     /// Reads `file`, stores what it holds in `store` (unless `dryRun`), and prints what it did.
     static func run(file: String, dryRun: Bool, store: NetworkCredentialStore) -> Int32 {
         guard let handle = FileHandle(forReadingAtPath: file) else {
-            print("git-credential-rizq: cannot read \(file); give the credential-store file to import (git config credential.helper 'store --file=…' names it)")
+            complain("git-credential-rizq: cannot read \(file); give the credential-store file to import (git config credential.helper 'store --file=…' names it)")
             return 1
         }
         defer { try? handle.close() }
         guard var data = try? handle.read(upToCount: maximumFile + 1), data.count <= maximumFile else {
-            print("git-credential-rizq: \(file) is over \(maximumFile >> 20) MiB or cannot be read; a credential-store file holds a line per host")
+            complain("git-credential-rizq: \(file) is over \(maximumFile >> 20) MiB or cannot be read; a credential-store file holds a line per host")
             return 1
         }
         defer { data.resetBytes(in: 0..<data.count) }
@@ -77,7 +78,7 @@ struct GitCredentialImport {
                     print("imported \(name)")
                     stored += 1
                 } catch {
-                    print("git-credential-rizq: could not store \(name): \(error.description); nothing after it was imported")
+                    complain("git-credential-rizq: could not store \(name): \(error.description); nothing after it was imported")
                     return 1
                 }
             }

@@ -73,15 +73,12 @@ struct GitCredentialRequest {
     /// The parts of a `url=` line; one that carries a user name or password is refused (it
     /// would put a password where no helper looks for one).
     private static func credential(fromURL text: String) throws(Refusal) -> NetworkCredential {
-        guard let url = URLComponents(string: text), let scheme = url.scheme else {
-            throw Refusal(reason: "the url line is not a URL")
-        }
+        guard let url = URLComponents(string: text), url.scheme != nil else { throw Refusal(reason: "the url line is not a URL") }
         if url.user != nil || url.password != nil {
             throw Refusal(reason: "the url line has a user name or password in it; send them as username= and password= lines, and take them out of the remote's URL (git remote set-url)")
         }
-        let path = url.path.hasPrefix("/") ? String(url.path.dropFirst()) : url.path
-        guard let port = url.port.map({ UInt16(exactly: $0) }) ?? .some(nil) else { throw Refusal(reason: "the url's port is not from 1 to 65535") }
-        return NetworkCredential(protocol: scheme, host: url.host, port: port, path: path.isEmpty ? nil : path)
+        guard let credential = NetworkCredential(url: url, keepingUserInfo: false) else { throw Refusal(reason: "the url's port is not from 1 to 65535") }
+        return credential
     }
 
     /// `host[:port]` (`[v6]:port` too) as git sends it.
@@ -89,12 +86,8 @@ struct GitCredentialRequest {
         if text.contains("@") || text.contains("/") || text.contains(where: \.isWhitespace) {
             throw Refusal(reason: "the host holds '@', '/' or a space; a host is a name or address with an optional :port, never a user or a path")
         }
-        let afterBracket = text.lastIndex(of: "]").map { text.index(after: $0) } ?? text.startIndex
-        guard let colon = text[afterBracket...].lastIndex(of: ":") else { return (text, nil) }
-        guard let port = UInt16(text[text.index(after: colon)...]), port > 0 else {
-            throw Refusal(reason: "the host's port is not a number from 1 to 65535")
-        }
-        return (String(text[..<colon]), port)
+        guard let split = NetworkCredential.hostAndPort(text[...]) else { throw Refusal(reason: "the host's port is not a number from 1 to 65535") }
+        return split
     }
 }
 #endif

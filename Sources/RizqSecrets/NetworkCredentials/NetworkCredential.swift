@@ -92,6 +92,35 @@ public struct NetworkCredential: Sendable, Equatable {
         return credential
     }
 
+    // MARK: Parsing
+
+    /// `host[:port]` (`[v6]:port` too) split into the host and the port; `nil` when the text
+    /// after the last colon is not a port from 1 to 65535. The one reading of a host and port,
+    /// for git's `host=` lines and the chain's account names.
+    package static func hostAndPort(_ text: Substring) -> (host: String, port: UInt16?)? {
+        let afterBracket = text.lastIndex(of: "]").map { text.index(after: $0) } ?? text.startIndex
+        guard let colon = text[afterBracket...].lastIndex(of: ":") else { return (String(text), nil) }
+        guard let port = UInt16(text[text.index(after: colon)...]), port > 0 else { return nil }
+        return (String(text[..<colon]), port)
+    }
+
+    /// The place a URL names — scheme, host, port, path (without its leading `/`) — with the
+    /// URL's user name and password when `keepingUserInfo`; `nil` when it has no scheme or a
+    /// port out of range. The one reading of a URL into a credential, for git's `url=` lines and
+    /// credential-store's file.
+    package init?(url: URLComponents, keepingUserInfo: Bool) {
+        guard let scheme = url.scheme else { return nil }
+        var port: UInt16?
+        if let number = url.port {
+            guard let valid = UInt16(exactly: number), valid > 0 else { return nil }
+            port = valid
+        }
+        let path = url.path.hasPrefix("/") ? String(url.path.dropFirst()) : url.path
+        self.init(
+            protocol: scheme, host: url.host, port: port, path: path.isEmpty ? nil : path,
+            username: keepingUserInfo ? url.user : nil, password: keepingUserInfo ? url.password : nil)
+    }
+
     // MARK: Checks
 
     /// Why this credential cannot be stored, or `nil`: it needs a protocol, a host or a path, a

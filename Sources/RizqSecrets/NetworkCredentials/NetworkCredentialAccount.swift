@@ -17,27 +17,19 @@ enum NetworkCredentialAccount {
     static func credential(named name: String) -> NetworkCredential? {
         guard let schemeEnd = name.range(of: "://") else { return nil }
         let scheme = String(name[..<schemeEnd.lowerBound])
-        var rest = name[schemeEnd.upperBound...]
+        let rest = name[schemeEnd.upperBound...]
         guard !scheme.isEmpty, let slash = rest.firstIndex(of: "/") else { return nil }
         let path = String(rest[rest.index(after: slash)...])
         var authority = rest[..<slash]
-        rest = ""
         var username: String?
         if let at = authority.lastIndex(of: "@") {
             guard let user = String(authority[..<at]).removingPercentEncoding else { return nil }
             username = user
             authority = authority[authority.index(after: at)...]
         }
-        var host = String(authority)
-        var port: UInt16?
-        let afterBracket = authority.lastIndex(of: "]").map { authority.index(after: $0) } ?? authority.startIndex
-        if let colon = authority[afterBracket...].lastIndex(of: ":") {
-            guard let number = UInt16(authority[authority.index(after: colon)...]) else { return nil }
-            port = number
-            host = String(authority[..<colon])
-        }
+        guard let split = NetworkCredential.hostAndPort(authority) else { return nil }
         return NetworkCredential(
-            protocol: scheme, host: host.isEmpty ? nil : host, port: port, path: path.isEmpty ? nil : path, username: username)
+            protocol: scheme, host: split.host.isEmpty ? nil : split.host, port: split.port, path: path.isEmpty ? nil : path, username: username)
     }
 
     /// `text` with `%`, `@`, `:` and `/` percent-encoded.
