@@ -19,7 +19,7 @@ import Glibc
 /// usage error. The process cannot be dumped or traced, and logs nothing.
 @main
 enum DockerCredentialMain {
-    static let usage = "usage: docker-credential-rizq [--service NAME] store|get|erase|list (docker runs it for '\"credsStore\": \"rizq\"' in ~/.docker/config.json)"
+    static let usage = "usage: docker-credential-rizq [--service NAME] store|get|erase|list (docker runs it for '\"credsStore\": \"rizq\"' in ~/.docker/config.json), or import [--dry-run] HELPER (another helper's logins: pass, secretservice, or its path); see docker-credential-rizq(1)"
     /// The message docker's client takes for "no such login" (docker-credential-helpers'
     /// `errCredentialsNotFoundMessage`).
     static let notFound = "credentials not found in native keychain"
@@ -31,6 +31,12 @@ enum DockerCredentialMain {
         let line = HelperCommandLine(
             Array(CommandLine.arguments.dropFirst()), program: "docker-credential-rizq", usage: usage,
             defaultService: RegistryCredentialStore.defaultService)
+        if line.action == "import" {
+            let dryRun = line.arguments.contains("--dry-run")
+            let helpers = line.arguments.filter { $0 != "--dry-run" }
+            guard helpers.count == 1 else { HelperStreams.fail("docker-credential-rizq", 2, "import takes one helper; \(usage)") }
+            exit(DockerCredentialImport.run(helper: helpers[0], dryRun: dryRun, store: RegistryCredentialStore(service: line.service)))
+        }
         line.requireAction(among: ["store", "get", "erase", "list"], sentBy: "docker", program: "docker-credential-rizq", usage: usage)
         let (service, action) = (line.service, line.action)
         var input: [UInt8] = []

@@ -18,6 +18,8 @@ public final class InMemorySecretStore: SecretStore {
         public var isText: Bool
         /// The label it was stored with.
         public var label: String
+        /// Its expiry and refresh token, when it was stored with them.
+        public var lifetime: SecretLifetime?
     }
 
     /// The service name of every item.
@@ -31,15 +33,28 @@ public final class InMemorySecretStore: SecretStore {
 
     /// Stores the secret, after the same input checks as `SecretServiceStore` (in `RizqSecrets`).
     public func storeSecret(_ bytes: Data, isText: Bool, forAccount account: String, label: String?) throws(SecretError) {
+        try storeSecret(bytes, isText: isText, forAccount: account, label: label, lifetime: nil)
+    }
+
+    /// Stores the secret with its lifetime (kept as given; `nil` drops the one it had).
+    public func storeSecret(_ bytes: Data, isText: Bool, forAccount account: String, label: String?, lifetime: SecretLifetime?) throws(SecretError) {
         try SecretInput.validate(service: service, account: account, label: label, secretSize: bytes.count)
-        let item = Item(bytes: bytes, isText: isText, label: label ?? SecretInput.defaultLabel(service: service, account: account))
+        try lifetime?.validate()
+        let item = Item(
+            bytes: bytes, isText: isText, label: label ?? SecretInput.defaultLabel(service: service, account: account),
+            lifetime: lifetime?.isEmpty == false ? lifetime : nil)
         items.withLock { $0[account] = item }
     }
 
-    /// The stored bytes, or `nil`.
+    /// The stored bytes, or `nil` (none, or expired).
     public func secretBytes(forAccount account: String) throws(SecretError) -> Data? {
+        try readSecret(forAccount: account)?.bytes
+    }
+
+    /// The stored secret, found or expired, or `nil`.
+    public func readSecret(forAccount account: String) throws(SecretError) -> SecretReading? {
         try SecretInput.validate(service: service, account: account)
-        return items.withLock { $0[account]?.bytes }
+        return items.withLock { $0[account] }.map { SecretReading.of($0.bytes, lifetime: $0.lifetime) }
     }
 
     /// Removes the item; `false` when there was none.

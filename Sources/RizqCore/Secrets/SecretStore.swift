@@ -33,6 +33,19 @@ public protocol SecretStore: Sendable {
     func deleteSecret(forAccount account: String) async throws(SecretError) -> Bool
     /// ``accounts()``, without blocking a Swift concurrency thread.
     func accounts() async throws(SecretError) -> [String]
+
+    /// Stores `bytes` for `account` with `lifetime` (an expiry, a refresh token; `nil`: none,
+    /// and any the account had is dropped). A store that keeps no lifetime takes `nil` only, and
+    /// throws ``SecretError/invalidInput(reason:)`` for any other, writing nothing.
+    func storeSecret(_ bytes: Data, isText: Bool, forAccount account: String, label: String?, lifetime: SecretLifetime?) throws(SecretError)
+    /// What is stored for `account`, expired or not: ``SecretReading/found(_:lifetime:)``, or
+    /// ``SecretReading/expired(_:)`` with the refresh token; `nil` when there is no such item.
+    /// (``secretBytes(forAccount:)`` answers `nil` for an expired secret.)
+    func readSecret(forAccount account: String) throws(SecretError) -> SecretReading?
+    /// ``storeSecret(_:isText:forAccount:label:lifetime:)``, without blocking a Swift concurrency thread.
+    func storeSecret(_ bytes: Data, isText: Bool, forAccount account: String, label: String?, lifetime: SecretLifetime?) async throws(SecretError)
+    /// ``readSecret(forAccount:)``, without blocking a Swift concurrency thread.
+    func readSecret(forAccount account: String) async throws(SecretError) -> SecretReading?
 }
 
 extension SecretStore {
@@ -56,7 +69,38 @@ extension SecretStore {
         try blockingAccounts()
     }
 
+    /// A store that keeps no lifetime: stores when `lifetime` says nothing, else refuses.
+    public func storeSecret(_ bytes: Data, isText: Bool, forAccount account: String, label: String?, lifetime: SecretLifetime?) throws(SecretError) {
+        if let lifetime, !lifetime.isEmpty {
+            throw .invalidInput(reason: "this store (\(Self.self)) keeps no expiry or refresh token; nothing was written. Store the secret without them, or in a store that keeps them (the vault, the file keyring, the Secret Service)")
+        }
+        try storeSecret(bytes, isText: isText, forAccount: account, label: label)
+    }
+
+    /// A store that keeps no lifetime: what ``secretBytes(forAccount:)`` reads, never expired.
+    public func readSecret(forAccount account: String) throws(SecretError) -> SecretReading? {
+        try secretBytes(forAccount: account).map { .found($0, lifetime: nil) }
+    }
+
+    /// Runs the synchronous form (right for stores that never block).
+    public func storeSecret(_ bytes: Data, isText: Bool, forAccount account: String, label: String?, lifetime: SecretLifetime?) async throws(SecretError) {
+        try blockingStore(bytes, isText, account, label, lifetime)
+    }
+
+    /// Runs the synchronous form (right for stores that never block).
+    public func readSecret(forAccount account: String) async throws(SecretError) -> SecretReading? {
+        try blockingReading(account)
+    }
+
     // In an async context a call picks the async overload; these pick the synchronous one.
+    private func blockingStore(_ bytes: Data, _ isText: Bool, _ account: String, _ label: String?, _ lifetime: SecretLifetime?) throws(SecretError) {
+        try storeSecret(bytes, isText: isText, forAccount: account, label: label, lifetime: lifetime)
+    }
+
+    private func blockingReading(_ account: String) throws(SecretError) -> SecretReading? {
+        try readSecret(forAccount: account)
+    }
+
     private func blockingStore(_ bytes: Data, _ isText: Bool, _ account: String, _ label: String?) throws(SecretError) {
         try storeSecret(bytes, isText: isText, forAccount: account, label: label)
     }
@@ -94,6 +138,17 @@ extension SecretStore {
     /// The secret of `account` as bytes, or `nil` when there is none.
     public func secretData(forAccount account: String) throws(SecretError) -> Data? {
         try secretBytes(forAccount: account)
+    }
+
+    /// Stores a text secret for `account` that expires, or carries a refresh token, as
+    /// `lifetime` says.
+    public func setSecret(_ secret: String, forAccount account: String, label: String? = nil, lifetime: SecretLifetime) throws(SecretError) {
+        try storeSecret(Data(secret.utf8), isText: true, forAccount: account, label: label, lifetime: lifetime)
+    }
+
+    /// Stores a text secret with `lifetime` without blocking a Swift concurrency thread.
+    public func setSecret(_ secret: String, forAccount account: String, label: String? = nil, lifetime: SecretLifetime) async throws(SecretError) {
+        try await storeSecret(Data(secret.utf8), isText: true, forAccount: account, label: label, lifetime: lifetime)
     }
 
     /// Stores a text secret without blocking a Swift concurrency thread.

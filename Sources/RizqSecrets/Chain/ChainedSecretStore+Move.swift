@@ -43,7 +43,8 @@ extension ChainedSecretStore {
                 items.append(.init(account: account, outcome: .copied, deletedFromSource: true))
                 continue
             }
-            guard let secret = try source.secretBytes(forAccount: account) else {
+            // An expired secret is not served, so not moved: as if it were not there.
+            guard case .found(let secret, let lifetime)? = try source.readSecret(forAccount: account) else {
                 if journal.copied.contains(account) {
                     // Copied, then deleted from the source, before the journal heard of the delete.
                     if deleteSource { try journal.recordDeleted(account) }
@@ -62,7 +63,7 @@ extension ChainedSecretStore {
                 progress(account, "conflict")
                 continue
             default:
-                try copy(secret, account: account, from: source, to: destination)
+                try copy(secret, lifetime: lifetime, account: account, from: source, to: destination)
                 outcome = .copied
             }
             if !journal.copied.contains(account) { try journal.recordCopied(account) }
@@ -80,15 +81,17 @@ extension ChainedSecretStore {
         return SecretMoveReport(from: from, to: to, dryRun: false, resumed: journal.resumed, items: items)
     }
 
-    /// Writes `secret` to `destination` and reads it back.
-    private func copy(_ secret: Data, account: String, from source: any SecretBackend, to destination: any SecretStore) throws(SecretError) {
+    /// Writes `secret` with its lifetime to `destination` and reads it back.
+    private func copy(
+        _ secret: Data, lifetime: SecretLifetime?, account: String, from source: any SecretBackend, to destination: any SecretStore
+    ) throws(SecretError) {
         var isText = String(data: secret, encoding: .utf8) != nil
         var label: String?
         if let details = source.details(ofAccount: account) {
             isText = details.isText
             label = details.label
         }
-        try destination.storeSecret(secret, isText: isText, forAccount: account, label: label)
+        try destination.storeSecret(secret, isText: isText, forAccount: account, label: label, lifetime: lifetime)
         guard try destination.secretBytes(forAccount: account) == secret else {
             throw .storageFailed(detail: "'\(account)' read back from the destination differs from what was written; nothing was deleted: check the destination, then run the move again")
         }

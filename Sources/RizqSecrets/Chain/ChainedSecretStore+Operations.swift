@@ -49,6 +49,26 @@ extension ChainedSecretStore {
     /// a backend that could not look, nothing found in the order (the target is then read too,
     /// when the order leaves it out) — so a read that a backend answers touches nothing else.
     func readNow(_ account: String) throws(SecretError) -> (bytes: Data, backend: SecretBackendName)? {
+        try readFirst(account) { (store) throws(SecretError) in try store.secretBytes(forAccount: account) }.map { (bytes: $0.value, backend: $0.backend) }
+    }
+
+    /// What a read of `account` finds, served or expired (``readNow(_:)``'s order and rules): the
+    /// first backend's secret that is served; else the first expired one, with its lifetime.
+    func readingNow(_ account: String) throws(SecretError) -> SecretReading? {
+        var expired: SecretReading?
+        let found = try readFirst(account) { (store) throws(SecretError) -> SecretReading? in
+            let reading = try store.readSecret(forAccount: account)
+            guard case .expired = reading else { return reading }
+            expired = expired ?? reading
+            return nil
+        }
+        return found?.value ?? expired
+    }
+
+    /// The first answer of `read` in the order (see ``readNow(_:)``), and the backend it came from.
+    private func readFirst<Value>(
+        _ account: String, _ read: (any SecretBackend) throws(SecretError) -> Value?
+    ) throws(SecretError) -> (value: Value, backend: SecretBackendName)? {
         try SecretInput.validate(service: service, account: account)
         var looked: SecretWriteTarget??
         func target() -> SecretWriteTarget? {
@@ -59,8 +79,8 @@ extension ChainedSecretStore {
         }
         var failure: SecretError?
         /// `backend`'s copy when the read ends with it; `nil` to go on.
-        func answer(_ backend: any SecretBackend) throws(SecretError) -> Data? {
-            switch ask(backend, target: target, { (store) throws(SecretError) in try store.secretBytes(forAccount: account) }) {
+        func answer(_ backend: any SecretBackend) throws(SecretError) -> Value? {
+            switch ask(backend, target: target, read) {
             case .found(let bytes):
                 Logger.rizqSecrets.debug("chain read a secret", metadata: ["service": "\(service)", "account": "\(account)", "backend": "\(backend.name)"])
                 // An earlier backend could not look: its copy, if it has one, would win. Only
@@ -76,11 +96,11 @@ extension ChainedSecretStore {
         }
         let ordered = try orderedBackends()
         for backend in ordered {
-            if let bytes = try answer(backend) { return (bytes, backend.name) }
+            if let value = try answer(backend) { return (value, backend.name) }
         }
         if let known = target(), !ordered.contains(where: { $0.name == known.backend }), let outside = self.backend(named: known.backend),
-            let bytes = try answer(outside) {
-            return (bytes, outside.name)
+            let value = try answer(outside) {
+            return (value, outside.name)
         }
         if let failure { throw failure }
         return nil
@@ -102,12 +122,13 @@ extension ChainedSecretStore {
 
     // MARK: Write
 
-    func storeNow(_ bytes: Data, isText: Bool, account: String, label: String?) throws(SecretError) {
+    func storeNow(_ bytes: Data, isText: Bool, account: String, label: String?, lifetime: SecretLifetime? = nil) throws(SecretError) {
         try SecretInput.validate(service: service, account: account, label: label, secretSize: bytes.count)
+        try lifetime?.validate()
         let target = try writeTarget()
         guard let backend = backend(named: target.backend) else { throw unknownBackend(target.backend) }
         try refuseIfShadowed(account, writingTo: backend)
-        try backend.storeSecret(bytes, isText: isText, forAccount: account, label: label)
+        try backend.storeSecret(bytes, isText: isText, forAccount: account, label: label, lifetime: lifetime)
         Logger.rizqSecrets.debug("chain stored a secret", metadata: [
             "service": "\(service)", "account": "\(account)", "backend": "\(target.backend)", "origin": "\(target.origin.rawValue)",
         ])

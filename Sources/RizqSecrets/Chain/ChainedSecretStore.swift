@@ -154,8 +154,34 @@ public final class ChainedSecretStore: SecretStore {
         try call("storing '\(account)'") { () throws(SecretError) in try self.storeNow(bytes, isText: isText, account: account, label: label) }
     }
 
-    /// The secret from the first backend that has it; `nil` when none has it and every backend
-    /// that is there could look.
+    /// Stores the secret with its lifetime in the write target, which keeps it (see
+    /// `SecretLifetime` for where each backend does); a backend that keeps none refuses it.
+    public func storeSecret(_ bytes: Data, isText: Bool, forAccount account: String, label: String?, lifetime: SecretLifetime?) throws(SecretError) {
+        try call("storing '\(account)'") { () throws(SecretError) in
+            try self.storeNow(bytes, isText: isText, account: account, label: label, lifetime: lifetime)
+        }
+    }
+
+    /// What a read finds, served or expired: the first backend's secret that is served, else the
+    /// first expired one with its lifetime; `nil` when none has it.
+    public func readSecret(forAccount account: String) throws(SecretError) -> SecretReading? {
+        try call("reading '\(account)'") { () throws(SecretError) -> SecretReading? in try self.readingNow(account) }
+    }
+
+    /// ``storeSecret(_:isText:forAccount:label:lifetime:)``; the task is suspended, not blocked.
+    public func storeSecret(_ bytes: Data, isText: Bool, forAccount account: String, label: String?, lifetime: SecretLifetime?) async throws(SecretError) {
+        try await callAsync("storing '\(account)'") { () throws(SecretError) in
+            try self.storeNow(bytes, isText: isText, account: account, label: label, lifetime: lifetime)
+        }
+    }
+
+    /// ``readSecret(forAccount:)``; the task is suspended, not blocked.
+    public func readSecret(forAccount account: String) async throws(SecretError) -> SecretReading? {
+        try await callAsync("reading '\(account)'") { () throws(SecretError) -> SecretReading? in try self.readingNow(account) }
+    }
+
+    /// The secret from the first backend that has it (and serves it: an expired one is not); `nil`
+    /// when none has it and every backend that is there could look.
     public func secretBytes(forAccount account: String) throws(SecretError) -> Data? {
         try call("reading '\(account)'") { () throws(SecretError) -> Data? in try self.readNow(account)?.bytes }
     }

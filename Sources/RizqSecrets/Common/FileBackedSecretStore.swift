@@ -28,6 +28,18 @@ extension FileBackedSecretStore {
         try await offload { () throws(SecretError) -> Bool in try self.deleteSecret(forAccount: account) }
     }
 
+    /// The synchronous `storeSecret` with a lifetime, on a dispatch thread.
+    public func storeSecret(_ bytes: Data, isText: Bool, forAccount account: String, label: String?, lifetime: SecretLifetime?) async throws(SecretError) {
+        try await offload { () throws(SecretError) in
+            try self.storeSecret(bytes, isText: isText, forAccount: account, label: label, lifetime: lifetime)
+        }
+    }
+
+    /// The synchronous `readSecret(forAccount:)`, on a dispatch thread.
+    public func readSecret(forAccount account: String) async throws(SecretError) -> SecretReading? {
+        try await offload { () throws(SecretError) -> SecretReading? in try self.readSecret(forAccount: account) }
+    }
+
     /// The synchronous `accounts()`, on a dispatch thread.
     public func accounts() async throws(SecretError) -> [String] {
         try await offload { () throws(SecretError) -> [String] in try self.accounts() }

@@ -105,6 +105,45 @@ final class FileKeyringPortalTests: XCTestCase {
         XCTAssertEqual(steps["libsecret-A"], "kept by the host")
     }
 
+    /// Issue 49, item 5: `git push` over HTTP with basic auth from inside the sandbox (git's
+    /// git-http-backend behind scripts/git-http-server on the host's loopback), the password kept
+    /// by git-credential-rizq in the app's file keyring, keyed by the portal's secret: stored by
+    /// git's `approve`, read back by the push, and never in the host's keyring or in clear.
+    func testGitPushesFromTheSandboxWithThePasswordFromTheFileKeyring() throws {
+        let server = repositoryRoot().appendingPathComponent("scripts/git-http-server").path
+        let steps = try inPortalSession("""
+        export RIZQ_PREFS_HOME="$RIZQ_PORTAL_SCRATCH/prefs" GIT_TERMINAL_PROMPT=0
+        HELPER='\(productsFolder)/git-credential-rizq'
+        SCRATCH=$RIZQ_PORTAL_SCRATCH
+        app() { env XDG_DATA_HOME="$APP_DATA" HOME="$SCRATCH/home" "$AS_FLATPAK" com.rizq.GitPush "$@"; }
+        mkdir -p "$SCRATCH/served" "$SCRATCH/work" "$SCRATCH/home"
+        git init -q --bare "$SCRATCH/served/repo.git" && git -C "$SCRATCH/served/repo.git" config http.receivepack true
+        printf 'sandbox-pass-4' > "$SCRATCH/server-password"
+        coproc SERVER { '\(server)' "$SCRATCH/served" alice "$SCRATCH/server-password"; }
+        read -r _ PORT <&"${SERVER[0]}"     # the server's "listening PORT": it accepts connections now
+        REMOTE=http://127.0.0.1:$PORT/git/repo.git
+        git -C "$SCRATCH/work" init -q -b main && git -C "$SCRATCH/work" -c user.email=a@example.com -c user.name=A commit -q --allow-empty -m first
+        approve() { printf 'url=%s\\nusername=alice\\npassword=sandbox-pass-4\\n\\n' "$REMOTE" | app git -c credential.helper= -c credential.helper="$HELPER" credential approve && echo ok; }
+        push() { app git -C "$SCRATCH/work" -c credential.helper= -c credential.helper="$HELPER" push -q "$REMOTE" main && echo pushed; }
+        step approve approve
+        step push push
+        step served sh -c 'test "$(git -C "$1/served/repo.git" rev-parse main)" = "$(git -C "$1/work" rev-parse main)" && echo same' sh "$SCRATCH"
+        step target bash -c 'env XDG_DATA_HOME="$APP_DATA" "$AS_FLATPAK" com.rizq.GitPush "$CLI" secret backends --service git-credentials --json | python3 -c "import json,sys; print(json.load(sys.stdin)[\\"writeTarget\\"][\\"backend\\"])"'
+        step host-keyring sh -c '/usr/bin/secret-tool search --all service git-credentials 2>&1 | grep -c "^secret = " || true'
+        step keyring-file sh -c 'test -s "$APP_DATA/keyrings/default.keyring" && echo present'
+        step plain sh -c 'grep -rl --exclude=server-password sandbox-pass-4 "$1" 2>/dev/null | wc -l' sh "$SCRATCH"
+        exec {SERVER[1]}>&-
+        wait "$SERVER_PID"
+        """)
+        XCTAssertEqual(steps["approve"], "ok")
+        XCTAssertEqual(steps["push"], "pushed", "\(steps)")
+        XCTAssertEqual(steps["served"], "same", "the server has the pushed commit")
+        XCTAssertEqual(steps["target"], "file-keyring")
+        XCTAssertEqual(steps["host-keyring"], "0", "nothing in the host's keyring")
+        XCTAssertEqual(steps["keyring-file"], "present")
+        XCTAssertEqual(steps["plain"], "0", "the password is in no file in clear")
+    }
+
     /// The 64 bytes the client gets for a sandboxed app are exactly the item gnome-keyring keeps
     /// for it (`app_id` = the app's id in the login keyring), the same on every fetch; an
     /// unsandboxed caller gets the host's key (app id ""), shared by every host process — which

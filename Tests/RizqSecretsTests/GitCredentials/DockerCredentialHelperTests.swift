@@ -83,4 +83,45 @@ final class DockerCredentialHelperTests: XCTestCase {
         XCTAssertTrue(result.stdout.contains("store: err=error storing credentials - err: no credentials server URL"), result.stdout)
         XCTAssertTrue(result.stdout.contains("left: []"), "nothing was written: \(result.stdout)\(result.stderr)")
     }
+
+    /// Logins docker-credential-pass keeps (in `pass`, gpg-encrypted, with a key made for the
+    /// test) move to the chain: a dry run lists them and writes nothing, the import stores them
+    /// so that this helper answers docker's `get` with the same secrets, and no secret is printed.
+    func testImportMovesDockerCredentialPassLoginsAfterADryRun() throws {
+        let client = try GitHelperPrograms.dockerClient()
+        let pass = try GitHelperPrograms.dockerPassHelper()
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/pass") else {
+            XCTFail("pass is missing: scripts/install-deps test installs it")
+            return
+        }
+        let result = try runInPrivateKeyring(prologue(client) + headless + """
+            export GNUPGHOME=$RIZQ_SCRATCH/gnupg PASSWORD_STORE_DIR=$RIZQ_SCRATCH/password-store
+            mkdir -m 700 "$GNUPGHOME"
+            trap 'gpgconf --kill gpg-agent' EXIT
+            gpg --batch --pinentry-mode loopback --passphrase '' --quick-generate-key 'RizqPrefs test <test@rizq.invalid>' default default never 2>/dev/null
+            pass init test@rizq.invalid >/dev/null
+            export PATH=$(dirname '\(pass)'):$PATH
+            SECRET=pass-secret-1 "$CLIENT" docker-credential-pass store https://index.docker.io/v1/ alice
+            SECRET=pass-secret-2 "$CLIENT" docker-credential-pass store registry.example.com:5000 ci
+            "$OURS" import --dry-run pass 2>&1 | sed 's/^/dry: /'
+            echo "after dry run: [$("$RIZQ_CLI" secret list --service docker-credentials 2>&1)]"
+            "$OURS" import pass 2>&1 | sed 's/^/import: /'; echo "import status: ${PIPESTATUS[0]}"
+            client get https://index.docker.io/v1/
+            client get registry.example.com:5000
+            "$OURS" import rizq 2>&1 | sed 's/^/self: /'
+            "$OURS" import no-such-helper 2>&1 | sed 's/^/missing: /'
+            """)
+        let out = result.stdout + result.stderr
+        XCTAssertTrue(result.stdout.contains("store: err=<nil>\nstore: err=<nil>"), out)
+        XCTAssertTrue(result.stdout.contains("dry: would import https://index.docker.io/v1/ (alice)\ndry: would import registry.example.com:5000 (ci)\ndry: would import 2 logins from"), out)
+        XCTAssertTrue(result.stdout.contains("after dry run: []"), "a dry run writes nothing: \(out)")
+        XCTAssertTrue(result.stdout.contains("import: imported https://index.docker.io/v1/ (alice)\nimport: imported registry.example.com:5000 (ci)\nimport: imported 2 logins from"), out)
+        XCTAssertTrue(result.stdout.contains("import status: 0"), out)
+        XCTAssertTrue(result.stdout.contains("get: url=https://index.docker.io/v1/ user=alice secret=pass-secret-1"), out)
+        XCTAssertTrue(result.stdout.contains("get: url=registry.example.com:5000 user=ci secret=pass-secret-2"), out)
+        let printed = result.stdout.components(separatedBy: "\n").filter { $0.hasPrefix("dry: ") || $0.hasPrefix("import: ") }
+        XCTAssertFalse(printed.contains { $0.contains("pass-secret") }, "no secret printed: \(out)")
+        XCTAssertTrue(result.stdout.contains("self: docker-credential-rizq: that is this helper"), out)
+        XCTAssertTrue(result.stdout.contains("missing: docker-credential-rizq: no docker-credential-no-such-helper on PATH"), out)
+    }
 }

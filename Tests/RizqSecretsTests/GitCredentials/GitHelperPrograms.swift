@@ -34,6 +34,21 @@ enum GitHelperPrograms {
         }
     }
 
+    /// docker-credential-pass, built from the source Debian ships beside the client library:
+    /// the helper an import moves logins out of (it keeps them in `pass`, encrypted with gpg).
+    static func dockerPassHelper() throws -> String {
+        let source = "/usr/share/gocode/src/github.com/docker/docker-credential-helpers/pass/cmd"
+        return try builtOnce("docker-credential-pass", from: source, package: "golang-github-docker-docker-credential-helpers-dev") { output in
+            var environment = ProcessInfo.processInfo.environment
+            environment["GOPATH"] = "/usr/share/gocode"
+            environment["GO111MODULE"] = "off"
+            environment["GOCACHE"] = output + ".cache"
+            environment["GOFLAGS"] = ""
+            defer { try? FileManager.default.removeItem(atPath: output + ".cache") }
+            return try runCommand("/usr/bin/go", ["build", "-o", output, "github.com/docker/docker-credential-helpers/pass/cmd"], environment: environment)
+        }
+    }
+
     private static let dockerClientSource = """
         package main
 

@@ -21,7 +21,7 @@ final class SecretServicePolicyTests: XCTestCase {
                 Data("from-rizq".utf8), isText: true, for: .init(service: service, account: "token"), label: "by rizq",
                 schema: SecretServiceStore.schemaName, alias: "default", paths: &paths)
         }.calls
-        XCTAssertEqual(calls, ["search", "setSecret", "setLabel"], "the item is updated, no other is created")
+        XCTAssertEqual(calls, ["search", "attribute", "setSecret", "setLabel", "search"], "the item is updated (its expiry read first), no other is created; a search for a refresh token to drop")
 
         XCTAssertEqual(try itemPaths(service: service, account: "token"), before, "the same item, and only it")
         XCTAssertEqual(try checked("/usr/bin/secret-tool", ["lookup", "service", service, "account", "token"]), "from-rizq")
@@ -46,7 +46,7 @@ final class SecretServicePolicyTests: XCTestCase {
                     alias: "default", paths: &paths)
             }.calls
         }
-        XCTAssertEqual(try store("first"), ["search", "collection", "isLocked", "createItem"])
+        XCTAssertEqual(try store("first"), ["search", "collection", "isLocked", "createItem", "search"])
         let item = try checked("/usr/bin/secret-tool", ["search", "--all", "service", service, "account", "fresh"])
         XCTAssertTrue(item.contains("label = fresh item\n"), item)
         let paths = try itemPaths(service: service, account: "fresh")
@@ -54,7 +54,7 @@ final class SecretServicePolicyTests: XCTestCase {
         let attributes = try itemAttributes(paths[0])
         XCTAssertTrue(attributes.contains("'xdg:schema': '\(SecretServiceStore.schemaName)'"), attributes)
 
-        XCTAssertEqual(try store("second"), ["search", "setSecret", "setLabel"])
+        XCTAssertEqual(try store("second"), ["search", "attribute", "setSecret", "setLabel", "search"])
         XCTAssertEqual(try itemPaths(service: service, account: "fresh").count, 1)
         XCTAssertEqual(try checked("/usr/bin/secret-tool", ["lookup", "service", service, "account", "fresh"]), "second")
         try checked("/usr/bin/secret-tool", ["clear", "service", service])
@@ -112,7 +112,7 @@ final class SecretServicePolicyTests: XCTestCase {
         let answered = ScriptedService(found: ItemPaths(unlocked: [], locked: [item]), unlockPrompt: "/prompt/2", promptCompletes: true)
         try SecretServicePolicy(calls: answered, allowsPrompt: true)
             .store(Data("x".utf8), isText: true, for: key, label: "l", schema: "s", alias: "default", paths: &paths)
-        XCTAssertEqual(answered.log, ["search", "unlock", "prompt /prompt/2", "setSecret", "setLabel"])
+        XCTAssertEqual(answered.log, ["search", "unlock", "prompt /prompt/2", "attribute", "setSecret", "setLabel", "search"])
     }
 
     /// No secret for an item the search listed as unlocked is a session that could not decrypt it
@@ -122,10 +122,10 @@ final class SecretServicePolicyTests: XCTestCase {
         var paths = SecretPathCache()
         let unlocked = ScriptedService(found: ItemPaths(unlocked: [item], locked: []), givesSecret: false)
         XCTAssertEqual(failure { () throws(ShimFailure) in _ = try SecretServicePolicy(calls: unlocked, allowsPrompt: false).lookup(key, paths: &paths) }, .sessionRefused)
-        XCTAssertEqual(unlocked.log, ["search", "secret"])
+        XCTAssertEqual(unlocked.log, ["search", "attribute", "secret"])
         let locked = ScriptedService(found: ItemPaths(unlocked: [], locked: [item]), unlockPrompt: "/prompt/3", promptCompletes: true, givesSecret: false)
         XCTAssertEqual(failure { () throws(ShimFailure) in _ = try SecretServicePolicy(calls: locked, allowsPrompt: true).lookup(key, paths: &paths) }, .locked)
-        XCTAssertEqual(locked.log, ["search", "unlock", "prompt /prompt/3", "secret"])
+        XCTAssertEqual(locked.log, ["search", "unlock", "prompt /prompt/3", "attribute", "secret"])
     }
 
     /// A prompt that creating or deleting asks for on an unlocked object is the service's own
@@ -135,13 +135,13 @@ final class SecretServicePolicyTests: XCTestCase {
         var paths = SecretPathCache()
         let creating = ScriptedService(found: ItemPaths(unlocked: [], locked: []), createPrompt: "/prompt/3", promptCompletes: true)
         try SecretServicePolicy(calls: creating, allowsPrompt: false).store(Data(), isText: false, for: key, label: "l", schema: "s", alias: "default", paths: &paths)
-        XCTAssertEqual(creating.log, ["search", "collection", "isLocked", "createItem", "prompt /prompt/3", "search"])
+        XCTAssertEqual(creating.log, ["search", "collection", "isLocked", "createItem", "prompt /prompt/3", "search", "search"])
         let dismissed = ScriptedService(found: ItemPaths(unlocked: [], locked: []), createPrompt: "/prompt/5", promptCompletes: false)
         XCTAssertEqual(failure { () throws(ShimFailure) in try SecretServicePolicy(calls: dismissed, allowsPrompt: false).store(Data(), isText: false, for: key, label: "l", schema: "s", alias: "default", paths: &paths) }, .promptDismissed)
 
         let deleting = ScriptedService(found: ItemPaths(unlocked: [item], locked: []), deletePrompt: "/prompt/4", promptCompletes: true)
         XCTAssertTrue(try SecretServicePolicy(calls: deleting, allowsPrompt: false).delete(key, paths: &paths))
-        XCTAssertEqual(deleting.log, ["search", "delete", "prompt /prompt/4", "search"], "a search tells the prompt was not dismissed")
+        XCTAssertEqual(deleting.log, ["search", "delete", "prompt /prompt/4", "search", "search"], "a search tells the prompt was not dismissed; one more for a refresh token")
     }
 
     func testNoCollectionUnderTheAliasIsItsOwnError() throws {
@@ -257,6 +257,8 @@ private final class ScriptedService: SecretServiceCalls {
     var changes: UInt32? { 0 }
     func search(_ attributes: [String: String]) throws(ShimFailure) -> ItemPaths {
         log.append("search")
+        // The account's items only: no refresh token is kept here.
+        if attributes["refresh_token_service"] != nil { return ItemPaths(unlocked: [], locked: []) }
         if log.contains("delete") { return ItemPaths(unlocked: [], locked: []) }
         // After a create whose prompt completed, the new item is found.
         if log.contains("createItem"), log.contains(where: { $0.hasPrefix("prompt") }), promptCompletes { return ItemPaths(unlocked: ["/org/freedesktop/secrets/collection/login/1"], locked: []) }

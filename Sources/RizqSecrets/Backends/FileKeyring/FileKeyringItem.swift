@@ -1,4 +1,5 @@
 #if Secrets
+import RizqCore
 /// One item of a file keyring, decrypted: what a blob holds, the GVariant `(a{ss}sttay)`.
 ///
 /// | member | content |
@@ -43,6 +44,26 @@ struct FileKeyringItem: Equatable {
     /// The value of the attribute named `name` (compared byte for byte), if it has one.
     func value(of name: String) -> String? {
         attributes.first { $0.name.utf8.elementsEqual(name.utf8) }?.value
+    }
+
+    /// The name of the attribute that keeps the refresh token: git's own name for it. Inside the
+    /// encrypted item (the file keeps only its MAC in clear), as secret as the secret.
+    static let refreshTokenAttribute = "oauth_refresh_token"
+
+    /// The expiry and refresh token its attributes keep (``SecretLifetime/expiryAttribute``,
+    /// ``refreshTokenAttribute``); `nil` when it keeps neither.
+    var lifetime: SecretLifetime? {
+        get {
+            let lifetime = SecretLifetime(
+                expires: SecretLifetime.expiry(attribute: value(of: SecretLifetime.expiryAttribute)), refreshToken: value(of: Self.refreshTokenAttribute))
+            return lifetime.isEmpty ? nil : lifetime
+        }
+        set {
+            var kept = attributes.filter { $0.name != SecretLifetime.expiryAttribute && $0.name != Self.refreshTokenAttribute }
+            if let expiry = newValue?.expiryAttributeValue { kept.append(Attribute(name: SecretLifetime.expiryAttribute, value: expiry)) }
+            if let token = newValue?.refreshToken { kept.append(Attribute(name: Self.refreshTokenAttribute, value: token)) }
+            attributes = Self.sorted(kept)
+        }
     }
 
     /// `attributes` in libsecret's order for hashed attributes (`strcmp` of the names: their

@@ -104,10 +104,20 @@ public final class FileKeyringStore: FileBackedSecretStore {
 
     // MARK: - SecretStore
 
-    /// Stores the secret (see the type's description for which item is replaced). `isText` is
-    /// not kept: the format has no content type (libsecret reads every secret back as text).
+    /// Stores the secret (see the type's description for which item is replaced), with no lifetime.
+    /// `isText` is not kept: the format has no content type (libsecret reads every secret back
+    /// as text).
     public func storeSecret(_ bytes: Data, isText: Bool, forAccount account: String, label: String?) throws(SecretError) {
+        try storeSecret(bytes, isText: isText, forAccount: account, label: label, lifetime: nil)
+    }
+
+    /// Stores the secret with its lifetime: the expiry as the item's `password_expiry_utc`
+    /// attribute, the refresh token as its `oauth_refresh_token` (both inside the encrypted
+    /// item; the file keeps their MACs in clear, as for every attribute). `nil` drops the ones
+    /// the item had.
+    public func storeSecret(_ bytes: Data, isText: Bool, forAccount account: String, label: String?, lifetime: SecretLifetime?) throws(SecretError) {
         try SecretInput.validate(service: service, account: account, label: label, secretSize: bytes.count)
+        try lifetime?.validate()
         let label = label ?? SecretInput.defaultLabel(service: service, account: account)
         let password = try password()
         let wanted = attributes(account: account)
@@ -119,12 +129,13 @@ public final class FileKeyringStore: FileBackedSecretStore {
                 item.label = label
                 item.secret = Array(bytes)
                 item.modified = now
-                file.items[index].blob = try seal(item, key: key)
+                item.lifetime = lifetime
+                file.items[index] = try sealed(item, key: key)
             } else {
-                let item = FileKeyringItem(attributes: wanted + [.init(name: "xdg:schema", value: SecretServiceStore.schemaName)],
+                var item = FileKeyringItem(attributes: wanted + [.init(name: "xdg:schema", value: SecretServiceStore.schemaName)],
                                            label: label, created: now, modified: now, secret: Array(bytes))
-                let hashed = item.attributes.map { FileKeyringFile.HashedAttribute(name: $0.name, mac: key.hash($0.value)) }
-                file.items.append(FileKeyringFile.SealedItem(hashedAttributes: hashed, blob: try seal(item, key: key)))
+                item.lifetime = lifetime
+                file.items.append(try sealed(item, key: key))
             }
             file.usageCount &+= 1
             file.modified = now
@@ -133,10 +144,15 @@ public final class FileKeyringStore: FileBackedSecretStore {
     }
 
     /// The secret of the first item with the account's attributes, or `nil` when there is none
-    /// (or no keyring file).
+    /// (or no keyring file), or it expired.
     public func secretBytes(forAccount account: String) throws(SecretError) -> Data? {
+        try readSecret(forAccount: account)?.bytes
+    }
+
+    /// The secret of the first item with the account's attributes, found or expired, or `nil`.
+    public func readSecret(forAccount account: String) throws(SecretError) -> SecretReading? {
         try SecretInput.validate(service: service, account: account)
-        return try item(forAccount: account).map { Data($0.secret) }
+        return try item(forAccount: account).map { SecretReading.of(Data($0.secret), lifetime: $0.lifetime) }
     }
 
     /// Deletes every item with the account's attributes; `false` when there was none (nothing
@@ -242,6 +258,12 @@ public final class FileKeyringStore: FileBackedSecretStore {
             throw damaged("its item \(index) holds encrypted attributes other than the hashed ones it is found by (its blob was moved from another item)")
         }
         return item
+    }
+
+    /// `item` sealed, with the MACs of all its attributes in clear.
+    private func sealed(_ item: FileKeyringItem, key: FileKeyringKey) throws(SecretError) -> FileKeyringFile.SealedItem {
+        let hashed = item.attributes.map { FileKeyringFile.HashedAttribute(name: $0.name, mac: key.hash($0.value)) }
+        return FileKeyringFile.SealedItem(hashedAttributes: hashed, blob: try seal(item, key: key))
     }
 
     private func seal(_ item: FileKeyringItem, key: FileKeyringKey) throws(SecretError) -> [UInt8] {

@@ -31,21 +31,34 @@ public final class PlaintextSecretStore: SecretBackend {
     /// The file, `<root>/<service>/plaintext.json`.
     public var path: String { (try? layoutResult.get().plaintext) ?? root + "/" + service + "/plaintext.json" }
 
-    /// Stores the secret in the file.
+    /// Stores the secret in the file, with no lifetime.
     public func storeSecret(_ bytes: Data, isText: Bool, forAccount account: String, label: String?) throws(SecretError) {
+        try storeSecret(bytes, isText: isText, forAccount: account, label: label, lifetime: nil)
+    }
+
+    /// Stores the secret in the file with its lifetime (in the item, as plain as the secret).
+    public func storeSecret(_ bytes: Data, isText: Bool, forAccount account: String, label: String?, lifetime: SecretLifetime?) throws(SecretError) {
         try SecretInput.validate(service: service, account: account, label: label, secretSize: bytes.count)
+        try lifetime?.validate()
         let label = label ?? SecretInput.defaultLabel(service: service, account: account)
         let now = Date()
         _ = try mutate { contents in
-            contents.setItem(VaultItem(data: bytes, isText: isText, label: label, created: contents.items[account]?.created ?? now, modified: now), forAccount: account)
+            let created = contents.items[account]?.created ?? now
+            contents.setItem(
+                VaultItem(data: bytes, isText: isText, label: label, created: created, modified: now, lifetime: lifetime), forAccount: account)
             return true
         }
     }
 
-    /// The stored bytes, or `nil`.
+    /// The stored bytes, or `nil` (none, or expired).
     public func secretBytes(forAccount account: String) throws(SecretError) -> Data? {
+        try readSecret(forAccount: account)?.bytes
+    }
+
+    /// The stored secret, found or expired, or `nil`.
+    public func readSecret(forAccount account: String) throws(SecretError) -> SecretReading? {
         try SecretInput.validate(service: service, account: account)
-        return try contents()?.items[account]?.data
+        return try contents()?.items[account].map { SecretReading.of($0.data, lifetime: $0.lifetime) }
     }
 
     /// Removes the item; `false` when there was none.

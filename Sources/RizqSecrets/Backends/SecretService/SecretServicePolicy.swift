@@ -1,5 +1,6 @@
 #if Secrets
 import Foundation
+import RizqCore
 
 /// What RizqSecrets does with the Secret Service: which D-Bus calls an operation takes, and what
 /// their answers mean. The C shim makes the calls and decides nothing (``SecretServiceCalls``);
@@ -41,37 +42,61 @@ struct SecretServicePolicy<Calls: SecretServiceCalls> {
         ["service": key.service, "account": key.account]
     }
 
-    /// Stores `secret` for `key`: replaces the secret and label of the account's item, or
-    /// creates one in the collection with `alias` under the schema named `schema`.
+    /// Stores `secret` for `key` with `lifetime`: replaces the secret and label of the account's
+    /// item, or creates one in the collection with `alias` under the schema named `schema`. The
+    /// expiry is the item's `password_expiry_utc` attribute; no call changes an attribute in
+    /// place, so an item whose expiry changes is made again and the old one deleted. The refresh
+    /// token is an item of its own (``refreshTokenAttributes(of:)``), made or deleted to match.
     func store(
         _ secret: Data, isText: Bool, for key: SecretPathCache.Key, label: String, schema: String, alias: String,
-        paths: inout SecretPathCache
+        lifetime: SecretLifetime? = nil, paths: inout SecretPathCache
     ) throws(ShimFailure) {
         paths.forget(key)
+        let expiry = lifetime?.expiryAttributeValue
         let found = try calls.search(Self.attributes(of: key))
         if let item = found.unlocked.first ?? found.locked.first {
             if found.unlocked.isEmpty { try unlock([item], because: "the item is locked") }
-            try calls.setSecret(secret, isText: isText, at: item)
-            try calls.setLabel(label, at: item)
-            return
+            if try calls.attribute(SecretLifetime.expiryAttribute, of: item) == expiry {
+                try calls.setSecret(secret, isText: isText, at: item)
+                try calls.setLabel(label, at: item)
+            } else {
+                let made = try create(Self.attributes(of: key), expiry: expiry, schema: schema, alias: alias, label: label, secret: secret, isText: isText)
+                for old in found.unlocked + found.locked where old != made {
+                    if let prompt = try calls.delete(old) { _ = try calls.prompt(prompt) }
+                }
+            }
+        } else {
+            _ = try create(Self.attributes(of: key), expiry: expiry, schema: schema, alias: alias, label: label, secret: secret, isText: isText)
         }
+        try storeRefreshToken(lifetime?.refreshToken, of: key, alias: alias)
+    }
+
+    /// Creates the item of `attributes` (with `expiry`, when given) in the collection with
+    /// `alias`: its path. A prompt the service asks for is its own step; one that made nothing
+    /// was dismissed.
+    private func create(
+        _ attributes: [String: String], expiry: String?, schema: String, alias: String, label: String, secret: Data, isText: Bool
+    ) throws(ShimFailure) -> String {
         guard let collection = try calls.collection(alias: alias) else {
             throw ShimFailure(reason: .noCollection, detail: "there is no collection with the alias '\(alias)'")
         }
         if try calls.isLocked(collection: collection) { try unlock([collection], because: "the collection is locked") }
-        var attributes = Self.attributes(of: key)
-        attributes["xdg:schema"] = schema
-        let created = try calls.createItem(in: collection, attributes: attributes, label: label, secret: secret, isText: isText)
-        if let prompt = created.prompt {
+        var created = attributes
+        created["xdg:schema"] = schema
+        if let expiry { created[SecretLifetime.expiryAttribute] = expiry }
+        let made = try calls.createItem(in: collection, attributes: created, label: label, secret: secret, isText: isText)
+        if let prompt = made.prompt {
             // The collection is unlocked: the service's own step (see above).
             _ = try calls.prompt(prompt)
-            if try calls.search(Self.attributes(of: key)).isEmpty { throw ShimFailure(reason: .promptDismissed, detail: "the prompt was dismissed") }
+            if try calls.search(created).isEmpty { throw ShimFailure(reason: .promptDismissed, detail: "the prompt was dismissed") }
         }
+        return made.item
     }
 
-    /// The secret of `key`, or `nil` when there is no item: from the remembered path when
-    /// nothing changed since it was found (one round trip), else searched for (two).
-    func lookup(_ key: SecretPathCache.Key, paths: inout SecretPathCache) throws(ShimFailure) -> Data? {
+    /// The secret of `key` and its expiry attribute, or `nil` when there is no item: from the
+    /// remembered path when nothing changed since it was found (one round trip), else searched
+    /// for (three: the search, the expiry, the secret).
+    func lookup(_ key: SecretPathCache.Key, paths: inout SecretPathCache) throws(ShimFailure) -> (secret: Data, expiry: String?)? {
         if let remembered = readRemembered(key, paths: &paths) { return remembered }
         let before = calls.changes
         let found = try calls.search(Self.attributes(of: key))
@@ -81,6 +106,7 @@ struct SecretServicePolicy<Calls: SecretServiceCalls> {
         }
         let unlocked = !found.unlocked.isEmpty
         if !unlocked { try unlock(found.locked, because: "the item is locked") }
+        let expiry = try calls.attribute(SecretLifetime.expiryAttribute, of: item)
         guard let secret = try calls.secret(at: item) else {
             // An item the search listed as unlocked whose secret did not come back is one this
             // session could not decrypt: a new session reads it (SecretServiceFailure.sessionRefused).
@@ -88,8 +114,63 @@ struct SecretServicePolicy<Calls: SecretServiceCalls> {
                 ? ShimFailure(reason: .sessionRefused, detail: "the service gave no secret this session could decrypt for an unlocked item")
                 : ShimFailure(reason: .locked, detail: "the service gave no secret for the item")
         }
-        if let before { paths.remember(item, for: key, changesBefore: before) }
-        return secret
+        if let before { paths.remember(item, expiry: expiry, for: key, changesBefore: before) }
+        return (secret, expiry)
+    }
+
+    /// What is stored for `key`, expired or not, or `nil`; with its refresh token when
+    /// `withRefreshToken` (one search more, and its secret).
+    func reading(_ key: SecretPathCache.Key, withRefreshToken: Bool, paths: inout SecretPathCache) throws(ShimFailure) -> SecretReading? {
+        guard let found = try lookup(key, paths: &paths) else { return nil }
+        var lifetime = SecretLifetime(expires: SecretLifetime.expiry(attribute: found.expiry))
+        if withRefreshToken { lifetime.refreshToken = try refreshToken(of: key) }
+        return SecretReading.of(found.secret, lifetime: lifetime)
+    }
+
+    // MARK: Refresh tokens
+
+    /// The attributes of the item that keeps `key`'s refresh token: neither `service` nor
+    /// `account`, so that no search for the account (or `secret-tool lookup`) finds it and no
+    /// listing of the service names it.
+    static func refreshTokenAttributes(of key: SecretPathCache.Key) -> [String: String] {
+        ["refresh_token_service": key.service, "refresh_token_account": key.account]
+    }
+
+    /// The schema name of the items that keep refresh tokens.
+    static var refreshTokenSchema: String { "org.rizq.Prefs.RefreshToken" }
+
+    /// Makes the item holding `token` for `key` (replacing the one there), or deletes it when
+    /// `token` is `nil`.
+    private func storeRefreshToken(_ token: String?, of key: SecretPathCache.Key, alias: String) throws(ShimFailure) {
+        let attributes = Self.refreshTokenAttributes(of: key)
+        guard let token else {
+            try deleteRefreshToken(of: key)
+            return
+        }
+        _ = try create(
+            attributes, expiry: nil, schema: Self.refreshTokenSchema, alias: alias,
+            label: "Refresh token of \(SecretInput.defaultLabel(service: key.service, account: key.account))", secret: Data(token.utf8),
+            isText: true)
+    }
+
+    /// The refresh token kept for `key`, or `nil`.
+    private func refreshToken(of key: SecretPathCache.Key) throws(ShimFailure) -> String? {
+        let found = try calls.search(Self.refreshTokenAttributes(of: key))
+        guard let item = found.unlocked.first ?? found.locked.first else { return nil }
+        if found.unlocked.isEmpty { try unlock(found.locked, because: "the refresh token's item is locked") }
+        guard let bytes = try calls.secret(at: item) else { return nil }
+        let token = String(decoding: bytes, as: UTF8.self)
+        // Another program's item: kept only what a refresh token may be.
+        return SecretLifetime(refreshToken: token).problem == nil ? token : nil
+    }
+
+    /// Deletes the refresh token kept for `key`, if there is one.
+    private func deleteRefreshToken(of key: SecretPathCache.Key) throws(ShimFailure) {
+        let found = try calls.search(Self.refreshTokenAttributes(of: key))
+        if !found.locked.isEmpty { try unlock(found.locked, because: "the refresh token's item is locked") }
+        for item in found.unlocked + found.locked {
+            if let prompt = try calls.delete(item) { _ = try calls.prompt(prompt) }
+        }
     }
 
     /// Deletes every item of `key`; `false` when there was none.
@@ -112,6 +193,7 @@ struct SecretServicePolicy<Calls: SecretServiceCalls> {
         if prompted, try !calls.search(Self.attributes(of: key)).isEmpty {
             throw ShimFailure(reason: .promptDismissed, detail: "the prompt was dismissed")
         }
+        try deleteRefreshToken(of: key)
         return true
     }
 
@@ -174,9 +256,9 @@ struct SecretServicePolicy<Calls: SecretServiceCalls> {
     /// The secret at the path remembered for `key`, if the count of changes stood still from
     /// before the search that found it until after this read (``SecretPathCache``); else `nil`,
     /// with the entry gone.
-    private func readRemembered(_ key: SecretPathCache.Key, paths: inout SecretPathCache) -> Data? {
-        guard let now = calls.changes, let path = paths.path(for: key, changes: now) else { return nil }
-        if let secret = try? calls.secret(at: path), calls.changes == now { return secret }
+    private func readRemembered(_ key: SecretPathCache.Key, paths: inout SecretPathCache) -> (secret: Data, expiry: String?)? {
+        guard let now = calls.changes, let remembered = paths.path(for: key, changes: now) else { return nil }
+        if let secret = try? calls.secret(at: remembered.path), calls.changes == now { return (secret, remembered.expiry) }
         paths.forget(key)
         return nil
     }

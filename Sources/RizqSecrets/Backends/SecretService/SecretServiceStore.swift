@@ -1,6 +1,7 @@
 #if Secrets
 import Foundation
 import Logging
+import RizqCore
 
 /// Secrets in the desktop's Secret Service (GNOME Keyring, KWallet, KeePassXC), through
 /// libsecret.
@@ -83,16 +84,31 @@ public struct SecretServiceStore: SecretStore {
 
     // MARK: Synchronous
 
-    /// Stores the secret, replacing the item's secret if one exists (whoever created it).
+    /// Stores the secret, replacing the item's secret if one exists (whoever created it), with no
+    /// lifetime (an expiry or refresh token the item had goes).
     public func storeSecret(_ bytes: Data, isText: Bool, forAccount account: String, label: String?) throws(SecretError) {
-        try SecretInput.validate(service: service, account: account, label: label, secretSize: bytes.count)
-        try SecretWorker.shared.run(timeout: timeout, storeOperation(bytes, isText, account, label))
+        try storeSecret(bytes, isText: isText, forAccount: account, label: label, lifetime: nil)
     }
 
-    /// The stored bytes, or `nil` when there is no item.
+    /// Stores the secret with its lifetime: the expiry as the item's `password_expiry_utc`
+    /// attribute (Unix seconds), the refresh token as an item of its own, under the schema
+    /// `org.rizq.Prefs.RefreshToken` (never an attribute: a locked keyring shows those).
+    public func storeSecret(_ bytes: Data, isText: Bool, forAccount account: String, label: String?, lifetime: SecretLifetime?) throws(SecretError) {
+        try SecretInput.validate(service: service, account: account, label: label, secretSize: bytes.count)
+        try lifetime?.validate()
+        try SecretWorker.shared.run(timeout: timeout, storeOperation(bytes, isText, account, label, lifetime))
+    }
+
+    /// The stored bytes, or `nil` when there is no item, or the secret expired.
     public func secretBytes(forAccount account: String) throws(SecretError) -> Data? {
         try SecretInput.validate(service: service, account: account)
-        return try SecretWorker.shared.run(timeout: timeout, lookupOperation(account))
+        return try SecretWorker.shared.run(timeout: timeout, lookupOperation(account, withRefreshToken: false))?.bytes
+    }
+
+    /// The stored secret, found or expired (with its refresh token), or `nil` when there is no item.
+    public func readSecret(forAccount account: String) throws(SecretError) -> SecretReading? {
+        try SecretInput.validate(service: service, account: account)
+        return try SecretWorker.shared.run(timeout: timeout, lookupOperation(account, withRefreshToken: true))
     }
 
     /// Deletes every item of the account; `false` when there was none.
@@ -111,14 +127,26 @@ public struct SecretServiceStore: SecretStore {
 
     /// Stores the secret; the calling task is suspended, not blocked.
     public func storeSecret(_ bytes: Data, isText: Bool, forAccount account: String, label: String?) async throws(SecretError) {
+        try await storeSecret(bytes, isText: isText, forAccount: account, label: label, lifetime: nil)
+    }
+
+    /// Stores the secret with its lifetime; the calling task is suspended, not blocked.
+    public func storeSecret(_ bytes: Data, isText: Bool, forAccount account: String, label: String?, lifetime: SecretLifetime?) async throws(SecretError) {
         try SecretInput.validate(service: service, account: account, label: label, secretSize: bytes.count)
-        try await SecretWorker.shared.run(timeout: timeout, storeOperation(bytes, isText, account, label))
+        try lifetime?.validate()
+        try await SecretWorker.shared.run(timeout: timeout, storeOperation(bytes, isText, account, label, lifetime))
     }
 
     /// The stored bytes, or `nil`; the calling task is suspended, not blocked.
     public func secretBytes(forAccount account: String) async throws(SecretError) -> Data? {
         try SecretInput.validate(service: service, account: account)
-        return try await SecretWorker.shared.run(timeout: timeout, lookupOperation(account))
+        return try await SecretWorker.shared.run(timeout: timeout, lookupOperation(account, withRefreshToken: false))?.bytes
+    }
+
+    /// The stored secret, found or expired, or `nil`; the calling task is suspended, not blocked.
+    public func readSecret(forAccount account: String) async throws(SecretError) -> SecretReading? {
+        try SecretInput.validate(service: service, account: account)
+        return try await SecretWorker.shared.run(timeout: timeout, lookupOperation(account, withRefreshToken: true))
     }
 
     /// Deletes the account's items; the calling task is suspended, not blocked.
@@ -163,7 +191,9 @@ public struct SecretServiceStore: SecretStore {
         SecretPathCache.Key(service: service, account: account)
     }
 
-    private func storeOperation(_ bytes: Data, _ isText: Bool, _ account: String, _ label: String?) -> @Sendable () throws(SecretError) -> Void {
+    private func storeOperation(
+        _ bytes: Data, _ isText: Bool, _ account: String, _ label: String?, _ lifetime: SecretLifetime?
+    ) -> @Sendable () throws(SecretError) -> Void {
         let (key, alias, prompt, timeout, roundTrip) = (key(account), collection.rawValue, allowsPrompt, timeout, roundTripTimeout)
         let label = label ?? SecretInput.defaultLabel(service: service, account: account)
         // Text holding U+0000 goes as bytes (application/octet-stream): KWallet keeps a text/plain
@@ -172,17 +202,17 @@ public struct SecretServiceStore: SecretStore {
         return { () throws(SecretError) in
             try SecretServiceSession.perform(timeout: timeout, roundTrip: roundTrip, alias: alias) { calls, paths throws(ShimFailure) in
                 try SecretServicePolicy(calls: calls, allowsPrompt: prompt)
-                    .store(bytes, isText: isText, for: key, label: label, schema: Self.schemaName, alias: alias, paths: &paths)
+                    .store(bytes, isText: isText, for: key, label: label, schema: Self.schemaName, alias: alias, lifetime: lifetime, paths: &paths)
             }
             Logger.rizqSecrets.debug("stored a secret", metadata: ["service": "\(key.service)", "account": "\(key.account)"])
         }
     }
 
-    private func lookupOperation(_ account: String) -> @Sendable () throws(SecretError) -> Data? {
+    private func lookupOperation(_ account: String, withRefreshToken: Bool) -> @Sendable () throws(SecretError) -> SecretReading? {
         let (key, prompt, timeout, roundTrip, alias) = (key(account), allowsPrompt, timeout, roundTripTimeout, collection.rawValue)
-        return { () throws(SecretError) -> Data? in
+        return { () throws(SecretError) -> SecretReading? in
             let found = try SecretServiceSession.perform(timeout: timeout, roundTrip: roundTrip) { calls, paths throws(ShimFailure) in
-                try SecretServicePolicy(calls: calls, allowsPrompt: prompt, alias: alias).lookup(key, paths: &paths)
+                try SecretServicePolicy(calls: calls, allowsPrompt: prompt, alias: alias).reading(key, withRefreshToken: withRefreshToken, paths: &paths)
             }
             Logger.rizqSecrets.debug("looked up a secret", metadata: ["service": "\(key.service)", "account": "\(key.account)", "found": "\(found != nil)"])
             return found

@@ -98,18 +98,21 @@ public final class VaultSecretStore: FileBackedSecretStore {
         return try readContents()?.items[account]
     }
 
-    /// Stores `bytes` for `account`, replacing what was there; makes the vault (with
+    /// Stores `bytes` for `account` with `lifetime` (kept inside the encrypted item), replacing
+    /// what was there, lifetime included; makes the vault (with
     /// ``VaultConfiguration/newVaultSlots``) if there is none.
     /// - Throws: ``VaultError/vaultFull(path:size:limit:room:)`` when the vault would grow past
     ///   ``maximumVaultSize``, saying how large a secret still fits.
-    public func store(_ bytes: Data, isText: Bool, forAccount account: String, label: String?) throws(VaultError) {
+    public func store(_ bytes: Data, isText: Bool, forAccount account: String, label: String?, lifetime: SecretLifetime? = nil) throws(VaultError) {
         try validate(account: account, label: label, size: bytes.count)
+        if let problem = lifetime?.problem { throw .invalidInput(reason: problem) }
         let now = Date()
         let label = label ?? SecretInput.defaultLabel(service: service, account: account)
         do {
             _ = try mutate(createIfMissing: true) { (contents: inout VaultContents) throws(VaultError) -> Bool in
                 let created = contents.items[account]?.created ?? now
-                contents.setItem(VaultItem(data: bytes, isText: isText, label: label, created: created, modified: now), forAccount: account)
+                contents.setItem(
+                    VaultItem(data: bytes, isText: isText, label: label, created: created, modified: now, lifetime: lifetime), forAccount: account)
                 return true
             }
         } catch .vaultFull(let path, let size, let limit, nil) {
@@ -192,14 +195,24 @@ public final class VaultSecretStore: FileBackedSecretStore {
 
     // MARK: - SecretStore
 
-    /// Stores the secret in the vault (see ``store(_:isText:forAccount:label:)``).
+    /// Stores the secret in the vault (see ``store(_:isText:forAccount:label:lifetime:)``), with no lifetime.
     public func storeSecret(_ bytes: Data, isText: Bool, forAccount account: String, label: String?) throws(SecretError) {
-        do { try store(bytes, isText: isText, forAccount: account, label: label) } catch { throw error.secretError }
+        try storeSecret(bytes, isText: isText, forAccount: account, label: label, lifetime: nil)
     }
 
-    /// The stored bytes, or `nil` when there is no such item or no vault.
+    /// Stores the secret in the vault with its lifetime (see ``store(_:isText:forAccount:label:lifetime:)``).
+    public func storeSecret(_ bytes: Data, isText: Bool, forAccount account: String, label: String?, lifetime: SecretLifetime?) throws(SecretError) {
+        do { try store(bytes, isText: isText, forAccount: account, label: label, lifetime: lifetime) } catch { throw error.secretError }
+    }
+
+    /// The stored bytes, or `nil` when there is no such item, no vault, or the secret expired.
     public func secretBytes(forAccount account: String) throws(SecretError) -> Data? {
-        do { return try item(forAccount: account)?.data } catch { throw error.secretError }
+        try readSecret(forAccount: account)?.bytes
+    }
+
+    /// The stored secret, found or expired, or `nil` when there is no such item or no vault.
+    public func readSecret(forAccount account: String) throws(SecretError) -> SecretReading? {
+        do { return try item(forAccount: account).map { SecretReading.of($0.data, lifetime: $0.lifetime) } } catch { throw error.secretError }
     }
 
     /// Removes the item; `false` when there was none.

@@ -19,6 +19,11 @@ struct SecretSetCommand: ParsableCommand {
             stored as such. Replaces the secret of an existing item. The secret is never taken \
             from the command line, where other users' 'ps' and the shell's history would see it.
 
+            --expires makes the secret expire: from then on reads answer as if it were missing \
+            ('secret get' says it expired), and --refresh-token-file keeps the token that \
+            renews it (printed by 'secret get --refresh-token'). Storing without them drops \
+            the ones the secret had.
+
             A KEY that starts with '-' goes after '--': rizq-prefs secret set -- --odd-name.
 
             Example:
@@ -35,6 +40,8 @@ struct SecretSetCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: ArgumentHelp("The label keyring managers show (default: 'KEY (SERVICE)').", valueName: "text"),
             transform: NegativeNumbers.unmarked)
     var label: String?
+
+    @OptionGroup var lifetimeOptions: SecretLifetimeOptions
 
     @Flag(help: "Store stdin exactly, without dropping a trailing newline.")
     var raw = false
@@ -54,6 +61,7 @@ struct SecretSetCommand: ParsableCommand {
         guard unexpected.isEmpty else {
             throw CLIError(.usage, "secret set takes one argument, the key, and reads the secret from stdin, never from the command line (where 'ps' and the shell's history would show it); \(unexpected.count == 1 ? "the extra argument was" : "\(unexpected.count) extra arguments were") not shown (a mistyped option counts too: see 'rizq-prefs secret set --help'); pipe the secret in: printf '%s' \"$TOKEN\" | rizq-prefs secret set KEY")
         }
+        let lifetime = try lifetimeOptions.lifetime()
         let store = try options.openStore(collection: session ? .session : .default, backend: backend.kind())
         if session {
             // The session keyring is the Secret Service's: a write that goes elsewhere would
@@ -69,7 +77,7 @@ struct SecretSetCommand: ParsableCommand {
         let isText = String(data: secret, encoding: .utf8) != nil
         defer { secret.resetBytes(in: 0..<secret.count) }
         do throws(SecretError) {
-            try store.storeSecret(secret, isText: isText, forAccount: key, label: label)
+            try store.storeSecret(secret, isText: isText, forAccount: key, label: label, lifetime: lifetime)
         } catch {
             // A damaged vault is never written over, unless --force moves it aside first.
             // So is one whose contents are not sealed by its key (a forgery) or are older than this
@@ -85,7 +93,9 @@ struct SecretSetCommand: ParsableCommand {
                 do throws(VaultError) { return try vault.setAsideDamagedVault() } catch { throw error.secretError }
             }
             Output.note("rizq-prefs: the damaged vault was moved aside to \(aside ?? path); an empty vault with the same key starts now")
-            try CLIError.secrets { () throws(SecretError) in try store.storeSecret(secret, isText: isText, forAccount: key, label: label) }
+            try CLIError.secrets { () throws(SecretError) in
+                try store.storeSecret(secret, isText: isText, forAccount: key, label: label, lifetime: lifetime)
+            }
         }
     }
 

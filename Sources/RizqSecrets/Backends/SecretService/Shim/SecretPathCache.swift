@@ -65,6 +65,9 @@ struct SecretPathCache {
 
     private struct Entry {
         var path: String
+        /// The item's `password_expiry_utc` attribute when it was found (attributes change
+        /// only with a signal, as the secret does).
+        var expiry: String?
         /// The count of signals before the search that found `path`.
         var changes: UInt32
     }
@@ -77,20 +80,20 @@ struct SecretPathCache {
 
     /// The path remembered for `key`, if nothing changed since the search that found it
     /// (`changes`: the count now); otherwise the entry goes.
-    mutating func path(for key: Key, changes: UInt32) -> String? {
+    mutating func path(for key: Key, changes: UInt32) -> (path: String, expiry: String?)? {
         guard let entry = entries[key] else { return nil }
         guard entry.changes == changes else {
             entries[key] = nil
             return nil
         }
-        return entry.path
+        return (entry.path, entry.expiry)
     }
 
     /// A read at `path` found the secret of `key`; `changes` is the count from before the
     /// search that found the path.
-    mutating func remember(_ path: String, for key: Key, changesBefore changes: UInt32) {
+    mutating func remember(_ path: String, expiry: String? = nil, for key: Key, changesBefore changes: UInt32) {
         if entries.count >= Self.limit { entries.removeAll() }
-        entries[key] = Entry(path: path, changes: changes)
+        entries[key] = Entry(path: path, expiry: expiry, changes: changes)
     }
 
     /// The account is about to change (stored, deleted) or its read failed: search next time.

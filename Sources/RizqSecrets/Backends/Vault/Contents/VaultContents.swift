@@ -1,6 +1,7 @@
 #if Secrets
 import Crypto
 import Foundation
+import RizqCore
 import RizqAge
 
 /// The vault's plaintext, what `age -d` prints: since this release a sealed JSON object
@@ -88,6 +89,20 @@ struct VaultContents: Sendable, Equatable {
         var label: String
         var created: String
         var modified: String
+        /// When it expires (ISO 8601), when it does.
+        var expires: String?
+        /// Its refresh token, when it has one.
+        var refreshToken: String?
+
+        init(_ item: VaultItem) {
+            data = item.data
+            isText = item.isText
+            label = item.label
+            created = item.created.formatted(VaultContents.dateStyle)
+            modified = item.modified.formatted(VaultContents.dateStyle)
+            expires = item.lifetime?.expires?.formatted(VaultContents.dateStyle)
+            refreshToken = item.lifetime?.refreshToken
+        }
     }
 
     /// The sealed format's top level.
@@ -127,9 +142,7 @@ struct VaultContents: Sendable, Equatable {
         var wire: [String: WireItem] = [:]
         wire.reserveCapacity(items.count)
         for (account, item) in items {
-            wire[account] = WireItem(
-                data: item.data, isText: item.isText, label: item.label, created: item.created.formatted(Self.dateStyle),
-                modified: item.modified.formatted(Self.dateStyle))
+            wire[account] = WireItem(item)
         }
         return wire
     }
@@ -251,9 +264,7 @@ struct VaultContents: Sendable, Equatable {
 
     /// `item`'s encoding under `account`: its dates formatted, its JSON member, its seal input.
     private static func encoding(_ account: String, _ item: VaultItem, encoder: JSONEncoder) throws(VaultError) -> Encoding {
-        let wire = WireItem(
-            data: item.data, isText: item.isText, label: item.label, created: item.created.formatted(dateStyle),
-            modified: item.modified.formatted(dateStyle))
+        let wire = WireItem(item)
         do {
             var member = [UInt8](try encoder.encode(account))
             member.append(UInt8(ascii: ":"))
@@ -305,7 +316,17 @@ struct VaultContents: Sendable, Equatable {
             guard let created = try? dateStyle.parse(item.created), let modified = try? dateStyle.parse(item.modified) else {
                 throw .damaged(path: path, reason: "it decrypts, but an item's dates are not ISO 8601 times")
             }
-            items[account] = VaultItem(data: item.data, isText: item.isText, label: item.label, created: created, modified: modified)
+            var expires: Date?
+            if let text = item.expires {
+                guard let date = try? dateStyle.parse(text) else { throw .damaged(path: path, reason: "it decrypts, but an item's expiry is not an ISO 8601 time") }
+                expires = date
+            }
+            if let token = item.refreshToken, token.utf8.count > SecretLifetime.maximumRefreshTokenSize || token.utf8.contains(0) {
+                throw .damaged(path: path, reason: "it decrypts, but an item's refresh token is larger than \(SecretLifetime.maximumRefreshTokenSize >> 10) KiB or holds a NUL byte")
+            }
+            items[account] = VaultItem(
+                data: item.data, isText: item.isText, label: item.label, created: created, modified: modified,
+                lifetime: SecretLifetime(expires: expires, refreshToken: item.refreshToken))
         }
         return items
     }

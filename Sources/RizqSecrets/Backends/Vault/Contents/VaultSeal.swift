@@ -62,6 +62,15 @@ enum VaultSeal {
         add(item.label)
         add(item.created)
         add(item.modified)
+        // The lifetime, named, only when the item has one: an item without keeps its seal.
+        if let expires = item.expires {
+            add("expires")
+            add(expires)
+        }
+        if let refreshToken = item.refreshToken {
+            add("refreshToken")
+            add(refreshToken)
+        }
         return bytes
     }
 
