@@ -15,7 +15,10 @@ import RizqCore
 ///   writes `org.git.Password`).
 /// - **Anything else** (the vault on a server, the file keyring in a Flatpak, credential
 ///   folders read-only): items of the chain's ``service``, one account per place and user
-///   (`https://alice@example.com/`), as `rizq-prefs secret` keeps them.
+///   (`https://alice@example.com/`), as `rizq-prefs secret` keeps them: the password as the
+///   secret, the expiry and refresh token as its `SecretLifetime` (`rizq-prefs secret list
+///   --long --service git-credentials` shows the expiry). Items an earlier release kept with
+///   git's lines inside the secret are read as such.
 ///
 /// An expired credential is never served: a read skips it, as git would discard it.
 ///
@@ -74,9 +77,9 @@ public final class NetworkCredentialStore: Sendable {
             return nil
         }
         for (account, stored) in try chainAccounts(matching: query).prefix(Self.maximumMatches) {
-            guard var bytes = try chain.secretBytes(forAccount: account) else { continue }
+            guard case .found(var bytes, let lifetime)? = try chain.readSecret(forAccount: account) else { continue }
             defer { bytes.resetBytes(in: 0..<bytes.count) }
-            let found = stored.reading(storedSecret: String(decoding: bytes, as: UTF8.self))
+            let found = Self.credential(stored, bytes: bytes, lifetime: lifetime)
             if !found.isExpired(at: now) { return found }
         }
         return nil
@@ -90,14 +93,18 @@ public final class NetworkCredentialStore: Sendable {
             _ = try erase(matching: credential, onlyWithPassword: false)
             return
         }
-        let secret = Data(credential.storedSecret.utf8)
         if try keepsInSecretService() {
             try secretService.storeItem(
                 attributes: Self.attributes(of: credential), identifying: Self.libsecretAttributes, schema: Self.libsecretSchema,
-                label: "Git: \(credential.place)", secret: secret, isText: true)
+                label: "Git: \(credential.place)", secret: Data(credential.storedSecret.utf8), isText: true)
             return
         }
-        try chain.storeSecret(secret, isText: true, forAccount: NetworkCredentialAccount.name(of: credential), label: "Git: \(credential.place)")
+        // On the chain the password is the secret, and its expiry and refresh token its lifetime
+        // (kept by every backend, shown by `rizq-prefs secret list --long`).
+        let lifetime = SecretLifetime(expires: credential.expiry, refreshToken: credential.oauthRefreshToken)
+        try chain.storeSecret(
+            Data((credential.password ?? "").utf8), isText: true, forAccount: NetworkCredentialAccount.name(of: credential),
+            label: "Git: \(credential.place)", lifetime: lifetime.isEmpty ? nil : lifetime)
     }
 
     /// Erases the credentials `query` matches; with `onlyWithPassword` and a password in the
@@ -118,8 +125,9 @@ public final class NetworkCredentialStore: Sendable {
         }
         var erased = 0
         for (account, stored) in try chainAccounts(matching: query) {
-            if let password, let bytes = try chain.secretBytes(forAccount: account),
-                stored.reading(storedSecret: String(decoding: bytes, as: UTF8.self)).password != password
+            // An expired copy is never served: erased whatever the password.
+            if let password, case .found(let bytes, let lifetime)? = try chain.readSecret(forAccount: account),
+                Self.credential(stored, bytes: bytes, lifetime: lifetime).password != password
             {
                 continue
             }
@@ -150,6 +158,18 @@ public final class NetworkCredentialStore: Sendable {
     }
 
     /// The credential an item's attributes describe.
+    /// The credential of a chain item: `stored` (from its account name) with the password the
+    /// secret holds and its lifetime. An item an earlier release wrote keeps the expiry and
+    /// refresh token inside the secret (git 2.44's lines), read as such.
+    private static func credential(_ stored: NetworkCredential, bytes: Data, lifetime: SecretLifetime?) -> NetworkCredential {
+        var credential = stored.reading(storedSecret: String(decoding: bytes, as: UTF8.self))
+        if let lifetime {
+            credential.expiry = lifetime.expires
+            credential.oauthRefreshToken = lifetime.refreshToken
+        }
+        return credential
+    }
+
     private static func credential(from item: SecretServiceStore.AttributeItem) -> NetworkCredential {
         let attributes = item.attributes
         return NetworkCredential(

@@ -115,7 +115,15 @@ final class GitCredentialHelperTests: XCTestCase {
             grep -rl vault-pass-7 "$HOME" "$RIZQ_SCRATCH/prefs" 2>/dev/null | sed 's/^/plain: /'
             printf 'protocol=https\\nhost=git.example.com\\nusername=alice\\npassword=vault-pass-7\\n\\n' | gitcred "$OURS" reject
             printf 'protocol=https\\nhost=git.example.com\\n\\n' | gitcred "$OURS" fill; echo "fill after reject: $?"
+            # An OAuth token with its expiry and refresh token: the secret's lifetime on the chain.
+            printf 'protocol=https\\nhost=forge.example\\nusername=bob\\npassword=oauth-access-1\\npassword_expiry_utc=4102444800\\noauth_refresh_token=oauth-refresh-1\\n\\n' | "$OURS" store
+            printf 'protocol=https\\nhost=forge.example\\n\\n' | "$OURS" get | sed 's/^/oauth: /'
+            "$RIZQ_CLI" secret list --long --service git-credentials | sed 's/^/long: /'
+            "$RIZQ_CLI" secret get --service git-credentials https://bob@forge.example/ | sed 's/^/secret: /'; echo
             """)
+        XCTAssertTrue(result.stdout.contains("oauth: username=bob\noauth: password=oauth-access-1\noauth: password_expiry_utc=4102444800\noauth: oauth_refresh_token=oauth-refresh-1"), result.stdout + result.stderr)
+        XCTAssertTrue(result.stdout.contains("long: https://bob@forge.example/  2100-01-01T00:00:00Z  yes"), result.stdout + result.stderr)
+        XCTAssertTrue(result.stdout.contains("secret: oauth-access-1\n"), "the password alone is the secret: \(result.stdout)")
         XCTAssertTrue(result.stdout.contains("fill: username=alice\nfill: password=vault-pass-7"), result.stdout + result.stderr)
         XCTAssertTrue(result.stdout.contains("list: https://alice@git.example.com/"), result.stdout + result.stderr)
         XCTAssertTrue(result.stdout.contains("target: ") && result.stdout.contains("vault"), result.stdout + result.stderr)
