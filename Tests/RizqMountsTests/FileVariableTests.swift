@@ -34,7 +34,7 @@ final class FileVariableTests: XCTestCase {
     func testBothSetIsAnErrorAndAnEmptyOneCountsAsUnset() throws {
         let path = try file("secret", "from-file\n")
         XCTAssertThrowsError(try FileVariable.text(of: "DB_PASSWORD", in: ["DB_PASSWORD": "x", "DB_PASSWORD_FILE": path])) { error in
-            XCTAssertEqual(error as? FileVariableError, .bothSet(name: "DB_PASSWORD"))
+            XCTAssertEqual(error as? MountError, .variableBothSet(name: "DB_PASSWORD"))
             XCTAssertEqual("\(error)", "both DB_PASSWORD and DB_PASSWORD_FILE are set, but they exclude each other; unset one of them")
         }
         XCTAssertNotEqual(try fileEnvStatus("DB_PASSWORD", ["DB_PASSWORD": "x", "DB_PASSWORD_FILE": path]), 0, "file_env refuses it too")
@@ -48,7 +48,7 @@ final class FileVariableTests: XCTestCase {
         XCTAssertEqual(try FileVariable.text(of: "TOKEN", in: ["TOKEN_FILE": empty])?.text, "")
         XCTAssertEqual(try fileEnv("TOKEN", ["TOKEN_FILE": empty]), "")
         XCTAssertThrowsError(try FileVariable.text(of: "TOKEN", in: ["TOKEN_FILE": folder + "/none"])) { error in
-            guard case FileVariableError.unreadable("TOKEN", _, let reason) = error else { return XCTFail("\(error)") }
+            guard case MountError.variableFileUnreadable("TOKEN", _, let reason) = error else { return XCTFail("\(error)") }
             XCTAssertEqual(reason, "it does not exist")
         }
     }
@@ -56,13 +56,13 @@ final class FileVariableTests: XCTestCase {
     func testAFileOthersCanWriteOrNotTextIsRefused() throws {
         let open = try file("open", "pw", mode: 0o666)
         XCTAssertThrowsError(try FileVariable.text(of: "TOKEN", in: ["TOKEN_FILE": open])) { error in
-            guard case FileVariableError.unreadable(_, _, let reason) = error else { return XCTFail("\(error)") }
+            guard case MountError.variableFileUnreadable(_, _, let reason) = error else { return XCTFail("\(error)") }
             XCTAssertTrue(reason.contains("any user can write it"), reason)
         }
         let binary = folder + "/binary"
         try Data([0x70, 0x00, 0x77, 0x0A]).write(to: URL(fileURLWithPath: binary))
         XCTAssertThrowsError(try FileVariable.text(of: "TOKEN", in: ["TOKEN_FILE": binary])) { error in
-            XCTAssertEqual(error as? FileVariableError, .notText(name: "TOKEN", path: binary))
+            XCTAssertEqual(error as? MountError, .variableNotText(name: "TOKEN", path: binary))
         }
         XCTAssertEqual(try FileVariable.bytes(of: "TOKEN", in: ["TOKEN_FILE": binary])?.bytes, [0x70, 0x00, 0x77], "bytes keep the NUL")
     }

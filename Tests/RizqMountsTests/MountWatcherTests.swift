@@ -102,7 +102,7 @@ final class MountWatcherTests: XCTestCase {
 
     func testAMissingFolderCannotBeWatched() throws {
         XCTAssertThrowsError(try MountedFolder("/nonexistent/rizq-\(UUID().uuidString)").updates()) { error in
-            guard case MountedFolderError.missing = error else { return XCTFail("\(error)") }
+            guard case MountError.missing = error else { return XCTFail("\(error)") }
         }
     }
 

@@ -90,11 +90,11 @@ final class MountedFolderTests: XCTestCase {
         let snapshot = try folder.read()
         XCTAssertEqual(try snapshot.text(forKey: "good"), "1", "the other keys read")
         XCTAssertThrowsError(try snapshot.bytes(forKey: "open")) { error in
-            guard case MountedFolderError.refusedKey(_, "open", let reason) = error else { return XCTFail("\(error)") }
+            guard case MountError.refusedKey(_, "open", let reason) = error else { return XCTFail("\(error)") }
             XCTAssertTrue(reason.contains("any user can write it"), reason)
         }
         XCTAssertThrowsError(try folder.bytes(forKey: "open")) { error in
-            guard case MountedFolderError.refusedKey = error else { return XCTFail("\(error)") }
+            guard case MountError.refusedKey = error else { return XCTFail("\(error)") }
         }
     }
 
@@ -102,7 +102,7 @@ final class MountedFolderTests: XCTestCase {
         let folder = try temporaryFolder()
         XCTAssertEqual(symlink("/etc", folder + "/..data"), 0)
         XCTAssertThrowsError(try MountedFolder(folder).read()) { error in
-            guard case MountedFolderError.untrusted(let path, let reason) = error else { return XCTFail("\(error)") }
+            guard case MountError.untrusted(let path, let reason) = error else { return XCTFail("\(error)") }
             XCTAssertEqual(path, folder + "/..data")
             XCTAssertTrue(reason.contains("not to a generation folder"), reason)
         }
@@ -112,10 +112,10 @@ final class MountedFolderTests: XCTestCase {
         let folder = try temporaryFolder()
         XCTAssertEqual(chmod(folder, 0o777), 0)
         XCTAssertThrowsError(try MountedFolder(folder).read()) { error in
-            guard case MountedFolderError.untrusted = error else { return XCTFail("\(error)") }
+            guard case MountError.untrusted = error else { return XCTFail("\(error)") }
         }
         XCTAssertThrowsError(try MountedFolder(folder + "/nothing").read()) { error in
-            XCTAssertEqual(error as? MountedFolderError, .missing(folder: folder + "/nothing"))
+            XCTAssertEqual(error as? MountError, .missing(folder: folder + "/nothing"))
         }
     }
 
@@ -125,7 +125,7 @@ final class MountedFolderTests: XCTestCase {
         try write(String(repeating: "y", count: 100), to: folder + "/large", mode: 0o600)
         let few = MountedFolder(folder, limits: .init(fileSize: 1 << 20, totalSize: 1 << 20, files: 4, depth: 2, attempts: 3))
         XCTAssertThrowsError(try few.read()) { error in
-            guard case MountedFolderError.overLimit(_, let reason) = error else { return XCTFail("\(error)") }
+            guard case MountError.overLimit(_, let reason) = error else { return XCTFail("\(error)") }
             XCTAssertTrue(reason.contains("more than 4 files"), reason)
         }
         let small = MountedFolder(folder, limits: .init(fileSize: 10, totalSize: 1 << 20, files: 100, depth: 2, attempts: 3))
@@ -134,7 +134,7 @@ final class MountedFolderTests: XCTestCase {
         XCTAssertThrowsError(try snapshot.bytes(forKey: "large"), "a file over the limit is refused alone")
         let total = MountedFolder(folder, limits: .init(fileSize: 1000, totalSize: 50, files: 100, depth: 2, attempts: 3))
         XCTAssertThrowsError(try total.read()) { error in
-            guard case MountedFolderError.overLimit = error else { return XCTFail("\(error)") }
+            guard case MountError.overLimit = error else { return XCTFail("\(error)") }
         }
     }
 

@@ -9,18 +9,16 @@ let scratch = Scratch()
 runFuzzer { input in
     defer { scratch.clean() }
     let store = scratch.open(scratch.nextSuite())
-    do {
+    do throws(SuiteStoreError) {
         try store.importJSON(Data(input), replacing: input.first.map { $0 & 1 == 1 } ?? false)
-    } catch let error as SuiteImportError {
+    } catch {
         switch error {
-        case .notJSON, .notAnObject, .otherSchemaVersion: return
-        case .store(.invalidValue(let key, _)) where key == SuiteMigrations.versionKey:
+        case .importNotJSON, .importNotAnObject, .importOtherSchemaVersion: return
+        case .invalidValue(let key, _) where key == SuiteMigrations.versionKey:
             // A "$schemaVersion" member that is no version number: the name is reserved.
             return
-        case .store(let cause): require(false, "parsed JSON that a suite refused: \(cause)")
+        default: require(false, "parsed JSON that a suite refused: \(error)")
         }
-    } catch {
-        require(false, "importJSON threw \(error)")
     }
     let exported: Data
     do {

@@ -16,6 +16,7 @@ package struct CLIError: Error {
     package init(_ error: SuiteStoreError) {
         switch error {
         case .invalidSuiteName, .invalidAppID, .invalidValue, .notAllowed: status = .usage
+        case .importNotJSON, .importNotAnObject, .importOtherSchemaVersion, .schemaNotJSON, .invalidSchema, .schemaTooLarge: status = .usage
         case .unreadable, .writeFailed, .lockTimedOut: status = .storage
         case .forced: status = .forced
         }

@@ -22,14 +22,14 @@ extension EnvironmentVariablesProvider {
     /// read by a new provider (or through a ``MountedFolderProvider`` over its folder, which
     /// follows it live). Naming the variables is the safer form: with `nil`, a variable such as
     /// `SSL_CERT_FILE` makes its file's contents the value of `SSL_CERT`.
-    /// - Throws: ``/RizqMounts/FileVariableError`` when both `NAME` and `NAME_FILE` are set, or the
+    /// - Throws: ``/RizqMounts/MountError`` (its `variable…` cases) when both `NAME` and `NAME_FILE` are set, or the
     ///   file is missing, refused or not text.
     public init(
         resolvingFileVariables names: [String]?,
         environmentVariables: [String: String] = ProcessInfo.processInfo.environment,
         secretsSpecifier: SecretsSpecifier<String, String> = .none,
         arraySeparator: Character = ","
-    ) throws(FileVariableError) {
+    ) throws(MountError) {
         let (environment, fromFiles) = try FileVariable.resolving(names, in: environmentVariables)
         self.init(
             environmentVariables: environment,

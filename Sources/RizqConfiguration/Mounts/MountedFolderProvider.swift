@@ -47,7 +47,7 @@ import Synchronization
 ///
 /// A value that does not read as the type asked for throws ``ConfigTypeMismatch``; a file that
 /// is refused (another user's, writable by others, over 1 MiB) throws
-/// ``/RizqMounts/MountedFolderError/refusedKey(folder:key:reason:)``. Either way a reader answers
+/// ``/RizqMounts/MountError/refusedKey(folder:key:reason:)``. Either way a reader answers
 /// with the default, or throws for a `required` read.
 ///
 /// **Secrets.** Every value of a folder whose ``/RizqMounts/MountedFolder/isSecrets`` is set is
@@ -69,9 +69,9 @@ public final class MountedFolderProvider: Sendable {
     private let held: Mutex<MountedSnapshot>
 
     /// A provider over `folder`, read once now.
-    /// - Throws: ``/RizqMounts/MountedFolderError`` when the folder is missing, not trusted or over
+    /// - Throws: ``/RizqMounts/MountError`` when the folder is missing, not trusted or over
     ///   the limits.
-    public init(folder: MountedFolder, arraySeparator: Character = ",") throws(MountedFolderError) {
+    public init(folder: MountedFolder, arraySeparator: Character = ",") throws(MountError) {
         self.folder = folder
         self.arraySeparator = arraySeparator
         held = Mutex(try folder.read())
@@ -79,10 +79,10 @@ public final class MountedFolderProvider: Sendable {
 
     /// A provider over the folder at `path` (``/RizqMounts/MountedFolder/Sensitivity/detect``:
     /// secrets where hosts put secrets), read once now.
-    /// - Throws: ``/RizqMounts/MountedFolderError``.
+    /// - Throws: ``/RizqMounts/MountError``.
     public convenience init(
         folder path: String, sensitivity: MountedFolder.Sensitivity = .detect, arraySeparator: Character = ","
-    ) throws(MountedFolderError) {
+    ) throws(MountError) {
         try self.init(folder: MountedFolder(path, sensitivity: sensitivity), arraySeparator: arraySeparator)
     }
 
@@ -100,7 +100,7 @@ public final class MountedFolderProvider: Sendable {
     }
 
     /// The folder read now (and held).
-    func refreshed() throws(MountedFolderError) -> MountedSnapshot {
+    func refreshed() throws(MountError) -> MountedSnapshot {
         let snapshot = try folder.read()
         hold(snapshot)
         return snapshot
@@ -119,13 +119,13 @@ extension MountedFolderProvider: ConfigProvider {
     public var providerName: String { "MountedFolderProvider[\(folder.path)]" }
 
     /// The key's value in the folder's current generation.
-    /// - Throws: ``ConfigTypeMismatch``, ``/RizqMounts/MountedFolderError/refusedKey(folder:key:reason:)``.
+    /// - Throws: ``ConfigTypeMismatch``, ``/RizqMounts/MountError/refusedKey(folder:key:reason:)``.
     public func value(forKey key: AbsoluteConfigKey, type: ConfigType) throws -> LookupResult {
         try lookup.result(forKey: key, type: type, in: current())
     }
 
     /// The key's value with the folder read now (a plain folder's file changed in place included).
-    /// - Throws: ``/RizqMounts/MountedFolderError`` when the folder cannot be read; the lookup's errors.
+    /// - Throws: ``/RizqMounts/MountError`` when the folder cannot be read; the lookup's errors.
     public func fetchValue(forKey key: AbsoluteConfigKey, type: ConfigType) async throws -> LookupResult {
         try lookup.result(forKey: key, type: type, in: try refreshed())
     }
@@ -133,7 +133,7 @@ extension MountedFolderProvider: ConfigProvider {
     /// The key's value now, then again each time inotify sees the folder change and the value
     /// (or its error) is not what it was: kubelet rewrites every key on every update, and only
     /// the keys that changed are told.
-    /// - Throws: ``/RizqMounts/MountedFolderError`` when the folder cannot be read or watched.
+    /// - Throws: ``/RizqMounts/MountError`` when the folder cannot be read or watched.
     public func watchValue<Return: ~Copyable>(
         forKey key: AbsoluteConfigKey,
         type: ConfigType,
@@ -166,7 +166,7 @@ extension MountedFolderProvider: ConfigProvider {
 
     /// The current generation, then each new one as inotify sees it (rapid swaps may arrive as
     /// their last).
-    /// - Throws: ``/RizqMounts/MountedFolderError`` when the folder cannot be read or watched.
+    /// - Throws: ``/RizqMounts/MountError`` when the folder cannot be read or watched.
     public func watchSnapshot<Return: ~Copyable>(
         updatesHandler: (_ updates: ConfigUpdatesAsyncSequence<any ConfigSnapshot, Never>) async throws -> Return
     ) async throws -> Return {

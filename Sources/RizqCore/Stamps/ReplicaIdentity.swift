@@ -13,8 +13,10 @@ public enum ReplicaIdentity {
     public static let environmentVariable = "RIZQ_PREFS_REPLICA_ID"
 
     /// The id: the environment's, else the one kept on disk (made on first use).
+    /// Within the package: device sync and fleet suites say why it failed in their own errors
+    /// (`SyncError.replicaIdentity(reason:)`, `FleetError.noReplicaIdentity(reason:)`).
     /// - Throws: ``ReplicaIdentityError`` when the state folder cannot hold the id.
-    public static func current(environment: [String: String] = ProcessInfo.processInfo.environment) throws(ReplicaIdentityError) -> String {
+    package static func current(environment: [String: String] = ProcessInfo.processInfo.environment) throws(ReplicaIdentityError) -> String {
         if let explicit = environment[environmentVariable], !explicit.isEmpty {
             guard isValid(explicit) else { throw .invalid(explicit) }
             return explicit
@@ -85,15 +87,16 @@ public enum ReplicaIdentity {
     }
 }
 
-/// Why the replica id could not be had.
-public enum ReplicaIdentityError: Error, Sendable, Equatable, CustomStringConvertible {
+/// Why the replica id could not be had (within the package: the modules that ask for the id
+/// carry the message in an error of their own).
+package enum ReplicaIdentityError: Error, Sendable, Equatable, CustomStringConvertible {
     /// `RIZQ_PREFS_REPLICA_ID` is not a valid id.
     case invalid(String)
     /// The state folder or the id file cannot be written.
     case unwritable(path: String, reason: String)
 
     /// What happened and what to do.
-    public var description: String {
+    package var description: String {
         switch self {
         case .invalid(let id):
             return "RIZQ_PREFS_REPLICA_ID '\(id)' is not a replica id; use 1 to 64 letters, digits, '-', '_' or '.'"

@@ -7,7 +7,7 @@ public struct FleetOptions: Sendable {
     public var cache: FleetCacheLocation?
     /// What a write does while the engine is unreachable.
     public var writes: FleetWritePolicy
-    /// The origin of this host's change stamps; `nil`: ``/RizqCore/ReplicaIdentity/current(environment:)``
+    /// The origin of this host's change stamps; `nil`: this machine's ``/RizqCore/ReplicaIdentity``
     /// (a random id kept in the state folder, or `RIZQ_PREFS_REPLICA_ID`).
     public var origin: String?
     /// How long a deletion's tombstone is kept in the engine before it may be removed: a host

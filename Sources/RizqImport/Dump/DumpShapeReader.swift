@@ -23,7 +23,7 @@ struct DumpShapeReader {
         self.source = source
     }
 
-    mutating func read(_ root: JSONNode, format explicit: Format?, origin: String?) throws(ImportDumpError) -> Result {
+    mutating func read(_ root: JSONNode, format explicit: Format?, origin: String?) throws(ImportError) -> Result {
         let format: Format
         if let explicit { format = explicit } else { format = try detect(root) }
         if let origin, [.object, .pairs, .devtools].contains(format) {
@@ -46,18 +46,18 @@ struct DumpShapeReader {
         case .cypress:
             return try readCypress(root, origin: origin)
         case .chromiumLevelDB, .webkitSQLite, .firefoxLSNG, .firefoxWebappsstore:
-            throw .wrongShape(
+            throw .dump(.wrongShape(
                 file: source, position: position(0),
-                reason: "\(format.rawValue) is a browser's own storage, not a dump file; read it with `rizq-prefs import-app --from PATH` (the RizqProfiles module)")
+                reason: "\(format.rawValue) is a browser's own storage, not a dump file; read it with `rizq-prefs import-app --from PATH` (the RizqProfiles module)"))
         case .plist:
             // ImportDump sends property lists to PropertyListReader before any JSON is parsed.
-            throw .wrongShape(file: source, position: position(root.range.lowerBound), reason: "a property list is not read as JSON")
+            throw .dump(.wrongShape(file: source, position: position(root.range.lowerBound), reason: "a property list is not read as JSON"))
         }
     }
 
     // MARK: Detection
 
-    private func detect(_ root: JSONNode) throws(ImportDumpError) -> Format {
+    private func detect(_ root: JSONNode) throws(ImportError) -> Format {
         switch root.kind {
         case .array:
             return .pairs
@@ -71,13 +71,13 @@ struct DumpShapeReader {
             if !members.isEmpty, !hasString, let container = members.first(where: { $0.value.members != nil || $0.value.elements != nil }) {
                 // localStorage only holds strings: an object of nested values is one saved value
                 // (a game save, an app state), not a dump of the storage.
-                throw .wrongShape(
+                throw .dump(.wrongShape(
                     file: source, position: position(container.keyOffset),
-                    reason: "no value is a string and '\(container.key)' holds \(container.value.kindDescription), so this looks like one saved value rather than a dump of localStorage (pass --format object to import it anyway)")
+                    reason: "no value is a string and '\(container.key)' holds \(container.value.kindDescription), so this looks like one saved value rather than a dump of localStorage (pass --format object to import it anyway)"))
             }
             return .object
         default:
-            throw .wrongShape(file: source, position: position(root.range.lowerBound), reason: "the top level is \(root.kindDescription), not an object or an array")
+            throw .dump(.wrongShape(file: source, position: position(root.range.lowerBound), reason: "the top level is \(root.kindDescription), not an object or an array"))
         }
     }
 
@@ -87,18 +87,18 @@ struct DumpShapeReader {
 
     // MARK: Formats with origins
 
-    private mutating func readPlaywright(_ root: JSONNode, origin: String?) throws(ImportDumpError) -> Result {
+    private mutating func readPlaywright(_ root: JSONNode, origin: String?) throws(ImportError) -> Result {
         guard let origins = root["origins"]?.elements else {
             throw expected("a Playwright storageState object with an \"origins\" array", for: .playwright, found: root["origins"] ?? root)
         }
         var available: [(name: String, items: [JSONNode])] = []
         for node in origins {
             guard let name = node["origin"]?.string else {
-                throw .wrongShape(file: source, position: position(node.range.lowerBound), reason: "an entry of \"origins\" has no \"origin\" string")
+                throw .dump(.wrongShape(file: source, position: position(node.range.lowerBound), reason: "an entry of \"origins\" has no \"origin\" string"))
             }
             let storage = node["localStorage"]
             guard storage == nil || storage?.elements != nil else {
-                throw .wrongShape(file: source, position: position(node.range.lowerBound), reason: "\"localStorage\" of origin \(name) is \(storage?.kindDescription ?? "missing"), not an array")
+                throw .dump(.wrongShape(file: source, position: position(node.range.lowerBound), reason: "\"localStorage\" of origin \(name) is \(storage?.kindDescription ?? "missing"), not an array"))
             }
             available.append((name, storage?.elements ?? []))
         }
@@ -113,19 +113,19 @@ struct DumpShapeReader {
         var found: [(String, Int, JSONNode)] = []
         for item in items {
             guard let name = item["name"], let key = name.string, let value = item["value"] else {
-                throw .wrongShape(file: source, position: position(item.range.lowerBound), reason: "a localStorage item of origin \(available[chosen].name) is not {\"name\": string, \"value\": string}")
+                throw .dump(.wrongShape(file: source, position: position(item.range.lowerBound), reason: "a localStorage item of origin \(available[chosen].name) is not {\"name\": string, \"value\": string}"))
             }
             found.append((key, name.range.lowerBound, value))
         }
         return Result(format: .playwright, origin: available[chosen].name, entries: try collect(found))
     }
 
-    private mutating func readCypress(_ root: JSONNode, origin: String?) throws(ImportDumpError) -> Result {
+    private mutating func readCypress(_ root: JSONNode, origin: String?) throws(ImportError) -> Result {
         guard let members = root.members else {
             throw expected("an object of origin → {key: value}", for: .cypress, found: root)
         }
         for member in members where member.value.members == nil {
-            throw .wrongShape(file: source, position: position(member.keyOffset), reason: "origin '\(member.key)' holds \(member.value.kindDescription), not an object of key → value")
+            throw .dump(.wrongShape(file: source, position: position(member.keyOffset), reason: "origin '\(member.key)' holds \(member.value.kindDescription), not an object of key → value"))
         }
         guard let chosen = try choose(origin, among: members.map { ($0.key, $0.value.members?.count ?? 0) }) else {
             return Result(format: .cypress, origin: nil, entries: [])
@@ -135,17 +135,17 @@ struct DumpShapeReader {
     }
 
     /// The index of the origin to read: the one asked for, else the only one with entries.
-    private mutating func choose(_ wanted: String?, among origins: [(name: String, count: Int)]) throws(ImportDumpError) -> Int? {
+    private mutating func choose(_ wanted: String?, among origins: [(name: String, count: Int)]) throws(ImportError) -> Int? {
         let names = origins.map(\.name)
         if let wanted {
             let trimmed = Self.trimSlash(wanted)
             guard let index = names.firstIndex(where: { $0 == wanted || Self.trimSlash($0) == trimmed }) else {
-                throw .originNotFound(file: source, origin: wanted, origins: names)
+                throw .dump(.originNotFound(file: source, origin: wanted, origins: names))
             }
             return index
         }
         let withEntries = origins.indices.filter { origins[$0].count > 0 }
-        if withEntries.count > 1 { throw .originRequired(file: source, origins: withEntries.map { names[$0] }) }
+        if withEntries.count > 1 { throw .dump(.originRequired(file: source, origins: withEntries.map { names[$0] })) }
         guard let only = withEntries.first ?? (origins.count == 1 ? 0 : nil) else { return nil }
         if origins.count > 1 {
             warnings.append("read origin \(names[only]), the only one with localStorage; the file also lists \(origins.count - 1) other origin(s) without any")
@@ -159,14 +159,14 @@ struct DumpShapeReader {
 
     // MARK: Entries
 
-    private func pairs(_ elements: [JSONNode]) throws(ImportDumpError) -> [(String, Int, JSONNode)] {
+    private func pairs(_ elements: [JSONNode]) throws(ImportError) -> [(String, Int, JSONNode)] {
         var result: [(String, Int, JSONNode)] = []
         result.reserveCapacity(elements.count)
         for (number, element) in elements.enumerated() {
             guard let pair = element.elements, pair.count == 2, let key = pair[0].string else {
-                throw .wrongShape(
+                throw .dump(.wrongShape(
                     file: source, position: position(element.range.lowerBound),
-                    reason: "element \(number + 1) is \(Self.describePair(element)), not a [key, value] pair with a string key")
+                    reason: "element \(number + 1) is \(Self.describePair(element)), not a [key, value] pair with a string key"))
             }
             result.append((key, pair[0].range.lowerBound, pair[1]))
         }
@@ -180,7 +180,7 @@ struct DumpShapeReader {
     }
 
     /// Entries in order, the last of a repeated key winning (as `localStorage.setItem` would).
-    private mutating func collect(_ found: [(key: String, offset: Int, value: JSONNode)]) throws(ImportDumpError) -> [Entry] {
+    private mutating func collect(_ found: [(key: String, offset: Int, value: JSONNode)]) throws(ImportError) -> [Entry] {
         var entries: [Entry] = []
         entries.reserveCapacity(found.count)
         var positions: [String: Int] = [:]
@@ -262,8 +262,8 @@ struct DumpShapeReader {
         SourcePosition(offset: offset, in: bytes)
     }
 
-    private func expected(_ shape: String, for format: Format, found node: JSONNode) -> ImportDumpError {
-        .wrongShape(file: source, position: position(node.range.lowerBound), reason: "format '\(format.rawValue)' expects \(shape), but found \(node.kindDescription)")
+    private func expected(_ shape: String, for format: Format, found node: JSONNode) -> ImportError {
+        .dump(.wrongShape(file: source, position: position(node.range.lowerBound), reason: "format '\(format.rawValue)' expects \(shape), but found \(node.kindDescription)"))
     }
 }
 #endif

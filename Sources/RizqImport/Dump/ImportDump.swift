@@ -36,7 +36,7 @@ import RizqPrefs
 /// A property list keeps its types: each entry's ``Entry/typedValue`` is the value as the plist
 /// holds it (bool, integer, real, string, date, data, nested arrays and dictionaries), and the
 /// importer writes it as such. It is recognised by its first bytes (`bplist`, or XML); errors
-/// are ``ImportDumpError/propertyList(_:)``.
+/// are ``ImportError/dump(_:)`` holding ``ImportError/DumpProblem/propertyList(_:)``.
 ///
 /// ```swift
 /// let settings = try ImportDump(contentsOfFile: "com.rizq.app.plist")
@@ -212,21 +212,20 @@ public struct ImportDump: Sendable, Equatable {
     ///   - path: the dump file.
     ///   - format: the format to read; `nil` detects it from the file's shape.
     ///   - origin: for files that hold several origins (Playwright, Cypress): the one to read.
-    /// - Throws: ``ImportDumpError``.
-    public init(contentsOfFile path: String, format: Format? = nil, origin: String? = nil) throws(ImportDumpError) {
+    /// - Throws: ``ImportError/dump(_:)``.
+    public init(contentsOfFile path: String, format: Format? = nil, origin: String? = nil) throws(ImportError) {
         let bytes = try Self.readFile(path)
         try self.init(bytes: bytes, source: path, format: format, origin: origin)
     }
 
     /// Reads a dump from `bytes` (see ``init(contentsOfFile:format:origin:)``); `source` names it
     /// in messages.
-    public init(bytes: [UInt8], source: String? = nil, format: Format? = nil, origin: String? = nil) throws(ImportDumpError) {
+    public init(bytes: [UInt8], source: String? = nil, format: Format? = nil, origin: String? = nil) throws(ImportError) {
         guard bytes.count <= Self.maximumSize else {
-            throw .tooLarge(file: source, size: bytes.count, limit: Self.maximumSize)
+            throw .dump(.tooLarge(file: source, size: bytes.count, limit: Self.maximumSize))
         }
         if format == .plist || (format == nil && PropertyListReader.looksLikePropertyList(bytes)) {
-            let read: PropertyListReader.Result
-            do { read = try PropertyListReader.read(bytes, source: source) } catch { throw .propertyList(error) }
+            let read = try PropertyListReader.read(bytes, source: source)
             self.format = .plist
             self.origin = nil
             self.entries = read.entries
@@ -243,9 +242,9 @@ public struct ImportDump: Sendable, Equatable {
             // parse fails: then a binary file is called that, at its first bad byte, rather
             // than "unexpected character".
             if let bad = UTF8Validation.firstInvalidOffset(in: bytes) {
-                throw .notUTF8(file: source, position: SourcePosition(offset: bad, in: bytes), hint: Self.binaryHint(bytes))
+                throw .dump(.notUTF8(file: source, position: SourcePosition(offset: bad, in: bytes), hint: Self.binaryHint(bytes)))
             }
-            throw .notJSON(file: source, position: SourcePosition(offset: error.offset, in: bytes), reason: error.fileReason, hint: Self.binaryHint(bytes))
+            throw .dump(.notJSON(file: source, position: SourcePosition(offset: error.offset, in: bytes), reason: error.fileReason, hint: Self.binaryHint(bytes)))
         }
         var reader = DumpShapeReader(bytes: bytes, source: source)
         let read = try reader.read(parsed.root, format: format, origin: origin)
@@ -332,31 +331,31 @@ public struct ImportDump: Sendable, Equatable {
 
     // MARK: Reading the file
 
-    private static func readFile(_ path: String) throws(ImportDumpError) -> [UInt8] {
+    private static func readFile(_ path: String) throws(ImportError) -> [UInt8] {
         guard let handle = FileHandle(forReadingAtPath: path) else {
             let reason = FileManager.default.fileExists(atPath: path) ? "permission denied" : "no such file"
-            throw .unreadable(file: path, reason: reason)
+            throw .dump(.unreadable(file: path, reason: reason))
         }
         defer { try? handle.close() }
         var info = stat()
         if stat(path, &info) == 0 {
-            if (info.st_mode & S_IFMT) == S_IFDIR { throw .unreadable(file: path, reason: "it is a folder, not a file") }
+            if (info.st_mode & S_IFMT) == S_IFDIR { throw .dump(.unreadable(file: path, reason: "it is a folder, not a file")) }
             if (info.st_mode & S_IFMT) == S_IFREG, Int(info.st_size) > maximumSize {
                 // Refused before reading: a huge file is not loaded into memory just to be rejected.
-                throw .tooLarge(file: path, size: Int(info.st_size), limit: maximumSize)
+                throw .dump(.tooLarge(file: path, size: Int(info.st_size), limit: maximumSize))
             }
         }
         do {
             // One byte more than the limit tells a too-large pipe from one at the limit.
             let data = try handle.read(upToCount: maximumSize + 1) ?? Data()
             guard data.count <= maximumSize else {
-                throw ImportDumpError.tooLarge(file: path, size: data.count, limit: maximumSize)
+                throw ImportError.dump(.tooLarge(file: path, size: data.count, limit: maximumSize))
             }
             return [UInt8](data)
-        } catch let error as ImportDumpError {
+        } catch let error as ImportError {
             throw error
         } catch {
-            throw .unreadable(file: path, reason: "\(error.localizedDescription)")
+            throw .dump(.unreadable(file: path, reason: "\(error.localizedDescription)"))
         }
     }
 

@@ -14,7 +14,7 @@ import RizqPrefs
 enum PropertyListReader {
     /// The entries and the reading's warnings.
     struct Result {
-        var encoding: PropertyListError.Encoding
+        var encoding: ImportError.PropertyListProblem.Encoding
         var entries: [ImportDump.Entry]
         var warnings: [String]
     }
@@ -31,17 +31,17 @@ enum PropertyListReader {
     }
 
     /// Reads `bytes`; `source` names the file in errors.
-    /// - Throws: ``PropertyListError``.
-    static func read(_ bytes: [UInt8], source: String?) throws(PropertyListError) -> Result {
+    /// - Throws: ``ImportError/dump(_:)``, holding ``ImportError/DumpProblem/propertyList(_:)``.
+    static func read(_ bytes: [UInt8], source: String?) throws(ImportError) -> Result {
         guard looksLikePropertyList(bytes) else {
-            throw PropertyListError(file: source, encoding: nil, kind: .notPropertyList, offset: 0, reason: notPropertyListReason(bytes))
+            throw .dump(.propertyList(ImportError.PropertyListProblem(file: source, encoding: nil, kind: .notPropertyList, offset: 0, reason: notPropertyListReason(bytes))))
         }
-        let encoding: PropertyListError.Encoding = bytes.starts(with: BinaryPropertyListParser.magic) ? .binary : .xml
+        let encoding: ImportError.PropertyListProblem.Encoding = bytes.starts(with: BinaryPropertyListParser.magic) ? .binary : .xml
         let parsed = encoding == .binary
             ? try BinaryPropertyListParser.parse(bytes, source: source)
             : try XMLPropertyListParser.parse(bytes, source: source)
         guard case .dictionary(let members) = parsed.root else {
-            throw PropertyListError(file: source, encoding: encoding, kind: .notDictionary, reason: "its top level is \(parsed.root.kindDescription)")
+            throw .dump(.propertyList(ImportError.PropertyListProblem(file: source, encoding: encoding, kind: .notDictionary, reason: "its top level is \(parsed.root.kindDescription)")))
         }
         let entries = members.map { member -> ImportDump.Entry in
             // A string key or value that is not valid Unicode: the importer's undecodable path,

@@ -84,14 +84,5 @@ package final class ImportInterruption: Sendable {
         _exit(128 + number)
     }
 
-    /// `SIGINT`, `SIGTERM`, `SIGHUP`, else `signal N`.
-    package static func name(of number: Int32) -> String {
-        switch number {
-        case SIGINT: return "SIGINT"
-        case SIGTERM: return "SIGTERM"
-        case SIGHUP: return "SIGHUP"
-        default: return "signal \(number)"
-        }
-    }
 }
 #endif

@@ -164,7 +164,7 @@ public struct Importer: Sendable {
         let appID = options.appID ?? SuiteStore.currentAppID
         let root = options.root ?? SuiteLocation.defaultRoot()
         if let plan {
-            do { try plan.validate() } catch { throw .plan(error) }
+            try plan.validate()
         }
         let defaultSuite = options.defaultSuite ?? plan?.defaultSuite ?? appID
         let defaultService = options.secretService ?? plan?.secretService ?? appID

@@ -11,32 +11,32 @@ extension ImportPlan: Codable {
     }
 
     /// Reads and validates the plan file at `path`.
-    /// - Throws: ``ImportPlanError`` naming the file and where in it the problem is.
-    public init(contentsOfFile path: String) throws(ImportPlanError) {
+    /// - Throws: ``ImportError/plan(_:)`` naming the file and where in it the problem is.
+    public init(contentsOfFile path: String) throws(ImportError) {
         guard let data = FileManager.default.contents(atPath: path) else {
             let reason = FileManager.default.fileExists(atPath: path) ? "permission denied, or it is a folder" : "no such file"
-            throw .unreadable(file: path, reason: reason)
+            throw .plan(.unreadable(file: path, reason: reason))
         }
         try self.init(json: data, file: path)
     }
 
     /// Reads and validates a plan from its JSON text; `file` names it in messages.
-    public init(json data: Data, file: String? = nil) throws(ImportPlanError) {
+    public init(json data: Data, file: String? = nil) throws(ImportError) {
         let bytes = [UInt8](data)
         if let bad = UTF8Validation.firstInvalidOffset(in: bytes) {
-            throw .notJSON(file: file, position: SourcePosition(offset: bad, in: bytes), reason: "not UTF-8 text")
+            throw .plan(.notJSON(file: file, position: SourcePosition(offset: bad, in: bytes), reason: "not UTF-8 text"))
         }
         do {
             _ = try JSONNode.parseWebJSONDocument(bytes)
         } catch {
-            throw .notJSON(file: file, position: SourcePosition(offset: error.offset, in: bytes), reason: error.fileReason)
+            throw .plan(.notJSON(file: file, position: SourcePosition(offset: error.offset, in: bytes), reason: error.fileReason))
         }
         do {
             self = try JSONDecoder().decode(ImportPlan.self, from: data)
         } catch let error as DecodingError {
-            throw ImportPlanError(decoding: error, file: file)
+            throw .plan(ImportError.PlanProblem(decoding: error, file: file))
         } catch {
-            throw .invalid(file: file, path: "", reason: "\(error)")
+            throw .plan(.invalid(file: file, path: "", reason: "\(error)"))
         }
         try validate(file: file)
     }

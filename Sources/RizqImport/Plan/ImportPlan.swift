@@ -153,14 +153,14 @@ public struct ImportPlan: Sendable, Equatable {
 
     /// Checks what the JSON form cannot: names that cannot be suites or services, empty keys,
     /// and two rules for one key.
-    /// - Throws: ``ImportPlanError/invalid(file:path:reason:)``.
-    public func validate(file: String? = nil) throws(ImportPlanError) {
-        if let problem = Self.idProblem(id) { throw .invalid(file: file, path: "id", reason: problem) }
+    /// - Throws: ``ImportError/plan(_:)``, holding ``ImportError/PlanProblem/invalid(file:path:reason:)``.
+    public func validate(file: String? = nil) throws(ImportError) {
+        if let problem = Self.idProblem(id) { throw .plan(.invalid(file: file, path: "id", reason: problem)) }
         if let suite = defaultSuite, let problem = Self.suiteProblem(suite) {
-            throw .invalid(file: file, path: "defaultSuite", reason: "'\(suite)' cannot name a suite: \(problem)")
+            throw .plan(.invalid(file: file, path: "defaultSuite", reason: "'\(suite)' cannot name a suite: \(problem)"))
         }
         if let service = secretService, service.isEmpty || service.utf8.contains(0) {
-            throw .invalid(file: file, path: "secretService", reason: "the service name is empty or holds a NUL byte")
+            throw .plan(.invalid(file: file, path: "secretService", reason: "the service name is empty or holds a NUL byte"))
         }
         var exactKeys: [String: Int] = [:]
         for (index, rule) in rules.enumerated() {
@@ -168,24 +168,24 @@ public struct ImportPlan: Sendable, Equatable {
             switch rule.source {
             case .key(let key):
                 if let earlier = exactKeys[key] {
-                    throw .invalid(file: file, path: path, reason: "key '\(key)' already has rule \(earlier); give each key one rule")
+                    throw .plan(.invalid(file: file, path: path, reason: "key '\(key)' already has rule \(earlier); give each key one rule"))
                 }
                 exactKeys[key] = index
             case .pattern(let pattern):
-                if pattern.isEmpty { throw .invalid(file: file, path: path + ".pattern", reason: "the pattern is empty") }
+                if pattern.isEmpty { throw .plan(.invalid(file: file, path: path + ".pattern", reason: "the pattern is empty")) }
             }
             switch rule.target {
             case .suite(let suite, let key, _):
                 if let suite, let problem = Self.suiteProblem(suite) {
-                    throw .invalid(file: file, path: path + ".to.suite", reason: "'\(suite)' cannot name a suite: \(problem)")
+                    throw .plan(.invalid(file: file, path: path + ".to.suite", reason: "'\(suite)' cannot name a suite: \(problem)"))
                 }
-                if key?.isEmpty == true { throw .invalid(file: file, path: path + ".to.key", reason: "the key is empty; leave it out to keep the same key") }
+                if key?.isEmpty == true { throw .plan(.invalid(file: file, path: path + ".to.key", reason: "the key is empty; leave it out to keep the same key")) }
             case .secret(let service, let account):
                 if let service, service.isEmpty || service.utf8.contains(0) {
-                    throw .invalid(file: file, path: path + ".to.secret.service", reason: "the service name is empty or holds a NUL byte")
+                    throw .plan(.invalid(file: file, path: path + ".to.secret.service", reason: "the service name is empty or holds a NUL byte"))
                 }
                 if let account, account.isEmpty || account.utf8.contains(0) {
-                    throw .invalid(file: file, path: path + ".to.secret.account", reason: "the account is empty or holds a NUL byte; leave it out to use the key")
+                    throw .plan(.invalid(file: file, path: path + ".to.secret.account", reason: "the account is empty or holds a NUL byte; leave it out to use the key"))
                 }
             case .skip:
                 break

@@ -39,7 +39,7 @@ struct BinaryPropertyListParser {
     private(set) var warnings: [String] = []
 
     /// The top object of `bytes` (which start with `bplist`), and what was odd about it.
-    static func parse(_ bytes: [UInt8], source: String?) throws(PropertyListError) -> (root: PropertyListNode, warnings: [String]) {
+    static func parse(_ bytes: [UInt8], source: String?) throws(ImportError) -> (root: PropertyListNode, warnings: [String]) {
         var parser = BinaryPropertyListParser(bytes: bytes, source: source)
         let top = try parser.readTrailer()
         let root = try parser.object(top, depth: 0, path: "")
@@ -53,7 +53,7 @@ struct BinaryPropertyListParser {
 
     // MARK: Trailer
 
-    private mutating func readTrailer() throws(PropertyListError) -> Int {
+    private mutating func readTrailer() throws(ImportError) -> Int {
         guard bytes.count >= 8 else {
             throw error(.truncated, at: bytes.count, "it is \(bytes.count) bytes, too short to hold even the header")
         }
@@ -70,7 +70,7 @@ struct BinaryPropertyListParser {
         let count = readUnsigned(at: trailer + 8, size: 8)
         let top = readUnsigned(at: trailer + 16, size: 8)
         let table = readUnsigned(at: trailer + 24, size: 8)
-        func damaged(_ detail: String) -> PropertyListError {
+        func damaged(_ detail: String) -> ImportError {
             error(.truncated, at: trailer, "its last 32 bytes are not the trailer of this file (\(detail))")
         }
         guard (1...8).contains(offsetSize), (1...8).contains(referenceSize) else {
@@ -89,7 +89,7 @@ struct BinaryPropertyListParser {
         return Int(top)
     }
 
-    private func offset(ofObject index: Int) throws(PropertyListError) -> Int {
+    private func offset(ofObject index: Int) throws(ImportError) -> Int {
         let entry = tableOffset + index * offsetSize
         let offset = readUnsigned(at: entry, size: offsetSize)
         guard offset >= 8, offset < UInt64(objectsEnd) else {
@@ -100,7 +100,7 @@ struct BinaryPropertyListParser {
 
     // MARK: Objects
 
-    private mutating func object(_ index: Int, depth: Int, path: String) throws(PropertyListError) -> (node: PropertyListNode, values: Int) {
+    private mutating func object(_ index: Int, depth: Int, path: String) throws(ImportError) -> (node: PropertyListNode, values: Int) {
         if let done = parsed[index] { return done }
         guard !inProgress[index] else {
             throw error(.malformed, at: try offset(ofObject: index), "object \(index) (at \(display(path))) contains itself")
@@ -115,7 +115,7 @@ struct BinaryPropertyListParser {
         return result
     }
 
-    private mutating func read(_ index: Int, depth: Int, path: String) throws(PropertyListError) -> (node: PropertyListNode, values: Int) {
+    private mutating func read(_ index: Int, depth: Int, path: String) throws(ImportError) -> (node: PropertyListNode, values: Int) {
         let start = try offset(ofObject: index)
         let marker = bytes[start]
         let info = Int(marker & 0x0F)
@@ -172,7 +172,7 @@ struct BinaryPropertyListParser {
         }
     }
 
-    private mutating func dictionary(at start: Int, info: Int, depth: Int, path: String) throws(PropertyListError) -> (node: PropertyListNode, values: Int) {
+    private mutating func dictionary(at start: Int, info: Int, depth: Int, path: String) throws(ImportError) -> (node: PropertyListNode, values: Int) {
         let (length, first) = try count(at: start, info: info)
         try require(first, length * 2 * referenceSize, for: "a dictionary of \(length) keys")
         var members = PropertyListMembers()
@@ -198,7 +198,7 @@ struct BinaryPropertyListParser {
 
     // MARK: Scalars
 
-    private func integer(at start: Int, info: Int) throws(PropertyListError) -> PropertyListNode {
+    private func integer(at start: Int, info: Int) throws(ImportError) -> PropertyListNode {
         switch info {
         case 0, 1, 2:
             return .integer(Int64(try unsigned(at: start + 1, size: 1 << info)))
@@ -224,7 +224,7 @@ struct BinaryPropertyListParser {
 
     /// A string object (ASCII, UTF-16BE or UTF-8). UTF-16 that is not valid Unicode is kept as
     /// its code units (little-endian, as ``StoredString`` holds UTF-16).
-    private func string(at start: Int) throws(PropertyListError) -> StringObject {
+    private func string(at start: Int) throws(ImportError) -> StringObject {
         let marker = bytes[start]
         let (length, first) = try count(at: start, info: Int(marker & 0x0F))
         switch marker >> 4 {
@@ -253,7 +253,7 @@ struct BinaryPropertyListParser {
 
     /// The element count of the object at `start` (in its marker, or in the integer after it
     /// when the marker says 0xF), and where its contents begin.
-    private func count(at start: Int, info: Int) throws(PropertyListError) -> (Int, Int) {
+    private func count(at start: Int, info: Int) throws(ImportError) -> (Int, Int) {
         guard info == 0x0F else { return (info, start + 1) }
         try require(start + 1, 1, for: "a length")
         let marker = bytes[start + 1]
@@ -268,7 +268,7 @@ struct BinaryPropertyListParser {
         return (Int(value), start + 2 + size)
     }
 
-    private func reference(at position: Int) throws(PropertyListError) -> Int {
+    private func reference(at position: Int) throws(ImportError) -> Int {
         let index = readUnsigned(at: position, size: referenceSize)
         guard index < UInt64(objectCount) else {
             throw error(.malformed, at: position, "a reference to object \(index), but there are \(objectCount)")
@@ -276,13 +276,13 @@ struct BinaryPropertyListParser {
         return Int(index)
     }
 
-    private func require(_ start: Int, _ length: Int, for what: String) throws(PropertyListError) {
+    private func require(_ start: Int, _ length: Int, for what: String) throws(ImportError) {
         guard length >= 0, start <= objectsEnd, length <= objectsEnd - start else {
             throw error(.malformed, at: start, "\(what) runs past the objects, into the offset table or beyond the end")
         }
     }
 
-    private func unsigned(at start: Int, size: Int) throws(PropertyListError) -> UInt64 {
+    private func unsigned(at start: Int, size: Int) throws(ImportError) -> UInt64 {
         try require(start, size, for: "a \(size)-byte number")
         return readUnsigned(at: start, size: size)
     }
@@ -294,7 +294,7 @@ struct BinaryPropertyListParser {
         return value
     }
 
-    private func add(_ values: Int, _ more: Int, at start: Int) throws(PropertyListError) -> Int {
+    private func add(_ values: Int, _ more: Int, at start: Int) throws(ImportError) -> Int {
         let total = values + more
         guard total <= Self.maximumExpandedValues else {
             throw error(.malformed, at: start, "its containers share objects so that it stands for more than \(Self.maximumExpandedValues) values; a preferences file holds far fewer")
@@ -302,8 +302,8 @@ struct BinaryPropertyListParser {
         return total
     }
 
-    private func error(_ kind: PropertyListError.Kind, at offset: Int, _ reason: String) -> PropertyListError {
-        PropertyListError(file: source, encoding: .binary, kind: kind, offset: offset, reason: reason)
+    private func error(_ kind: ImportError.PropertyListProblem.Kind, at offset: Int, _ reason: String) -> ImportError {
+        .dump(.propertyList(ImportError.PropertyListProblem(file: source, encoding: .binary, kind: kind, offset: offset, reason: reason)))
     }
 
     private func display(_ path: String) -> String {

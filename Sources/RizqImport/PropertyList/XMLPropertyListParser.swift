@@ -25,7 +25,7 @@ struct XMLPropertyListParser {
     private(set) var warnings: [String] = []
 
     /// The top value of `bytes`, and what was odd about it.
-    static func parse(_ bytes: [UInt8], source: String?) throws(PropertyListError) -> (root: PropertyListNode, warnings: [String]) {
+    static func parse(_ bytes: [UInt8], source: String?) throws(ImportError) -> (root: PropertyListNode, warnings: [String]) {
         var parser = XMLPropertyListParser(bytes: bytes, source: source)
         let root = try parser.document()
         return (root, parser.warnings)
@@ -38,7 +38,7 @@ struct XMLPropertyListParser {
 
     // MARK: Document
 
-    private mutating func document() throws(PropertyListError) -> PropertyListNode {
+    private mutating func document() throws(ImportError) -> PropertyListNode {
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }
         if let bad = UTF8Validation.firstInvalidOffset(in: bytes) {
             throw error(.malformed, at: bad, "byte 0x\(hex(bytes[bad])) is not UTF-8, the only encoding this reader reads")
@@ -66,7 +66,7 @@ struct XMLPropertyListParser {
 
     /// White space, comments, processing instructions (the XML declaration among them) and a
     /// `DOCTYPE`, wherever XML allows them between elements.
-    private mutating func skipMisc() throws(PropertyListError) {
+    private mutating func skipMisc() throws(ImportError) {
         while true {
             skipWhiteSpace()
             if peek("<!--") {
@@ -97,7 +97,7 @@ struct XMLPropertyListParser {
         return String(rest.dropFirst().prefix { $0 != quote })
     }
 
-    private mutating func skipDoctype() throws(PropertyListError) {
+    private mutating func skipDoctype() throws(ImportError) {
         let start = index
         index += "<!DOCTYPE".utf8.count
         var inSubset = false
@@ -122,7 +122,7 @@ struct XMLPropertyListParser {
         throw error(.truncated, at: start, "the file ends inside the <!DOCTYPE> that starts here")
     }
 
-    private mutating func skipComment() throws(PropertyListError) {
+    private mutating func skipComment() throws(ImportError) {
         try skip(past: "-->", what: "a comment", opener: 4)
     }
 
@@ -135,7 +135,7 @@ struct XMLPropertyListParser {
     }
 
     /// `<name attributes…>` or `<name …/>` at the cursor.
-    private mutating func openTag() throws(PropertyListError) -> Tag {
+    private mutating func openTag() throws(ImportError) -> Tag {
         let start = index
         guard index + 1 < bytes.count else { throw error(.truncated, at: index, "the file ends where an element should start") }
         guard bytes[index] == UInt8(ascii: "<"), bytes[index + 1] != UInt8(ascii: "/") else {
@@ -164,7 +164,7 @@ struct XMLPropertyListParser {
         }
     }
 
-    private mutating func skipAttribute(in element: String) throws(PropertyListError) {
+    private mutating func skipAttribute(in element: String) throws(ImportError) {
         let start = index
         guard !readName().isEmpty else { throw error(.malformed, at: start, "unexpected character in the <\(element)> tag") }
         skipWhiteSpace()
@@ -183,7 +183,7 @@ struct XMLPropertyListParser {
         index += 1
     }
 
-    private mutating func closeTag(_ name: String, openedAt start: Int) throws(PropertyListError) {
+    private mutating func closeTag(_ name: String, openedAt start: Int) throws(ImportError) {
         guard index < bytes.count else {
             throw error(.truncated, at: index, "the file ends inside the <\(name)> opened at \(SourcePosition(offset: start, in: bytes))")
         }
@@ -202,10 +202,10 @@ struct XMLPropertyListParser {
     }
 
     /// The value of the element whose start tag was just read.
-    private mutating func value(_ tag: Tag, path: String) throws(PropertyListError) -> PropertyListNode {
+    private mutating func value(_ tag: Tag, path: String) throws(ImportError) -> PropertyListNode {
         switch tag.name {
-        case "dict": return try nested(tag) { (parser: inout Self) throws(PropertyListError) in try parser.dictionary(tag, path: path) }
-        case "array": return try nested(tag) { (parser: inout Self) throws(PropertyListError) in try parser.array(tag, path: path) }
+        case "dict": return try nested(tag) { (parser: inout Self) throws(ImportError) in try parser.dictionary(tag, path: path) }
+        case "array": return try nested(tag) { (parser: inout Self) throws(ImportError) in try parser.array(tag, path: path) }
         case "string":
             let text = try self.text(of: tag)
             return text.stored.map(PropertyListNode.undecodableString) ?? .string(text.value)
@@ -226,7 +226,7 @@ struct XMLPropertyListParser {
         }
     }
 
-    private mutating func nested(_ tag: Tag, _ read: (inout Self) throws(PropertyListError) -> PropertyListNode) throws(PropertyListError) -> PropertyListNode {
+    private mutating func nested(_ tag: Tag, _ read: (inout Self) throws(ImportError) -> PropertyListNode) throws(ImportError) -> PropertyListNode {
         depth += 1
         guard depth <= JSONReader.maximumDepth else {
             throw error(.malformed, at: tag.start, "nesting deeper than \(JSONReader.maximumDepth) levels")
@@ -236,7 +236,7 @@ struct XMLPropertyListParser {
         return node
     }
 
-    private mutating func dictionary(_ tag: Tag, path: String) throws(PropertyListError) -> PropertyListNode {
+    private mutating func dictionary(_ tag: Tag, path: String) throws(ImportError) -> PropertyListNode {
         guard !tag.selfClosing else { return .dictionary([]) }
         var members = PropertyListMembers()
         while true {
@@ -259,7 +259,7 @@ struct XMLPropertyListParser {
         return .dictionary(members.members)
     }
 
-    private mutating func array(_ tag: Tag, path: String) throws(PropertyListError) -> PropertyListNode {
+    private mutating func array(_ tag: Tag, path: String) throws(ImportError) -> PropertyListNode {
         guard !tag.selfClosing else { return .array([]) }
         var elements: [PropertyListNode] = []
         while true {
@@ -278,7 +278,7 @@ struct XMLPropertyListParser {
     /// as UTF-16 (a pair makes one character, as Core Foundation reads them); when one is left
     /// alone the text is not valid Unicode and comes back as stored (``StoredString``), with
     /// `value` its ``StoredString/displayText``.
-    private mutating func text(of tag: Tag) throws(PropertyListError) -> (value: String, stored: StoredString?) {
+    private mutating func text(of tag: Tag) throws(ImportError) -> (value: String, stored: StoredString?) {
         if tag.selfClosing { return ("", nil) }
         // Most text holds no reference, CDATA or comment: one slice up to the end tag.
         if let end = bytes[index...].firstIndex(where: { $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: "&") }),
@@ -350,7 +350,7 @@ struct XMLPropertyListParser {
     }
 
     /// `&name;` or `&#…;` at the cursor.
-    private mutating func characterReference() throws(PropertyListError) -> Reference {
+    private mutating func characterReference() throws(ImportError) -> Reference {
         let start = index
         guard let end = bytes[index...].prefix(12).firstIndex(of: UInt8(ascii: ";")) else {
             throw error(.malformed, at: start, "'&' does not start an entity such as &amp; (write a literal '&' as &amp;)")
@@ -378,7 +378,7 @@ struct XMLPropertyListParser {
 
     // MARK: Scalars
 
-    private mutating func integer(_ tag: Tag) throws(PropertyListError) -> PropertyListNode {
+    private mutating func integer(_ tag: Tag) throws(ImportError) -> PropertyListNode {
         let text = try trimmedText(of: tag)
         var digits = Substring(text)
         var negative = false
@@ -403,7 +403,7 @@ struct XMLPropertyListParser {
         return magnitude <= UInt64(Int64.max) ? .integer(Int64(magnitude)) : .unsignedInteger(magnitude)
     }
 
-    private mutating func real(_ tag: Tag) throws(PropertyListError) -> PropertyListNode {
+    private mutating func real(_ tag: Tag) throws(ImportError) -> PropertyListNode {
         let text = try trimmedText(of: tag)
         guard !text.isEmpty, let value = Double(text) else {
             throw error(.malformed, at: tag.start, text.isEmpty ? "an empty <real>" : "<real> holds \(text.count) character(s) that are not a number")
@@ -413,7 +413,7 @@ struct XMLPropertyListParser {
 
     /// Core Foundation's one date form, `YYYY-MM-DDTHH:MM:SSZ` (the year may have any number of
     /// digits and a '-'); fractional seconds, which other writers add, are read too.
-    private mutating func date(_ tag: Tag) throws(PropertyListError) -> PropertyListNode {
+    private mutating func date(_ tag: Tag) throws(ImportError) -> PropertyListNode {
         let text = try trimmedText(of: tag)
         guard let date = Self.parseDate(text) else {
             throw error(.malformed, at: tag.start, "<date> holds \(text.count) character(s) that are not a date of the form 2026-11-22T13:47:00Z")
@@ -461,7 +461,7 @@ struct XMLPropertyListParser {
         return Date(timeIntervalSince1970: Double(seconds) + fraction)
     }
 
-    private mutating func data(_ tag: Tag) throws(PropertyListError) -> PropertyListNode {
+    private mutating func data(_ tag: Tag) throws(ImportError) -> PropertyListNode {
         let text = try self.text(of: tag).value
         let base64 = text.filter { !$0.isWhitespace }
         guard let data = Data(base64Encoded: base64) else {
@@ -471,7 +471,7 @@ struct XMLPropertyListParser {
     }
 
     /// The text with XML white space (space, tab, line feed, carriage return) trimmed from its ends.
-    private mutating func trimmedText(of tag: Tag) throws(PropertyListError) -> String {
+    private mutating func trimmedText(of tag: Tag) throws(ImportError) -> String {
         let text = try self.text(of: tag).value
         let utf8 = text.utf8
         let isSpace = { (byte: UInt8) in byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
@@ -517,7 +517,7 @@ struct XMLPropertyListParser {
     }
 
     /// Moves past the next `end`, looking from after the `opener` bytes at the cursor.
-    private mutating func skip(past end: String, what: String, opener: Int) throws(PropertyListError) {
+    private mutating func skip(past end: String, what: String, opener: Int) throws(ImportError) {
         guard let found = find(end, from: index + opener) else {
             throw error(.truncated, at: index, "the file ends inside \(what) that starts here")
         }
@@ -529,8 +529,8 @@ struct XMLPropertyListParser {
         return "</" + String(decoding: name, as: UTF8.self) + ">"
     }
 
-    private func error(_ kind: PropertyListError.Kind, at offset: Int, _ reason: String) -> PropertyListError {
-        PropertyListError(file: source, encoding: .xml, kind: kind, offset: offset, position: SourcePosition(offset: offset, in: bytes), reason: reason)
+    private func error(_ kind: ImportError.PropertyListProblem.Kind, at offset: Int, _ reason: String) -> ImportError {
+        .dump(.propertyList(ImportError.PropertyListProblem(file: source, encoding: .xml, kind: kind, offset: offset, position: SourcePosition(offset: offset, in: bytes), reason: reason)))
     }
 
     private func display(_ path: String) -> String {

@@ -14,7 +14,7 @@ struct FolderWalk {
         /// A folder or file listed a moment before is gone: the folder changed under the walk.
         case vanished
         /// The folder as a whole cannot be read.
-        case refused(MountedFolderError)
+        case refused(MountError)
     }
 
     let folder: MountedFolder

@@ -125,16 +125,16 @@ public struct MountedFolder: Sendable, Hashable {
 
     /// Everything the folder holds now, as one generation (a Kubernetes volume) or one state (a
     /// plain folder).
-    /// - Throws: ``MountedFolderError``: the folder is missing, not trusted, over the limits, or
+    /// - Throws: ``MountError``: the folder is missing, not trusted, over the limits, or
     ///   kept changing through every attempt. A refused file is not an error here: its key
     ///   throws when asked for.
-    public func read() throws(MountedFolderError) -> MountedSnapshot {
+    public func read() throws(MountError) -> MountedSnapshot {
         try read(knownLink: nil)
     }
 
     /// ``read()``; `knownLink` is what `..data` was just read to name (the watcher's check), so
     /// that the first attempt does not read it again.
-    package func read(knownLink: String??) throws(MountedFolderError) -> MountedSnapshot {
+    package func read(knownLink: String??) throws(MountError) -> MountedSnapshot {
         try checkFolder()
         var known = knownLink
         for _ in 0..<max(limits.attempts, 1) {
@@ -162,11 +162,11 @@ public struct MountedFolder: Sendable, Hashable {
 
     /// The bytes of one key's file, from one generation, without reading the others; `nil` when
     /// the folder has no such key (or `key` cannot be a file's name in it).
-    /// - Throws: ``MountedFolderError``: ``MountedFolderError/refusedKey(folder:key:reason:)``
+    /// - Throws: ``MountError``: ``MountError/refusedKey(folder:key:reason:)``
     ///   when the file is not to be trusted (another user's, writable by others, not a regular
-    ///   file), ``MountedFolderError/overLimit(folder:reason:)`` when it is larger than
-    ///   ``Limits/fileSize``, ``MountedFolderError/unreadable(path:reason:)`` when it cannot be read.
-    public func bytes(forKey key: String) throws(MountedFolderError) -> [UInt8]? {
+    ///   file), ``MountError/overLimit(folder:reason:)`` when it is larger than
+    ///   ``Limits/fileSize``, ``MountError/unreadable(path:reason:)`` when it cannot be read.
+    public func bytes(forKey key: String) throws(MountError) -> [UInt8]? {
         guard Self.isValidKey(key) else { return nil }
         try checkFolder()
         for _ in 0..<max(limits.attempts, 1) {
@@ -206,8 +206,8 @@ public struct MountedFolder: Sendable, Hashable {
     /// Judges the folders between the folder and `key`'s file by ``folderTrust`` — the
     /// generation folder (never through a link) and each folder of a nested key — as
     /// ``read()``'s walk does; `false` when one is missing.
-    /// - Throws: ``MountedFolderError/untrusted(path:reason:)``.
-    private func judgeFolders(toKey key: String, generation: String?) throws(MountedFolderError) -> Bool {
+    /// - Throws: ``MountError/untrusted(path:reason:)``.
+    private func judgeFolders(toKey key: String, generation: String?) throws(MountError) -> Bool {
         var folder = generation.map { path + "/" + $0 } ?? path
         var folders = generation == nil ? [] : [folder]
         for component in key.split(separator: "/").dropLast() {
@@ -240,8 +240,8 @@ public struct MountedFolder: Sendable, Hashable {
     }
 
     /// The keys the folder holds now (of one generation), sorted, without reading a value.
-    /// - Throws: ``MountedFolderError``.
-    public func keys() throws(MountedFolderError) -> [String] {
+    /// - Throws: ``MountError``.
+    public func keys() throws(MountError) -> [String] {
         try checkFolder()
         for _ in 0..<max(limits.attempts, 1) {
             let generation = try dataLink()
@@ -254,7 +254,7 @@ public struct MountedFolder: Sendable, Hashable {
     }
 
     /// Runs `walk`: `true` when it went through, `false` when something vanished under it.
-    private static func completes(_ walk: inout FolderWalk) throws(MountedFolderError) -> Bool {
+    private static func completes(_ walk: inout FolderWalk) throws(MountError) -> Bool {
         do {
             try walk.walk()
             return true
@@ -277,9 +277,9 @@ public struct MountedFolder: Sendable, Hashable {
     }
 
     /// The generation `..data` names now, `nil` when the folder has no `..data` (a plain folder).
-    /// - Throws: ``MountedFolderError/untrusted(path:reason:)`` when `..data` is not a link to a
+    /// - Throws: ``MountError/untrusted(path:reason:)`` when `..data` is not a link to a
     ///   generation folder beside it.
-    package func dataLink() throws(MountedFolderError) -> String? {
+    package func dataLink() throws(MountError) -> String? {
         let link = path + "/..data"
         var buffer = [CChar](repeating: 0, count: 257)
         let count = readlink(link, &buffer, 256)
@@ -300,7 +300,7 @@ public struct MountedFolder: Sendable, Hashable {
     }
 
     /// Judges the folder itself (a final link followed: `/var/run` is one).
-    private func checkFolder() throws(MountedFolderError) {
+    private func checkFolder() throws(MountError) {
         let exists: Bool
         do {
             exists = try PrivateFolder.check(path, trust: folderTrust)
@@ -340,9 +340,9 @@ public struct MountedFolder: Sendable, Hashable {
 
 extension FileError {
     /// The mounted folder's error for this one: a file or folder not to be trusted (another
-    /// user's, a link, open to others, a FIFO) is ``MountedFolderError/untrusted(path:reason:)``;
-    /// any other failure ``MountedFolderError/unreadable(path:reason:)``.
-    package var mountedFolderError: MountedFolderError {
+    /// user's, a link, open to others, a FIFO) is ``MountError/untrusted(path:reason:)``;
+    /// any other failure ``MountError/unreadable(path:reason:)``.
+    package var mountedFolderError: MountError {
         switch problem {
         case .foreignOwner, .tooOpen, .symbolicLink, .wrongKind:
             return .untrusted(path: path, reason: reason)

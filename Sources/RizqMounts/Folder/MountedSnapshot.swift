@@ -62,9 +62,9 @@ public struct MountedSnapshot: Sendable, Equatable {
     public var keys: [String] { entries.keys.sorted() }
 
     /// The bytes of `key`'s file exactly as they are; `nil` when the folder has no such key.
-    /// - Throws: ``MountedFolderError/refusedKey(folder:key:reason:)`` when the file is there but
+    /// - Throws: ``MountError/refusedKey(folder:key:reason:)`` when the file is there but
     ///   was refused.
-    public func bytes(forKey key: String) throws(MountedFolderError) -> [UInt8]? {
+    public func bytes(forKey key: String) throws(MountError) -> [UInt8]? {
         switch entries[key] {
         case nil: return nil
         case .bytes(let bytes): return bytes
@@ -75,8 +75,8 @@ public struct MountedSnapshot: Sendable, Equatable {
     /// `key`'s value as text: the file's bytes as UTF-8 with every trailing `\n` cut
     /// (``MountedText/trimmingTrailingNewlines(_:)``); `nil` when the folder has no such key or
     /// its bytes are not UTF-8 text.
-    /// - Throws: ``MountedFolderError/refusedKey(folder:key:reason:)``.
-    public func text(forKey key: String) throws(MountedFolderError) -> String? {
+    /// - Throws: ``MountError/refusedKey(folder:key:reason:)``.
+    public func text(forKey key: String) throws(MountError) -> String? {
         guard let bytes = try bytes(forKey: key) else { return nil }
         return MountedText.string(bytes)
     }

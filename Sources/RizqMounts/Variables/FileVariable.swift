@@ -13,7 +13,7 @@ import RizqCore
 /// | --- | --- | --- |
 /// | set | — | `NAME`'s value, as it is |
 /// | — | set | the file's bytes, every trailing `\n` cut (``MountedText/trimmingTrailingNewlines(_:)``: `$(< file)`) |
-/// | set | set | an error, ``FileVariableError/bothSet(name:)``: which one was meant is not guessed |
+/// | set | set | an error, ``MountError/variableBothSet(name:)``: which one was meant is not guessed |
 /// | — | — | `nil` |
 ///
 /// An empty variable counts as not set (`NAME=""` with `NAME_FILE=/run/secrets/x` reads the
@@ -36,15 +36,15 @@ public enum FileVariable {
     }
 
     /// `name`'s value: from `name`, or from the file `name_FILE` names, as the table above says.
-    /// - Throws: ``FileVariableError``.
+    /// - Throws: ``MountError/variableBothSet(name:)`` or ``MountError/variableFileUnreadable(name:path:reason:)``.
     public static func bytes(
         of name: String, in environment: [String: String] = ProcessInfo.processInfo.environment
-    ) throws(FileVariableError) -> (bytes: [UInt8], source: Source)? {
+    ) throws(MountError) -> (bytes: [UInt8], source: Source)? {
         let direct = environment[name].flatMap { $0.isEmpty ? nil : $0 }
         let path = environment[name + "_FILE"].flatMap { $0.isEmpty ? nil : $0 }
         switch (direct, path) {
         case (.some, .some):
-            throw .bothSet(name: name)
+            throw .variableBothSet(name: name)
         case (.some(let value), nil):
             return (Array(value.utf8), .variable)
         case (nil, .some(let path)):
@@ -52,9 +52,9 @@ public enum FileVariable {
             do {
                 read = try PrivateFile.read(path, trust: .hostProvided("file named by \(name)_FILE"), limit: maximumSize)
             } catch {
-                throw .unreadable(name: name, path: path, reason: error.reason)
+                throw .variableFileUnreadable(name: name, path: path, reason: error.reason)
             }
-            guard let read else { throw .unreadable(name: name, path: path, reason: "it does not exist") }
+            guard let read else { throw .variableFileUnreadable(name: name, path: path, reason: "it does not exist") }
             return (Array(MountedText.trimmingTrailingNewlines(read.bytes)), .file(path: path))
         case (nil, nil):
             return nil
@@ -62,14 +62,15 @@ public enum FileVariable {
     }
 
     /// `name`'s value as text (``bytes(of:in:)``, which must be UTF-8 with no NUL).
-    /// - Throws: ``FileVariableError``, ``FileVariableError/notText(name:path:)``.
+    /// - Throws: ``MountError/variableBothSet(name:)``, ``MountError/variableFileUnreadable(name:path:reason:)``,
+    ///   ``MountError/variableNotText(name:path:)``.
     public static func text(
         of name: String, in environment: [String: String] = ProcessInfo.processInfo.environment
-    ) throws(FileVariableError) -> (text: String, source: Source)? {
+    ) throws(MountError) -> (text: String, source: Source)? {
         guard let (bytes, source) = try bytes(of: name, in: environment) else { return nil }
         guard !bytes.contains(0), let text = String(validating: bytes, as: UTF8.self) else {
-            if case .file(let path) = source { throw .notText(name: name, path: path) }
-            throw .notText(name: name, path: "")
+            if case .file(let path) = source { throw .variableNotText(name: name, path: path) }
+            throw .variableNotText(name: name, path: "")
         }
         return (text, source)
     }
@@ -78,10 +79,10 @@ public enum FileVariable {
     /// `NAME_FILE` named one) and `NAME_FILE` is gone, as `file_env` leaves the environment
     /// (`nil` names: every `X_FILE` variable with a non-empty `X`). Also returns the names whose
     /// value came from a file.
-    /// - Throws: ``FileVariableError`` for the first name that fails.
+    /// - Throws: ``MountError`` (its `variable…` cases) for the first name that fails.
     public static func resolving(
         _ names: [String]? = nil, in environment: [String: String] = ProcessInfo.processInfo.environment
-    ) throws(FileVariableError) -> (environment: [String: String], fromFiles: Set<String>) {
+    ) throws(MountError) -> (environment: [String: String], fromFiles: Set<String>) {
         let wanted = names ?? environment.keys.filter { $0.hasSuffix("_FILE") && $0.count > 5 }.map { String($0.dropLast(5)) }.sorted()
         var resolved = environment
         var fromFiles = Set<String>()
@@ -95,29 +96,5 @@ public enum FileVariable {
             if case .file = source { fromFiles.insert(name) }
         }
         return (resolved, fromFiles)
-    }
-}
-
-/// Why `NAME_FILE` indirection failed. Messages name the variables and the file, never a value.
-public enum FileVariableError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// Both `NAME` and `NAME_FILE` are set (and not empty): which one is meant is not guessed.
-    case bothSet(name: String)
-    /// The file `NAME_FILE` names cannot be read, or was refused.
-    case unreadable(name: String, path: String, reason: String)
-    /// The value is not UTF-8 text, or holds a NUL byte (`path` empty: it is `NAME` itself).
-    case notText(name: String, path: String)
-
-    /// One line: what was wrong and what to do.
-    public var description: String {
-        switch self {
-        case .bothSet(let name):
-            return "both \(name) and \(name)_FILE are set, but they exclude each other; unset one of them"
-        case .unreadable(let name, let path, let reason):
-            return "\(name)_FILE names \(path), which cannot be read: \(reason)"
-        case .notText(let name, let path):
-            return path.isEmpty
-                ? "\(name) is not UTF-8 text"
-                : "\(name)_FILE names \(path), whose bytes are not UTF-8 text (or hold a NUL byte); store the value as text"
-        }
     }
 }

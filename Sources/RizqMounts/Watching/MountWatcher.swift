@@ -101,10 +101,10 @@ package final class MountWatcher: Sendable {
 
     /// Follows `folder`: `handler` is called at once with the snapshot now, then with each new
     /// one. Keep it short: it runs on the watcher's thread.
-    /// - Throws: ``MountedFolderError`` when the folder cannot be read now, or
-    ///   ``MountedFolderError/cannotWatch(folder:reason:)`` when ``maximumFolders`` are followed.
-    package func subscribe(_ folder: MountedFolder, handler: @escaping Handler) throws(MountedFolderError) -> Token {
-        let (registration, id, polled) = try state.withLock { state throws(MountedFolderError) -> (Registration, UInt64, String?) in
+    /// - Throws: ``MountError`` when the folder cannot be read now, or
+    ///   ``MountError/cannotWatch(folder:reason:)`` when ``maximumFolders`` are followed.
+    package func subscribe(_ folder: MountedFolder, handler: @escaping Handler) throws(MountError) -> Token {
+        let (registration, id, polled) = try state.withLock { state throws(MountError) -> (Registration, UInt64, String?) in
             let id = state.nextID
             state.nextID &+= 1
             if state.folders[folder] == nil {
@@ -120,8 +120,8 @@ package final class MountWatcher: Sendable {
             guard let followed = state.folders[folder] else { throw .cannotWatch(folder: folder.path, reason: "it was not registered") }
             return (followed.registration, id, followed.polled)
         }
-        do throws(MountedFolderError) {
-            try registration.reading.withLock { reading throws(MountedFolderError) in
+        do throws(MountError) {
+            try registration.reading.withLock { reading throws(MountError) in
                 let snapshot: MountedSnapshot
                 if let last = reading.last {
                     snapshot = last
@@ -439,8 +439,8 @@ extension MountedFolder {
     ///
     /// If the folder is removed or replaced, the last snapshot stands until a folder is at the
     /// path again; then it is read, and delivered if it differs.
-    /// - Throws: ``MountedFolderError`` when the folder cannot be read now.
-    public func updates() throws(MountedFolderError) -> AsyncStream<MountedSnapshot> {
+    /// - Throws: ``MountError`` when the folder cannot be read now.
+    public func updates() throws(MountError) -> AsyncStream<MountedSnapshot> {
         let (stream, continuation) = AsyncStream<MountedSnapshot>.makeStream(bufferingPolicy: .bufferingNewest(1))
         let token = try MountWatcher.shared.subscribe(self) { snapshot in continuation.yield(snapshot) }
         continuation.onTermination = { _ in MountWatcher.shared.unsubscribe(token) }

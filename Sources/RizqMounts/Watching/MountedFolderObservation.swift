@@ -36,8 +36,8 @@ extension MountedFolder {
     /// // …
     /// observation.cancel()
     /// ```
-    /// - Throws: ``MountedFolderError`` when the folder cannot be read now.
-    public func observe(_ handler: @escaping @Sendable (MountedSnapshot) -> Void) throws(MountedFolderError) -> MountedFolderObservation {
+    /// - Throws: ``MountError`` when the folder cannot be read now.
+    public func observe(_ handler: @escaping @Sendable (MountedSnapshot) -> Void) throws(MountError) -> MountedFolderObservation {
         MountedFolderObservation(token: try MountWatcher.shared.subscribe(self, handler: handler))
     }
 }

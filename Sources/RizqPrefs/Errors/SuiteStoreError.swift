@@ -1,7 +1,9 @@
 import Foundation
 import RizqJSON
 
-/// Why a suite could not be opened, read, or written, or why a value was refused.
+/// Why a suite could not be opened, read, or written, why a value was refused, or why a document
+/// given to it (JSON to import, a schema) could not be used: the one error of `RizqPrefs`, beside
+/// ``MigrationError`` for versioned suites.
 ///
 /// Every message says what happened and what to do about it. Nothing that was already stored
 /// is lost when one of these is thrown: a refused write leaves the file as it was.
@@ -36,6 +38,25 @@ public enum SuiteStoreError: Error, Sendable, Equatable {
     /// The suite's schema (or the ``Key``'s declaration) does not allow the value: `reason` says
     /// what the key takes. Nothing is written.
     case notAllowed(key: String, reason: String)
+    /// The text given to ``SuiteStore/importJSON(_:replacing:salvaging:)`` is not JSON: what is
+    /// wrong, and where (one-based line and column). Nothing was imported.
+    case importNotJSON(reason: String, line: Int, column: Int)
+    /// The text given to ``SuiteStore/importJSON(_:replacing:salvaging:)`` is JSON, but not an
+    /// object of keys and values (`kindName`: `array`, `string`, …). Nothing was imported.
+    case importNotAnObject(kindName: String)
+    /// The object given to ``SuiteStore/importJSON(_:replacing:salvaging:)`` records a schema
+    /// version (its ``SuiteMigrations/versionKey`` member, as in a whole suite file) other than
+    /// the suite's: its keys have that version's shape. Nothing was imported.
+    case importOtherSchemaVersion(recorded: Int, suite: Int)
+    /// A schema document (``PrefSchema/init(json:)``) is not JSON: what is wrong, and where
+    /// (one-based line and column).
+    case schemaNotJSON(reason: String, line: Int, column: Int)
+    /// A schema document is not an object, or a keyword has a value of the wrong kind (`where`:
+    /// the keyword's place, as `properties.volume.minimum`).
+    case invalidSchema(where: String, reason: String)
+    /// A schema document is larger than ``PrefSchema/maximumFileSize`` or describes more than
+    /// ``PrefSchema/maximumProperties`` keys.
+    case schemaTooLarge(reason: String)
 }
 
 extension SuiteStoreError: CustomStringConvertible, LocalizedError {
@@ -63,6 +84,18 @@ extension SuiteStoreError: CustomStringConvertible, LocalizedError {
             return "cannot change key \(quoted(key)): an administrator locked it in \(path), so every reader gets the value set there whatever is written; nothing was written (ask the administrator, or read it with objectIsForced(forKey:) / 'rizq-prefs writable' before offering to change it)"
         case .notAllowed(let key, let reason):
             return "cannot store key \(quoted(key)): \(reason); nothing was written"
+        case .importNotJSON(let reason, let line, let column):
+            return "not valid JSON: line \(line), column \(column): \(reason); nothing was imported: repair the text there"
+        case .importNotAnObject(let kindName):
+            return "the JSON is \(kindName == "array" ? "an" : "a") \(kindName), not an object; an import takes an object of keys and values, as an export writes"
+        case .importOtherSchemaVersion(let recorded, let suite):
+            return "the JSON records schema version \(recorded) (its \"\(SchemaVersionMember.key)\" member) and the suite is at version \(suite): its keys have another shape; import it into a suite of version \(recorded), or remove the member (jq 'del(.\"\(SchemaVersionMember.key)\")') to import the keys as they are; nothing was imported"
+        case .schemaNotJSON(let reason, let line, let column):
+            return "the schema is not valid JSON: line \(line), column \(column): \(reason); repair it there (any JSON Schema validator points at the same place)"
+        case .invalidSchema(let place, let reason):
+            return "the schema's \(place) \(reason); a schema is a JSON Schema object whose \"properties\" describe the keys"
+        case .schemaTooLarge(let reason):
+            return "the schema is too large: \(reason)"
         }
     }
 

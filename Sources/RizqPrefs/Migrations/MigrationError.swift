@@ -5,6 +5,9 @@
 /// Each message says what happened and what to do. None holds a value that was moving into a
 /// keyring.
 public enum MigrationError: Error, Sendable {
+    /// The ``SuiteMigrations`` was refused when it was declared: its stages do not form one
+    /// chain from version 0 to its version (thrown by ``SuiteMigrations/init(version:stages:)``).
+    case invalidChain(ChainProblem)
     /// The suite could not be opened or its file read (see ``SuiteStoreError``).
     case cannotOpen(SuiteStoreError)
     /// The suite file's `"$schemaVersion"` member holds something that is not a version (a whole
@@ -26,6 +29,8 @@ extension MigrationError: CustomStringConvertible {
     /// One line: what failed, what state things are in, and what to do.
     public var description: String {
         switch self {
+        case .invalidChain(let problem):
+            return problem.description
         case .cannotOpen(let error):
             return error.description
         case .invalidStoredVersion(let path, let found):

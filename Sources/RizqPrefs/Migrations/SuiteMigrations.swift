@@ -21,7 +21,7 @@
 ///
 /// The stages form one chain, listed in order: from version 0 to 1, 1 to 2, and so on up to
 /// ``version``, one stage for each step. A chain with a gap, a duplicate, a step of more than
-/// one version or a stage past ``version`` is refused here, with a ``SuiteMigrationsError`` that
+/// one version or a stage past ``version`` is refused here, with a ``MigrationError/invalidChain(_:)`` that
 /// says which. A file that records no version is version 0: the shape the suite had before the
 /// app declared a schema.
 ///
@@ -40,28 +40,28 @@ public struct SuiteMigrations: Sendable {
     public let stages: [MigrationStage]
 
     /// A schema at `version` with its chain of `stages`.
-    /// - Throws: ``SuiteMigrationsError`` when the chain does not lead from version 0 to `version`
+    /// - Throws: ``MigrationError/invalidChain(_:)`` when the chain does not lead from version 0 to `version`
     ///   one step at a time, in order, each step once; or when a lightweight change cannot work
     ///   (a rename to the same key, a move to a suite name that cannot exist).
-    public init(version: Int, stages: [MigrationStage]) throws(SuiteMigrationsError) {
-        guard version >= 0 else { throw .negativeVersion(version) }
+    public init(version: Int, stages: [MigrationStage]) throws(MigrationError) {
+        guard version >= 0 else { throw .invalidChain(.negativeVersion(version)) }
         var seen: Set<Int> = []
         for stage in stages {
             guard stage.toVersion == stage.fromVersion + 1, stage.fromVersion >= 0 else {
-                throw .notOneStep(fromVersion: stage.fromVersion, toVersion: stage.toVersion)
+                throw .invalidChain(.notOneStep(fromVersion: stage.fromVersion, toVersion: stage.toVersion))
             }
-            guard seen.insert(stage.fromVersion).inserted else { throw .duplicate(fromVersion: stage.fromVersion) }
-            guard stage.toVersion <= version else { throw .beyondVersion(toVersion: stage.toVersion, version: version) }
+            guard seen.insert(stage.fromVersion).inserted else { throw .invalidChain(.duplicate(fromVersion: stage.fromVersion)) }
+            guard stage.toVersion <= version else { throw .invalidChain(.beyondVersion(toVersion: stage.toVersion, version: version)) }
             if let problem = stage.declarationProblem() {
-                throw .invalidChange(fromVersion: stage.fromVersion, reason: problem)
+                throw .invalidChain(.invalidChange(fromVersion: stage.fromVersion, reason: problem))
             }
         }
         for (index, stage) in stages.enumerated() where stage.fromVersion != index {
             // The stage listed here is not the next step: either the next step comes later in
             // the list, or it is missing.
-            throw seen.contains(index) ? .outOfOrder(fromVersion: index) : .gap(fromVersion: index)
+            throw .invalidChain(seen.contains(index) ? .outOfOrder(fromVersion: index) : .gap(fromVersion: index))
         }
-        if stages.count < version { throw .gap(fromVersion: stages.count) }
+        if stages.count < version { throw .invalidChain(.gap(fromVersion: stages.count)) }
         self.version = version
         self.stages = stages
     }

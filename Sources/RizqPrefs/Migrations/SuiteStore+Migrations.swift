@@ -110,9 +110,6 @@ extension SuiteStore {
 /// ``SuiteMigrations``, by its earlier name.
 @available(*, deprecated, renamed: "SuiteMigrations")
 public typealias SuiteSchema = SuiteMigrations
-/// ``SuiteMigrationsError``, by its earlier name.
-@available(*, deprecated, renamed: "SuiteMigrationsError")
-public typealias SuiteSchemaError = SuiteMigrationsError
 /// ``MigrationChange``, by its earlier name.
 @available(*, deprecated, renamed: "MigrationChange")
 public typealias SchemaChange = MigrationChange

@@ -1,53 +1,31 @@
 import Foundation
 import RizqJSON
 
-/// Why a schema document could not be read (``PrefSchema/init(json:)``).
-public enum PrefSchemaError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// The text is not JSON: what is wrong, and where (one-based line and column).
-    case notJSON(reason: String, line: Int, column: Int)
-    /// The document is not an object, or a keyword has a value of the wrong kind (`where`: the
-    /// keyword's place, as `properties.volume.minimum`).
-    case invalid(where: String, reason: String)
-    /// Larger than ``PrefSchema/maximumFileSize`` or describing more than
-    /// ``PrefSchema/maximumProperties`` keys.
-    case tooLarge(reason: String)
-
-    /// One line: the cause and the fix.
-    public var description: String {
-        switch self {
-        case .notJSON(let reason, let line, let column):
-            return "the schema is not valid JSON: line \(line), column \(column): \(reason); repair it there (any JSON Schema validator points at the same place)"
-        case .invalid(let place, let reason):
-            return "the schema's \(place) \(reason); a schema is a JSON Schema object whose \"properties\" describe the keys"
-        case .tooLarge(let reason):
-            return "the schema is too large: \(reason)"
-        }
-    }
-}
-
 extension PrefSchema {
     /// Reads a JSON Schema document: a generated one, or one written by hand (see the type's
     /// documentation for the keywords that count).
-    /// - Throws: ``PrefSchemaError`` saying where it is wrong.
-    public init(json bytes: some ContiguousBytes) throws(PrefSchemaError) {
+    /// - Throws: ``SuiteStoreError/invalidSchema(where:reason:)`` saying where it is wrong,
+    ///   ``SuiteStoreError/schemaNotJSON(reason:line:column:)`` or
+    ///   ``SuiteStoreError/schemaTooLarge(reason:)``.
+    public init(json bytes: some ContiguousBytes) throws(SuiteStoreError) {
         let count = bytes.withUnsafeBytes { $0.count }
         guard count <= Self.maximumFileSize else {
-            throw .tooLarge(reason: "\(count) bytes, over the \(Self.maximumFileSize) a schema may have")
+            throw .schemaTooLarge(reason: "\(count) bytes, over the \(Self.maximumFileSize) a schema may have")
         }
         let document: PrefValue
         do {
             document = try JSONReader.parseSuiteDocument(bytes).value
         } catch {
-            throw .notJSON(reason: error.reason, line: error.line, column: error.column)
+            throw .schemaNotJSON(reason: error.reason, line: error.line, column: error.column)
         }
-        guard case .dictionary(let members) = document else { throw .invalid(where: "top level", reason: "is not an object") }
+        guard case .dictionary(let members) = document else { throw .invalidSchema(where: "top level", reason: "is not an object") }
         title = try Self.text(members["title"], at: "title")
         description = try Self.text(members["description"], at: "description")
         var properties: [String: Property] = [:]
         if let declared = members["properties"] {
-            guard case .dictionary(let keys) = declared else { throw .invalid(where: "\"properties\"", reason: "is not an object") }
+            guard case .dictionary(let keys) = declared else { throw .invalidSchema(where: "\"properties\"", reason: "is not an object") }
             guard keys.count <= Self.maximumProperties else {
-                throw .tooLarge(reason: "it describes \(keys.count) keys, over the \(Self.maximumProperties) a schema may describe")
+                throw .schemaTooLarge(reason: "it describes \(keys.count) keys, over the \(Self.maximumProperties) a schema may describe")
             }
             for (key, member) in keys {
                 properties[key] = try Property(json: member, at: "properties.\(key)")
@@ -67,22 +45,22 @@ extension PrefSchema {
     }
 
     /// A string member, or `nil` when absent.
-    static func text(_ value: PrefValue?, at place: String) throws(PrefSchemaError) -> String? {
+    static func text(_ value: PrefValue?, at place: String) throws(SuiteStoreError) -> String? {
         guard let value else { return nil }
-        guard case .string(let text) = value else { throw .invalid(where: "\"\(place)\"", reason: "is not a string") }
+        guard case .string(let text) = value else { throw .invalidSchema(where: "\"\(place)\"", reason: "is not a string") }
         return text
     }
 }
 
 extension PrefSchema.Property {
     /// A member of `properties`.
-    init(json: PrefValue, at place: String) throws(PrefSchemaError) {
+    init(json: PrefValue, at place: String) throws(SuiteStoreError) {
         // `true` (anything goes) and `false` (nothing does) are schemas too.
         if case .bool(let anything) = json {
             self.init(choices: anything ? nil : [])
             return
         }
-        guard case .dictionary(let members) = json else { throw .invalid(where: place, reason: "is not an object") }
+        guard case .dictionary(let members) = json else { throw .invalidSchema(where: place, reason: "is not an object") }
         var types: [ValueType] = []
         switch members["type"] {
         case nil: break
@@ -90,21 +68,21 @@ extension PrefSchema.Property {
             types = [try Self.type(named: name, at: place)]
         case .array(let names)?:
             for name in names {
-                guard case .string(let text) = name else { throw .invalid(where: "\(place).type", reason: "lists something that is not a type name") }
+                guard case .string(let text) = name else { throw .invalidSchema(where: "\(place).type", reason: "lists something that is not a type name") }
                 types.append(try Self.type(named: text, at: place))
             }
         default:
-            throw .invalid(where: "\(place).type", reason: "is neither a type name nor a list of them")
+            throw .invalidSchema(where: "\(place).type", reason: "is neither a type name nor a list of them")
         }
         var choices: [PrefValue]?
         if let listed = members["enum"] {
-            guard case .array(let values) = listed else { throw .invalid(where: "\(place).enum", reason: "is not an array") }
+            guard case .array(let values) = listed else { throw .invalidSchema(where: "\(place).enum", reason: "is not an array") }
             choices = values
         }
         if let constant = members["const"] { choices = (choices ?? [constant]).filter { Self.same($0, constant) } }
         var deprecated = false
         if let flag = members["deprecated"] {
-            guard case .bool(let value) = flag else { throw .invalid(where: "\(place).deprecated", reason: "is not true or false") }
+            guard case .bool(let value) = flag else { throw .invalidSchema(where: "\(place).deprecated", reason: "is not true or false") }
             deprecated = value
         }
         self.init(
@@ -142,16 +120,16 @@ extension PrefSchema.Property {
         return .dictionary(members)
     }
 
-    private static func type(named name: String, at place: String) throws(PrefSchemaError) -> ValueType {
+    private static func type(named name: String, at place: String) throws(SuiteStoreError) -> ValueType {
         guard let type = ValueType(rawValue: name) else {
-            throw .invalid(where: "\(place).type", reason: "names '\(PrintableText.of(name))', which is not a JSON type (\(ValueType.allCases.map(\.rawValue).joined(separator: ", ")))")
+            throw .invalidSchema(where: "\(place).type", reason: "names '\(PrintableText.of(name))', which is not a JSON type (\(ValueType.allCases.map(\.rawValue).joined(separator: ", ")))")
         }
         return type
     }
 
-    private static func bound(_ value: PrefValue?, at place: String) throws(PrefSchemaError) -> PrefValue? {
+    private static func bound(_ value: PrefValue?, at place: String) throws(SuiteStoreError) -> PrefValue? {
         guard let value else { return nil }
-        guard number(value) != nil else { throw .invalid(where: place, reason: "is not a number") }
+        guard number(value) != nil else { throw .invalidSchema(where: place, reason: "is not a number") }
         return value
     }
 }

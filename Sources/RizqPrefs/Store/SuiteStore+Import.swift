@@ -1,33 +1,6 @@
 import Foundation
 import RizqJSON
 
-/// Why ``SuiteStore/importJSON(_:replacing:salvaging:)`` imported nothing.
-public enum SuiteImportError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// The text is not JSON: what is wrong, and where (one-based line and column).
-    case notJSON(reason: String, line: Int, column: Int)
-    /// The text is JSON, but not an object of keys and values (`kindName`: `array`, `string`, …).
-    case notAnObject(kindName: String)
-    /// The object records a schema version (its ``SuiteMigrations/versionKey`` member, as in a whole
-    /// suite file) other than the suite's: its keys have that version's shape.
-    case otherSchemaVersion(recorded: Int, suite: Int)
-    /// The suite refused a value or could not be written (nothing was changed).
-    case store(SuiteStoreError)
-
-    /// One line: the cause and the fix.
-    public var description: String {
-        switch self {
-        case .notJSON(let reason, let line, let column):
-            return "not valid JSON: line \(line), column \(column): \(reason); nothing was imported: repair the text there"
-        case .notAnObject(let kindName):
-            return "the JSON is \(kindName == "array" ? "an" : "a") \(kindName), not an object; an import takes an object of keys and values, as an export writes"
-        case .otherSchemaVersion(let recorded, let suite):
-            return "the JSON records schema version \(recorded) (its \"\(SchemaVersionMember.key)\" member) and the suite is at version \(suite): its keys have another shape; import it into a suite of version \(recorded), or remove the member (jq 'del(.\"\(SchemaVersionMember.key)\")') to import the keys as they are; nothing was imported"
-        case .store(let error):
-            return error.description
-        }
-    }
-}
-
 /// What ``SuiteStore/importJSON(_:replacing:salvaging:)`` did.
 public struct SuiteImportResult: Sendable, Equatable {
     /// The keys set (or, for `null`, removed).
@@ -60,18 +33,21 @@ extension SuiteStore {
     ///
     /// A key an administrator forced (``objectIsForced(forKey:)``), set or removed by the object,
     /// and a value the suite's schema forbids, refuse the whole import.
-    /// - Throws: ``SuiteImportError``; nothing is changed.
+    /// - Throws: ``SuiteStoreError``: ``SuiteStoreError/importNotJSON(reason:line:column:)``,
+    ///   ``SuiteStoreError/importNotAnObject(kindName:)``,
+    ///   ``SuiteStoreError/importOtherSchemaVersion(recorded:suite:)``, or what the suite refused;
+    ///   nothing is changed.
     @discardableResult
-    public func importJSON(_ data: Data, replacing: Bool = false, salvaging: Bool = false) throws(SuiteImportError) -> SuiteImportResult {
+    public func importJSON(_ data: Data, replacing: Bool = false, salvaging: Bool = false) throws(SuiteStoreError) -> SuiteImportResult {
         let parsed: (value: PrefValue, duplicateKeys: [String], skippedKeys: [String])
         do {
             parsed = try JSONReader.parseSuiteDocument(data, skippingTooDeep: salvaging)
         } catch {
-            throw .notJSON(reason: error.reason, line: error.line, column: error.column)
+            throw .importNotJSON(reason: error.reason, line: error.line, column: error.column)
         }
-        guard case .dictionary(var entries) = parsed.value else { throw .notAnObject(kindName: parsed.value.kindName) }
+        guard case .dictionary(var entries) = parsed.value else { throw .importNotAnObject(kindName: parsed.value.kindName) }
         if case .int(let version)? = entries[SchemaVersionMember.key], version >= 0 {
-            guard version == schemaVersion else { throw .otherSchemaVersion(recorded: version, suite: schemaVersion) }
+            guard version == schemaVersion else { throw .importOtherSchemaVersion(recorded: version, suite: schemaVersion) }
             entries.removeValue(forKey: SchemaVersionMember.key)
             // Which app's schema migrated it: a record of the file, not a key.
             if case .string? = entries[SchemaVersionMember.appKey] { entries.removeValue(forKey: SchemaVersionMember.appKey) }
@@ -89,9 +65,9 @@ extension SuiteStore {
                 }
             }
         } catch let error as SuiteStoreError {
-            throw .store(error)
+            throw error
         } catch {
-            throw .store(.writeFailed(path: location.path, reason: "\(error)"))
+            throw .writeFailed(path: location.path, reason: "\(error)")
         }
         return SuiteImportResult(keyCount: entries.count, repeatedKeys: parsed.duplicateKeys, skippedKeys: parsed.skippedKeys)
     }

@@ -17,7 +17,7 @@ extension SuiteStore {
     /// Pointing the suite at another folder is an account change, as on iOS: the values then
     /// become those of the new folder's devices (``SyncChangeReason/accountChange``).
     ///
-    /// `replicaID` names this device (default: ``/RizqCore/ReplicaIdentity/current(environment:)``).
+    /// `replicaID` names this device (default: this machine's ``/RizqCore/ReplicaIdentity``).
     /// Where the folder lies in a Syncthing folder, the lock and temporary files of replicas are
     /// added to its `.stignore`.
     /// - Throws: ``SyncError/invalidConfiguration(_:)``, or why the state cannot be written.
@@ -132,7 +132,7 @@ extension DeviceSync {
     @discardableResult
     public func forgetDevice(_ id: String) throws(SyncError) -> Bool {
         guard id != replicaID else { throw .cannotForgetSelf(id) }
-        guard ReplicaIdentity.isValid(id) else { throw .replicaIdentity(.invalid(id)) }
+        guard ReplicaIdentity.isValid(id) else { throw .replicaIdentity(reason: ReplicaIdentityError.invalid(id).description) }
         var removed = false
         try withState { state throws(SyncError) in
             let folder = ReplicaFolder(path: state.configuration.folder)

@@ -84,7 +84,7 @@ public final class DeviceSync: Sendable {
 
     /// The device sync of a suite whose sync was enabled (`rizq-prefs sync enable`, or
     /// ``RizqPrefs/SuiteStore/enableDeviceSync(_:replicaID:)``). `replicaID` names this device
-    /// (default: ``/RizqCore/ReplicaIdentity/current(environment:)``).
+    /// (default: this machine's ``/RizqCore/ReplicaIdentity``).
     /// - Throws: ``SyncError/notEnabled(suite:)``, or why the state cannot be read.
     public convenience init(store: SuiteStore, replicaID: String? = nil) throws(SyncError) {
         try self.init(opening: store, replicaID: replicaID)
@@ -96,13 +96,13 @@ public final class DeviceSync: Sendable {
     init(opening store: SuiteStore, replicaID: String?) throws(SyncError) {
         let id: String
         if let replicaID {
-            guard ReplicaIdentity.isValid(replicaID) else { throw .replicaIdentity(.invalid(replicaID)) }
+            guard ReplicaIdentity.isValid(replicaID) else { throw .replicaIdentity(reason: ReplicaIdentityError.invalid(replicaID).description) }
             id = replicaID
         } else {
             do {
                 id = try ReplicaIdentity.current()
             } catch {
-                throw .replicaIdentity(error)
+                throw .replicaIdentity(reason: error.description)
             }
         }
         self.store = store

@@ -22,8 +22,9 @@ public enum SyncError: Error, Sendable, Equatable {
     case storage(SuiteStoreError)
     /// A file in the synced folder or the sync state is not what this version writes.
     case unreadableReplica(path: String, reason: String)
-    /// This machine's replica id could not be had.
-    case replicaIdentity(ReplicaIdentityError)
+    /// This machine's replica id could not be had: `RIZQ_PREFS_REPLICA_ID` is not a replica id,
+    /// or the state folder cannot keep one (`reason`: which, and what to do).
+    case replicaIdentity(reason: String)
     /// The device is this one: a device cannot forget itself.
     case cannotForgetSelf(String)
     /// The key is not synced (neither listed nor marked `sync: true`).
@@ -49,8 +50,8 @@ extension SyncError: CustomStringConvertible {
             return error.description
         case .unreadableReplica(let path, let reason):
             return "cannot use \(path): \(reason); move it away (it is left as it is), then sync again"
-        case .replicaIdentity(let error):
-            return error.description
+        case .replicaIdentity(let reason):
+            return reason
         case .keyNotSynced(let key):
             return "key '\(key)' is not synced; list it ('rizq-prefs sync enable … --keys \(key)') or declare it with Key(…, sync: true)"
         case .unknownDevice(let id, let known):

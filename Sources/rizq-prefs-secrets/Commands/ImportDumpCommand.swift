@@ -221,7 +221,7 @@ struct ImportDumpCommand: ParsableCommand {
         importer.interruption = interruption
         if !dryRun {
             interruption.watchSignals { signal in
-                Output.error("interrupted by \(ImportInterruption.name(of: signal)): stopping after the step under way and undoing what this import wrote; a second Ctrl-C stops at once (the next 'rizq-prefs import-app' then removes what is left)")
+                Output.error("interrupted by \(ImportError.signalName(signal)): stopping after the step under way and undoing what this import wrote; a second Ctrl-C stops at once (the next 'rizq-prefs import-app' then removes what is left)")
             }
         }
         let report: ImportReport
@@ -282,7 +282,7 @@ struct ImportDumpCommand: ParsableCommand {
                 throw CLIError(.usage, "cannot read stdin: \(error.localizedDescription)")
             }
         }
-        do throws(ImportDumpError) {
+        do throws(ImportError) {
             if let stdin {
                 return try ImportDump(bytes: [UInt8](stdin), source: "stdin", format: chosenFormat, origin: origin)
             }

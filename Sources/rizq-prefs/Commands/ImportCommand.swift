@@ -43,8 +43,8 @@ struct ImportCommand: ParsableCommand {
             result = try suite.importJSON(bytes, replacing: replace, salvaging: salvage)
         } catch {
             switch error {
-            case .store(let cause): throw CLIError(cause)
-            case .notJSON, .notAnObject, .otherSchemaVersion: throw CLIError(.usage, "\(displayName): \(error)")
+            case .importNotJSON, .importNotAnObject, .importOtherSchemaVersion: throw CLIError(.usage, "\(displayName): \(error)")
+            default: throw CLIError(error)
             }
         }
         for key in result.repeatedKeys {

@@ -128,7 +128,7 @@ enum MountedFolderCommands {
     }
 }
 
-extension MountedFolderError {
+extension MountError {
     /// Whether the folder itself is not there.
     var isMissingFolder: Bool {
         if case .missing = self { return true }

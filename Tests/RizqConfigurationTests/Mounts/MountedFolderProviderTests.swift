@@ -139,7 +139,7 @@ import Testing
         #expect(password.value == ConfigValue(.string("hunter2"), isSecret: true))
         #expect(try provider.value(forKey: AbsoluteConfigKey(dotted: "http.port"), type: .int).value == ConfigValue(.int(8080), isSecret: false))
         #expect(try provider.environmentValue(forName: "DATABASE_PASSWORD_FILE") == nil, "NAME_FILE is gone, as file_env leaves it")
-        #expect(throws: FileVariableError.bothSet(name: "DATABASE_PASSWORD")) {
+        #expect(throws: MountError.variableBothSet(name: "DATABASE_PASSWORD")) {
             try EnvironmentVariablesProvider(
                 resolvingFileVariables: ["DATABASE_PASSWORD"],
                 environmentVariables: ["DATABASE_PASSWORD_FILE": volume.path + "/db-password", "DATABASE_PASSWORD": "x"])

@@ -74,7 +74,7 @@ final class CorpusTests: XCTestCase {
     func testASingleSavedValueIsNotTakenForADump() throws {
         let folder = try requireCorpus()
         XCTAssertThrowsError(try ImportDump(contentsOfFile: folder + "/value-infinitecraft-huge-emoji.json")) { error in
-            guard case ImportDumpError.wrongShape(_, _, let reason) = error else { return XCTFail("expected wrongShape") }
+            guard case ImportError.dump(.wrongShape(_, _, let reason)) = error else { return XCTFail("expected wrongShape") }
             XCTAssertTrue(reason.contains("one saved value"))
         }
         // Asked for explicitly, its 330 KB of emoji sequences come through whole.
@@ -101,7 +101,7 @@ final class CorpusTests: XCTestCase {
         for path in binaries {
             XCTAssertThrowsError(try ImportDump(contentsOfFile: path), URL(fileURLWithPath: path).lastPathComponent) { error in
                 switch error {
-                case ImportDumpError.notUTF8(_, let position, _), ImportDumpError.notJSON(_, let position, _, _):
+                case ImportError.dump(.notUTF8(_, let position, _)), ImportError.dump(.notJSON(_, let position, _, _)):
                     XCTAssertGreaterThanOrEqual(position.line, 1)
                     XCTAssertTrue("\(error)".contains("nothing was imported"))
                 default:

@@ -10,16 +10,17 @@ final class ImportDumpTests: XCTestCase {
         try ImportDump(bytes: Array(text.utf8), source: "test.json", format: format, origin: origin)
     }
 
-    private func failure(_ text: String, format: ImportDump.Format? = nil, origin: String? = nil) -> ImportDumpError? {
+    private func failure(_ text: String, format: ImportDump.Format? = nil, origin: String? = nil) -> ImportError.DumpProblem? {
         failure(bytes: Array(text.utf8), format: format, origin: origin)
     }
 
-    private func failure(bytes: [UInt8], format: ImportDump.Format? = nil, origin: String? = nil) -> ImportDumpError? {
+    private func failure(bytes: [UInt8], format: ImportDump.Format? = nil, origin: String? = nil) -> ImportError.DumpProblem? {
         do {
             _ = try ImportDump(bytes: bytes, source: "test.json", format: format, origin: origin)
             return nil
         } catch {
-            return error
+            guard case .dump(let problem) = error else { XCTFail("not a dump problem: \(error)"); return nil }
+            return problem
         }
     }
 
@@ -247,14 +248,14 @@ final class ImportDumpTests: XCTestCase {
         XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data("{".utf8)))
         XCTAssertEqual(truncate(path, off_t(70 << 20)), 0)
         XCTAssertThrowsError(try ImportDump(contentsOfFile: path)) { error in
-            guard case ImportDumpError.tooLarge(let file, let size, let limit) = error else { return XCTFail("\(error)") }
+            guard case ImportError.dump(.tooLarge(let file, let size, let limit)) = error else { return XCTFail("\(error)") }
             XCTAssertEqual(file, path)
             XCTAssertEqual(size, 70 << 20)
             XCTAssertEqual(limit, 64 << 20)
             XCTAssertTrue("\(error)".contains("64 MiB"), "\(error)")
         }
         XCTAssertThrowsError(try ImportDump(bytes: [UInt8](repeating: 0x20, count: (64 << 20) + 1))) { error in
-            guard case ImportDumpError.tooLarge = error else { return XCTFail("\(error)") }
+            guard case ImportError.dump(.tooLarge) = error else { return XCTFail("\(error)") }
         }
     }
 
@@ -278,11 +279,11 @@ final class ImportDumpTests: XCTestCase {
 
     func testMissingFileAndFolder() {
         XCTAssertThrowsError(try ImportDump(contentsOfFile: "/nonexistent/dump.json")) { error in
-            guard case ImportDumpError.unreadable(_, let reason) = error else { return XCTFail("\(error)") }
+            guard case ImportError.dump(.unreadable(_, let reason)) = error else { return XCTFail("\(error)") }
             XCTAssertEqual(reason, "no such file")
         }
         XCTAssertThrowsError(try ImportDump(contentsOfFile: NSTemporaryDirectory())) { error in
-            guard case ImportDumpError.unreadable(_, let reason) = error else { return XCTFail("\(error)") }
+            guard case ImportError.dump(.unreadable(_, let reason)) = error else { return XCTFail("\(error)") }
             XCTAssertTrue(reason.contains("folder"), reason)
         }
     }

@@ -22,16 +22,17 @@ final class ImportPlanTests: XCTestCase {
         }
         """
 
-    private func plan(_ text: String) throws(ImportPlanError) -> ImportPlan {
+    private func plan(_ text: String) throws(ImportError) -> ImportPlan {
         try ImportPlan(json: Data(text.utf8), file: "plan.json")
     }
 
-    private func planError(_ text: String) -> ImportPlanError? {
+    private func planError(_ text: String) -> ImportError.PlanProblem? {
         do {
             _ = try plan(text)
             return nil
         } catch {
-            return error
+            guard case .plan(let problem) = error else { XCTFail("not a plan problem: \(error)"); return nil }
+            return problem
         }
     }
 
@@ -95,7 +96,7 @@ final class ImportPlanTests: XCTestCase {
 
     func testMissingPlanFile() {
         XCTAssertThrowsError(try ImportPlan(contentsOfFile: "/nonexistent/plan.json")) { error in
-            guard case ImportPlanError.unreadable(_, let reason) = error else { return XCTFail("\(error)") }
+            guard case ImportError.plan(.unreadable(_, let reason)) = error else { return XCTFail("\(error)") }
             XCTAssertEqual(reason, "no such file")
         }
     }

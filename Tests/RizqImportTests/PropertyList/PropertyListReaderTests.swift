@@ -132,7 +132,7 @@ final class PropertyListReaderTests: XCTestCase {
         for name in ["root-array.binary.plist", "root-array.xml.plist"] {
             let path = PlistFixtures.path(name)
             XCTAssertThrowsError(try ImportDump(contentsOfFile: path)) { error in
-                guard case .propertyList(let plistError)? = error as? ImportDumpError else { return XCTFail("\(error)") }
+                guard case .dump(.propertyList(let plistError))? = error as? ImportError else { return XCTFail("\(error)") }
                 XCTAssertEqual(plistError.kind, .notDictionary)
                 XCTAssertEqual(plistError.file, path)
                 let message = "\(error)"

@@ -103,13 +103,13 @@ extension ImportDump {
     }
 }
 
-/// The `PropertyListError` a dump's bytes give, or a failure.
-func propertyListError(_ bytes: [UInt8], source: String? = "test.plist", format: ImportDump.Format? = nil, file: StaticString = #filePath, line: UInt = #line) -> PropertyListError? {
+/// The `ImportError.PropertyListProblem` a dump's bytes give, or a failure.
+func propertyListError(_ bytes: [UInt8], source: String? = "test.plist", format: ImportDump.Format? = nil, file: StaticString = #filePath, line: UInt = #line) -> ImportError.PropertyListProblem? {
     do {
         let dump = try ImportDump(bytes: bytes, source: source, format: format)
         XCTFail("read as a dump of \(dump.entries.count) entries", file: file, line: line)
     } catch {
-        if case .propertyList(let plistError) = error { return plistError }
+        if case .dump(.propertyList(let plistError)) = error { return plistError }
         XCTFail("not a property-list error: \(error)", file: file, line: line)
     }
     return nil

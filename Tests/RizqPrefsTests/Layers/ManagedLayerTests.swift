@@ -45,7 +45,7 @@ final class ManagedLayerTests: LayerTestCase {
         })
         XCTAssertThrowsError(try store.commit { batch in try batch.set("beta", forKey: "update_channel") })
         XCTAssertThrowsError(try store.importJSON(Data(#"{"update_channel": "beta", "other": 9}"#.utf8))) { error in
-            XCTAssertEqual(error as? SuiteImportError, .store(.forced(key: "update_channel", path: lock)))
+            XCTAssertEqual(error as? SuiteStoreError, .forced(key: "update_channel", path: lock))
         }
         XCTAssertThrowsError(try store.importJSON(Data(#"{"update_channel": null}"#.utf8)), "a removal through an import is a write too")
         let key = Key("update_channel", default: "stable", store: store)

@@ -70,7 +70,7 @@ final class PrefSchemaTests: LayerTestCase {
         }
         XCTAssertThrowsError(try PrefSchema(json: Data("[1]".utf8)))
         XCTAssertThrowsError(try PrefSchema(json: Data("{".utf8))) { error in
-            guard case .notJSON = error as? PrefSchemaError else { return XCTFail("\(error)") }
+            guard case .schemaNotJSON = error as? SuiteStoreError else { return XCTFail("\(error)") }
         }
     }
 

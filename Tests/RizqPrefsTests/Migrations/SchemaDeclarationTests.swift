@@ -8,13 +8,17 @@ final class SchemaDeclarationTests: XCTestCase {
         .lightweight(from: from, to: to, [])
     }
 
-    private func refusal(_ version: Int, _ stages: [MigrationStage], file: StaticString = #filePath, line: UInt = #line) -> SuiteMigrationsError? {
+    private func refusal(_ version: Int, _ stages: [MigrationStage], file: StaticString = #filePath, line: UInt = #line) -> MigrationError.ChainProblem? {
         do {
             _ = try SuiteMigrations(version: version, stages: stages)
             XCTFail("a chain that should be refused was accepted", file: file, line: line)
             return nil
         } catch {
-            return error
+            guard case .invalidChain(let problem) = error else {
+                XCTFail("not a refused chain: \(error)", file: file, line: line)
+                return nil
+            }
+            return problem
         }
     }
 
@@ -33,7 +37,7 @@ final class SchemaDeclarationTests: XCTestCase {
         XCTAssertEqual(refusal(2, [stage(1, 2)]), .gap(fromVersion: 0))
         XCTAssertEqual(refusal(3, [stage(0, 1), stage(1, 2)]), .gap(fromVersion: 2))
         XCTAssertEqual(refusal(1, []), .gap(fromVersion: 0))
-        let message = SuiteMigrationsError.gap(fromVersion: 1).description
+        let message = MigrationError.ChainProblem.gap(fromVersion: 1).description
         XCTAssertTrue(message.contains("no stage goes from version 1 to 2"), message)
         XCTAssertTrue(message.contains(".lightweight(from: 1, to: 2, [])"), message)
     }

@@ -35,7 +35,7 @@ final class SuiteExportImportTests: XCTestCase {
         let store = try TemporaryRoot().store()
         store.set("kept", forKey: "k")
         XCTAssertThrowsError(try store.importJSON(Data("{\n\"a\": 1,\n}".utf8))) { error in
-            XCTAssertEqual(error as? SuiteImportError, .notJSON(reason: "expected a string key in double quotes", line: 3, column: 1))
+            XCTAssertEqual(error as? SuiteStoreError, .importNotJSON(reason: "expected a string key in double quotes", line: 3, column: 1))
         }
         XCTAssertThrowsError(try store.importJSON(Data("[1]".utf8))) { error in
             XCTAssertEqual("\(error)", "the JSON is an array, not an object; an import takes an object of keys and values, as an export writes")
@@ -47,7 +47,7 @@ final class SuiteExportImportTests: XCTestCase {
         let store = try TemporaryRoot().store()
         store.set("kept", forKey: "k")
         XCTAssertThrowsError(try store.importJSON(Data(#"{"$schemaVersion": 3, "k": "new"}"#.utf8))) { error in
-            XCTAssertEqual(error as? SuiteImportError, .otherSchemaVersion(recorded: 3, suite: 0))
+            XCTAssertEqual(error as? SuiteStoreError, .importOtherSchemaVersion(recorded: 3, suite: 0))
             XCTAssertTrue("\(error)".contains("nothing was imported"), "\(error)")
         }
         XCTAssertEqual(store.entries, ["k": "kept"], "nothing changed")

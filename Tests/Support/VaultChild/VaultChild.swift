@@ -78,7 +78,7 @@ struct VaultChild {
         case "unlock":
             let seconds = rest.first.flatMap(Int64.init) ?? 3600
             let report = try vault.unlock(timeout: .seconds(seconds))
-            let failure = report.cacheFailure.map { "errno=\($0.code)" } ?? "none"
+            let failure = report.cacheFailureCode.map { "errno=\($0)" } ?? "none"
             print("ok unlocked source=\(report.source.rawValue) cached=\(report.isCached) keyring=\(report.keyring ?? "-") serial=\(report.keySerial ?? 0) failure=\(failure)")
             print("summary \(report.summary)")
         case "lock":

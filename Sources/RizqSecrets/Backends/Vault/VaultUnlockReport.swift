@@ -12,18 +12,22 @@ public struct VaultUnlockReport: Sendable, Equatable {
     public var keySerial: Int32?
     /// How long it stays cached, in seconds.
     public var timeoutSeconds: UInt32
-    /// Why it could not be cached (e.g. `EPERM` from a container's seccomp profile); the vault
-    /// works without the cache, unlocking through its slots in each new process.
-    public var cacheFailure: KernelKeyringError?
+    /// Why it could not be cached (e.g. `EPERM` from a container's seccomp profile): the kernel
+    /// keyring call, its errno's name and number, and what that means here. The vault works
+    /// without the cache, unlocking through its slots in each new process.
+    public var cacheFailure: String?
+    /// The raw `errno` of the kernel keyring call that failed, when caching failed.
+    public var cacheFailureCode: Int32?
 
     /// A report from its parts.
-    public init(source: VaultKeySource, isCached: Bool, keyring: String?, keySerial: Int32?, timeoutSeconds: UInt32, cacheFailure: KernelKeyringError?) {
+    init(source: VaultKeySource, isCached: Bool, keyring: String?, keySerial: Int32?, timeoutSeconds: UInt32, cacheFailure: KernelKeyringError?) {
         self.source = source
         self.isCached = isCached
         self.keyring = keyring
         self.keySerial = keySerial
         self.timeoutSeconds = timeoutSeconds
-        self.cacheFailure = cacheFailure
+        self.cacheFailure = cacheFailure?.description
+        self.cacheFailureCode = cacheFailure?.code
     }
 
     /// One line for a person.
@@ -31,7 +35,7 @@ public struct VaultUnlockReport: Sendable, Equatable {
         if isCached {
             return "unlocked with \(source.rawValue); the key is cached in the \(keyring ?? "user") keyring for \(timeoutSeconds) s (until then, or `secret lock`, or a reboot)"
         }
-        return "unlocked with \(source.rawValue); not cached (\(cacheFailure?.description ?? "the kernel-keyring cache is off")): each new process unlocks through its slots"
+        return "unlocked with \(source.rawValue); not cached (\(cacheFailure ?? "the kernel-keyring cache is off")): each new process unlocks through its slots"
     }
 }
 #endif

@@ -8,10 +8,12 @@ import RizqCore
 
 /// A failed kernel key-retention call (`add_key`, `keyctl`), in the manner of swift-system's
 /// `Errno`: the operation and the raw error number, with the numbers that mean something here
-/// named.
-public struct KernelKeyringError: Error, Sendable, Equatable, CustomStringConvertible {
+/// named. Internal: a failure to cache reaches callers as
+/// ``VaultUnlockReport/cacheFailure`` and ``VaultUnlockReport/cacheFailureCode``, never thrown
+/// past the vault.
+struct KernelKeyringError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Which call failed.
-    public enum Operation: String, Sendable {
+    enum Operation: String, Sendable {
         /// `add_key(2)`.
         case addKey = "add_key"
         /// `KEYCTL_SEARCH`.
@@ -29,36 +31,36 @@ public struct KernelKeyringError: Error, Sendable, Equatable, CustomStringConver
     }
 
     /// The call.
-    public var operation: Operation
+    var operation: Operation
     /// The raw `errno`.
-    public var code: Int32
+    var code: Int32
 
     /// An error from a call and its `errno`.
-    public init(_ operation: Operation, code: Int32) {
+    init(_ operation: Operation, code: Int32) {
         self.operation = operation
         self.code = code
     }
 
     /// `EPERM`: refused, typically by a seccomp filter (Docker's default profile refuses
     /// `add_key` and `keyctl`).
-    public static let notPermitted = EPERM
+    static let notPermitted = EPERM
     /// `ENOSYS`: the kernel has no key-retention service, or a filter hides the call.
-    public static let notImplemented = ENOSYS
+    static let notImplemented = ENOSYS
     /// `EOPNOTSUPP`: e.g. no persistent keyrings in this kernel.
-    public static let notSupported = EOPNOTSUPP
+    static let notSupported = EOPNOTSUPP
     /// `ENOKEY`: no such key.
-    public static let noKey = ENOKEY
+    static let noKey = ENOKEY
     /// `EKEYEXPIRED`: the key's time-out passed.
-    public static let keyExpired = EKEYEXPIRED
+    static let keyExpired = EKEYEXPIRED
     /// `EKEYREVOKED`: the key or keyring was revoked (e.g. an SSH session keyring after logout).
-    public static let keyRevoked = EKEYREVOKED
+    static let keyRevoked = EKEYREVOKED
     /// `EACCES`: the key's permissions do not allow it.
-    public static let accessDenied = EACCES
+    static let accessDenied = EACCES
     /// `EDQUOT`: this user's key quota (`/proc/sys/kernel/keys/maxkeys`, `maxbytes`) is full.
-    public static let quotaExceeded = EDQUOT
+    static let quotaExceeded = EDQUOT
 
     /// The call is refused or missing in this environment: the vault works without the cache.
-    public var isUnavailable: Bool {
+    var isUnavailable: Bool {
         code == Self.notPermitted || code == Self.notImplemented || code == Self.notSupported
     }
 
@@ -68,7 +70,7 @@ public struct KernelKeyringError: Error, Sendable, Equatable, CustomStringConver
     }
 
     /// The call, the errno's name and text, and what it means here.
-    public var description: String {
+    var description: String {
         let meaning: String
         switch code {
         case Self.notPermitted, Self.notImplemented:

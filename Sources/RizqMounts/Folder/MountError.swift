@@ -2,12 +2,13 @@ import RizqCore
 
 /// Why a mounted folder (a Kubernetes ConfigMap or Secret volume, Docker's `/run/secrets`,
 /// systemd's `$CREDENTIALS_DIRECTORY`, any folder of one file per key) could not be read or
-/// watched as a whole. Each message names the folder, what was found and what to do.
+/// watched as a whole, or why a `NAME_FILE` variable (``FileVariable``) gave no value. Each
+/// message names the folder or the variables, what was found and what to do.
 ///
 /// A single file that is refused (another user's, writable by others, too large) is not an
 /// error of the folder: the snapshot keeps the other keys, and asking for that key throws
 /// ``refusedKey(folder:key:reason:)``. No message ever holds a value.
-public enum MountedFolderError: Error, Sendable, Equatable, CustomStringConvertible {
+public enum MountError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The folder is not there (nothing is mounted at the path yet, or the path is wrong).
     case missing(folder: String)
     /// The folder, a folder in it, or its `..data` link is not to be trusted: another user's,
@@ -25,8 +26,15 @@ public enum MountedFolderError: Error, Sendable, Equatable, CustomStringConverti
     /// The folder cannot be watched for changes (no inotify instance or watch left, too many
     /// folders watched): the reason names the limit to raise.
     case cannotWatch(folder: String, reason: String)
+    /// Both `NAME` and `NAME_FILE` are set (and not empty): which one is meant is not guessed.
+    case variableBothSet(name: String)
+    /// The file `NAME_FILE` names cannot be read, or was refused.
+    case variableFileUnreadable(name: String, path: String, reason: String)
+    /// The value of `NAME` is not UTF-8 text, or holds a NUL byte (`path` empty: it is `NAME`
+    /// itself, not a file `NAME_FILE` named).
+    case variableNotText(name: String, path: String)
 
-    /// One line: what happened, to which folder, and what to do.
+    /// One line: what happened, to which folder or variable, and what to do.
     public var description: String {
         switch self {
         case .missing(let folder):
@@ -43,6 +51,18 @@ public enum MountedFolderError: Error, Sendable, Equatable, CustomStringConverti
             return "refusing the file '\(key)' in the mounted folder \(folder): \(reason)"
         case .cannotWatch(let folder, let reason):
             return "cannot watch the mounted folder \(folder) for changes: \(reason)"
+        case .variableBothSet(let name):
+            return "both \(name) and \(name)_FILE are set, but they exclude each other; unset one of them"
+        case .variableFileUnreadable(let name, let path, let reason):
+            return "\(name)_FILE names \(path), which cannot be read: \(reason)"
+        case .variableNotText(let name, let path):
+            return path.isEmpty
+                ? "\(name) is not UTF-8 text"
+                : "\(name)_FILE names \(path), whose bytes are not UTF-8 text (or hold a NUL byte); store the value as text"
         }
     }
 }
+
+/// The name ``MountError`` had when it held only a folder's failures.
+@available(*, deprecated, renamed: "MountError")
+public typealias MountedFolderError = MountError

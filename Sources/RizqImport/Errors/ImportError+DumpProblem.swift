@@ -1,29 +1,31 @@
 #if Secrets
-/// Why a file could not be read as a `localStorage` dump. Nothing is ever written when one of
-/// these is thrown.
-///
-/// Each message names the file, where in it the problem is (byte offset, line and column), and
-/// what to do. None holds a value from the dump.
-public enum ImportDumpError: Error, Sendable, Equatable {
-    /// The file could not be opened or read.
-    case unreadable(file: String, reason: String)
-    /// The input is larger than ``ImportDump/maximumSize``.
-    case tooLarge(file: String?, size: Int, limit: Int)
-    /// The input is not UTF-8 text (a binary file, or another encoding) at `position`.
-    case notUTF8(file: String?, position: SourcePosition, hint: String?)
-    /// The input is not JSON (or is truncated) at `position`.
-    case notJSON(file: String?, position: SourcePosition, reason: String, hint: String?)
-    /// The input is JSON, but not in one of the dump formats (or not in the one asked for).
-    case wrongShape(file: String?, position: SourcePosition, reason: String)
-    /// The file holds several origins and none was chosen.
-    case originRequired(file: String?, origins: [String])
-    /// The chosen origin is not in the file.
-    case originNotFound(file: String?, origin: String, origins: [String])
-    /// The input is a property list that cannot be read (or, with `--format plist`, not one).
-    case propertyList(PropertyListError)
+extension ImportError {
+    /// Why a file could not be read as a dump (``ImportError/dump(_:)``). Nothing is ever written
+    /// when one of these is thrown.
+    ///
+    /// Each message names the file, where in it the problem is (byte offset, line and column), and
+    /// what to do. None holds a value from the dump.
+    public enum DumpProblem: Sendable, Equatable {
+        /// The file could not be opened or read.
+        case unreadable(file: String, reason: String)
+        /// The input is larger than ``ImportDump/maximumSize``.
+        case tooLarge(file: String?, size: Int, limit: Int)
+        /// The input is not UTF-8 text (a binary file, or another encoding) at `position`.
+        case notUTF8(file: String?, position: SourcePosition, hint: String?)
+        /// The input is not JSON (or is truncated) at `position`.
+        case notJSON(file: String?, position: SourcePosition, reason: String, hint: String?)
+        /// The input is JSON, but not in one of the dump formats (or not in the one asked for).
+        case wrongShape(file: String?, position: SourcePosition, reason: String)
+        /// The file holds several origins and none was chosen.
+        case originRequired(file: String?, origins: [String])
+        /// The chosen origin is not in the file.
+        case originNotFound(file: String?, origin: String, origins: [String])
+        /// The input is a property list that cannot be read (or, with `--format plist`, not one).
+        case propertyList(PropertyListProblem)
+    }
 }
 
-extension ImportDumpError: CustomStringConvertible {
+extension ImportError.DumpProblem: CustomStringConvertible {
     /// One line: where, what, and what to do.
     public var description: String {
         switch self {
