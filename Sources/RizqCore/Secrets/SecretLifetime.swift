@@ -6,7 +6,7 @@ import Foundation
 ///
 /// A store never serves an expired secret: `secretBytes(forAccount:)` and the reads built on it
 /// answer `nil`, as for a missing one, so that a caller asks for a new secret.
-/// ``SecretStore/readSecret(forAccount:)`` tells the two apart and hands back the refresh token.
+/// `SecretStore.readSecret(forAccount:)` tells the two apart and hands back the refresh token.
 ///
 /// ```swift
 /// try secrets.setSecret(accessToken, forAccount: "github",
@@ -87,7 +87,7 @@ public struct SecretLifetime: Sendable, Equatable, Hashable, Codable {
 }
 
 /// What a read of an account found, when the caller needs to know that a secret expired
-/// (``SecretStore/readSecret(forAccount:)``); a missing account is `nil`.
+/// (`SecretStore.readSecret(forAccount:)`); a missing account is `nil`.
 public enum SecretReading: Sendable, Equatable {
     /// The secret, served: its bytes and its lifetime (`nil`: it has none).
     case found(Data, lifetime: SecretLifetime?)

@@ -40,11 +40,11 @@ public protocol SecretStore: Sendable {
     func storeSecret(_ bytes: Data, isText: Bool, forAccount account: String, label: String?, lifetime: SecretLifetime?) throws(SecretError)
     /// What is stored for `account`, expired or not: ``SecretReading/found(_:lifetime:)``, or
     /// ``SecretReading/expired(_:)`` with the refresh token; `nil` when there is no such item.
-    /// (``secretBytes(forAccount:)`` answers `nil` for an expired secret.)
+    /// (`secretBytes(forAccount:)` answers `nil` for an expired secret.)
     func readSecret(forAccount account: String) throws(SecretError) -> SecretReading?
-    /// ``storeSecret(_:isText:forAccount:label:lifetime:)``, without blocking a Swift concurrency thread.
+    /// `storeSecret(_:isText:forAccount:label:lifetime:)`, without blocking a Swift concurrency thread.
     func storeSecret(_ bytes: Data, isText: Bool, forAccount account: String, label: String?, lifetime: SecretLifetime?) async throws(SecretError)
-    /// ``readSecret(forAccount:)``, without blocking a Swift concurrency thread.
+    /// `readSecret(forAccount:)`, without blocking a Swift concurrency thread.
     func readSecret(forAccount account: String) async throws(SecretError) -> SecretReading?
 }
 
@@ -77,7 +77,7 @@ extension SecretStore {
         try storeSecret(bytes, isText: isText, forAccount: account, label: label)
     }
 
-    /// A store that keeps no lifetime: what ``secretBytes(forAccount:)`` reads, never expired.
+    /// A store that keeps no lifetime: what `secretBytes(forAccount:)` reads, never expired.
     public func readSecret(forAccount account: String) throws(SecretError) -> SecretReading? {
         try secretBytes(forAccount: account).map { .found($0, lifetime: nil) }
     }

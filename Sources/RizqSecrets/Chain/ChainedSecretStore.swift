@@ -168,14 +168,14 @@ public final class ChainedSecretStore: SecretStore {
         try call("reading '\(account)'") { () throws(SecretError) -> SecretReading? in try self.readingNow(account) }
     }
 
-    /// ``storeSecret(_:isText:forAccount:label:lifetime:)``; the task is suspended, not blocked.
+    /// `storeSecret(_:isText:forAccount:label:lifetime:)`; the task is suspended, not blocked.
     public func storeSecret(_ bytes: Data, isText: Bool, forAccount account: String, label: String?, lifetime: SecretLifetime?) async throws(SecretError) {
         try await callAsync("storing '\(account)'") { () throws(SecretError) in
             try self.storeNow(bytes, isText: isText, account: account, label: label, lifetime: lifetime)
         }
     }
 
-    /// ``readSecret(forAccount:)``; the task is suspended, not blocked.
+    /// `readSecret(forAccount:)`; the task is suspended, not blocked.
     public func readSecret(forAccount account: String) async throws(SecretError) -> SecretReading? {
         try await callAsync("reading '\(account)'") { () throws(SecretError) -> SecretReading? in try self.readingNow(account) }
     }
