@@ -38,8 +38,7 @@ public final class InMemorySecretStore: SecretStore {
 
     /// Stores the secret with its lifetime (kept as given; `nil` drops the one it had).
     public func storeSecret(_ bytes: Data, isText: Bool, forAccount account: String, label: String?, lifetime: SecretLifetime?) throws(SecretError) {
-        try SecretInput.validate(service: service, account: account, label: label, secretSize: bytes.count)
-        try lifetime?.validate()
+        try SecretInput.validate(service: service, account: account, label: label, secretSize: bytes.count, lifetime: lifetime)
         let item = Item(
             bytes: bytes, isText: isText, label: label ?? SecretInput.defaultLabel(service: service, account: account),
             lifetime: lifetime?.isEmpty == false ? lifetime : nil)

@@ -7,7 +7,10 @@ package enum SecretInput {
     /// connection for good, near that size; a secret is a key or a token, not a file.
     package static let maximumSecretSize = 32 << 20
 
-    package static func validate(service: String, account: String?, label: String? = nil, secretSize: Int? = nil) throws(SecretError) {
+    package static func validate(
+        service: String, account: String?, label: String? = nil, secretSize: Int? = nil, lifetime: SecretLifetime? = nil
+    ) throws(SecretError) {
+        try lifetime?.validate()
         if let secretSize, secretSize > maximumSecretSize {
             throw .invalidInput(reason: "the secret is \(secretSize) bytes, more than the \(maximumSecretSize >> 20) MiB a secret may hold; keep large data in a file and store its encryption key here")
         }

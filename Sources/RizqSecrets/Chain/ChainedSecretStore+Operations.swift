@@ -123,8 +123,7 @@ extension ChainedSecretStore {
     // MARK: Write
 
     func storeNow(_ bytes: Data, isText: Bool, account: String, label: String?, lifetime: SecretLifetime? = nil) throws(SecretError) {
-        try SecretInput.validate(service: service, account: account, label: label, secretSize: bytes.count)
-        try lifetime?.validate()
+        try SecretInput.validate(service: service, account: account, label: label, secretSize: bytes.count, lifetime: lifetime)
         let target = try writeTarget()
         guard let backend = backend(named: target.backend) else { throw unknownBackend(target.backend) }
         try refuseIfShadowed(account, writingTo: backend)

@@ -116,8 +116,7 @@ public final class FileKeyringStore: FileBackedSecretStore {
     /// item; the file keeps their MACs in clear, as for every attribute). `nil` drops the ones
     /// the item had.
     public func storeSecret(_ bytes: Data, isText: Bool, forAccount account: String, label: String?, lifetime: SecretLifetime?) throws(SecretError) {
-        try SecretInput.validate(service: service, account: account, label: label, secretSize: bytes.count)
-        try lifetime?.validate()
+        try SecretInput.validate(service: service, account: account, label: label, secretSize: bytes.count, lifetime: lifetime)
         let label = label ?? SecretInput.defaultLabel(service: service, account: account)
         let password = try password()
         let wanted = attributes(account: account)

@@ -38,8 +38,7 @@ public final class PlaintextSecretStore: SecretBackend {
 
     /// Stores the secret in the file with its lifetime (in the item, as plain as the secret).
     public func storeSecret(_ bytes: Data, isText: Bool, forAccount account: String, label: String?, lifetime: SecretLifetime?) throws(SecretError) {
-        try SecretInput.validate(service: service, account: account, label: label, secretSize: bytes.count)
-        try lifetime?.validate()
+        try SecretInput.validate(service: service, account: account, label: label, secretSize: bytes.count, lifetime: lifetime)
         let label = label ?? SecretInput.defaultLabel(service: service, account: account)
         let now = Date()
         _ = try mutate { contents in

@@ -94,8 +94,7 @@ public struct SecretServiceStore: SecretStore {
     /// attribute (Unix seconds), the refresh token as an item of its own, under the schema
     /// `org.rizq.Prefs.RefreshToken` (never an attribute: a locked keyring shows those).
     public func storeSecret(_ bytes: Data, isText: Bool, forAccount account: String, label: String?, lifetime: SecretLifetime?) throws(SecretError) {
-        try SecretInput.validate(service: service, account: account, label: label, secretSize: bytes.count)
-        try lifetime?.validate()
+        try SecretInput.validate(service: service, account: account, label: label, secretSize: bytes.count, lifetime: lifetime)
         try SecretWorker.shared.run(timeout: timeout, storeOperation(bytes, isText, account, label, lifetime))
     }
 
@@ -132,8 +131,7 @@ public struct SecretServiceStore: SecretStore {
 
     /// Stores the secret with its lifetime; the calling task is suspended, not blocked.
     public func storeSecret(_ bytes: Data, isText: Bool, forAccount account: String, label: String?, lifetime: SecretLifetime?) async throws(SecretError) {
-        try SecretInput.validate(service: service, account: account, label: label, secretSize: bytes.count)
-        try lifetime?.validate()
+        try SecretInput.validate(service: service, account: account, label: label, secretSize: bytes.count, lifetime: lifetime)
         try await SecretWorker.shared.run(timeout: timeout, storeOperation(bytes, isText, account, label, lifetime))
     }
 
