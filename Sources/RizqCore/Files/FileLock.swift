@@ -73,12 +73,7 @@ package struct FileLock: ~Copyable, Sendable {
                 }
                 throw FileError(path: path, operation: .lock, problem: .system(code), subject: "lock file")
             }
-            var info = stat()
-            guard fstat(descriptor, &info) == 0 else {
-                let error = FileError.current(path, .lock, subject: "lock file")
-                close(descriptor)
-                throw error
-            }
+            let info = try PrivateFile.status(ofOpened: descriptor, path: path, .lock, subject: "lock file")
             guard info.st_mode & S_IFMT == S_IFREG else {
                 close(descriptor)
                 throw FileError(

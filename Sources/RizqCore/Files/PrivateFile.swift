@@ -34,6 +34,19 @@ package struct PrivateFile: ~Copyable {
 
     deinit { close(descriptor) }
 
+    /// What `fstat` says of `descriptor`, just opened at `path`; when it says nothing, the
+    /// descriptor is closed and the error names `operation` and `subject` (the errno read
+    /// before the close can change it). The file layer's one `fstat` of a new descriptor.
+    package static func status(ofOpened descriptor: Int32, path: String, _ operation: FileError.Operation, subject: String) throws(FileError) -> stat {
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else {
+            let error = FileError.current(path, operation, subject: subject)
+            close(descriptor)
+            throw error
+        }
+        return info
+    }
+
     /// Opens `path` for reading once `trust` accepts it; `nil` when nothing is there.
     /// - Throws: ``FileError`` naming the check that failed: a link where none is followed, a
     ///   FIFO or device, another user's file, a mode that lets others write (or read) it.
@@ -48,12 +61,7 @@ package struct PrivateFile: ~Copyable {
             }
             throw FileError(path: path, operation: .read, problem: .system(code), subject: trust.subject)
         }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0 else {
-            let error = FileError.current(path, .read, subject: trust.subject)
-            close(descriptor)
-            throw error
-        }
+        let info = try status(ofOpened: descriptor, path: path, .read, subject: trust.subject)
         do throws(FileError) {
             try trust.check(info, path: path, operation: .read)
             if let problem = trust.placeProblem(path: path, descriptor: descriptor, info: info) {

@@ -42,12 +42,7 @@ package enum TrustedPath {
             if code == .noSuchFile || code == .notADirectory { return nil }
             throw FileError(path: path, operation: .read, problem: .system(code), subject: trust.subject)
         }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0 else {
-            let error = FileError.current(path, .read, subject: trust.subject)
-            close(descriptor)
-            throw error
-        }
+        let info = try PrivateFile.status(ofOpened: descriptor, path: path, .read, subject: trust.subject)
         do {
             try trust.check(info, path: path, operation: .read)
         } catch {
@@ -175,12 +170,7 @@ package enum TrustedPath {
             }
             throw FileError(path: path, operation: .read, problem: .system(code), subject: trust.subject)
         }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0 else {
-            let error = FileError.current(path, .read, subject: trust.subject)
-            close(descriptor)
-            throw error
-        }
+        let info = try PrivateFile.status(ofOpened: descriptor, path: path, .read, subject: trust.subject)
         if let problem = trust.problem(with: info, expectsFolder: true) {
             close(descriptor)
             throw FileError(path: last ? path : folderPath(folder, name), operation: .read, problem: problem, subject: last ? trust.subject : "folder above the \(trust.subject)")
@@ -192,11 +182,7 @@ package enum TrustedPath {
     private static func root(path: String, trust: FileTrust) throws(FileError) -> Int32 {
         let descriptor = Glibc.open("/", rizq_O_PATH | O_DIRECTORY | O_CLOEXEC)
         guard descriptor >= 0 else { throw FileError.current("/", .read, subject: "root folder") }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0 else {
-            close(descriptor)
-            throw FileError.current("/", .read, subject: "root folder")
-        }
+        let info = try PrivateFile.status(ofOpened: descriptor, path: "/", .read, subject: "root folder")
         if let problem = trust.problem(with: info, expectsFolder: true) {
             close(descriptor)
             throw FileError(path: "/", operation: .read, problem: problem, subject: "folder above the \(trust.subject)")

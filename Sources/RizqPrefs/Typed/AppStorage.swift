@@ -21,15 +21,8 @@ public struct AppStorage<Value: Sendable>: Sendable, PreferenceWrapper, Observed
         projectedValue = key
     }
 
-    /// A property over a declared ``Key``: its name, default, suite, and what it says of itself
-    /// (title, description, range or choices: ``Key/schema``), declared once.
-    ///
-    /// ```swift
-    /// extension Key where Value == Int {
-    ///     static let dailyGoal = Key("daily_goal", default: 3, title: "Daily goal", range: 1...20)
-    /// }
-    /// final class Settings { @UserDefault(.dailyGoal) var dailyGoal: Int }
-    /// ```
+    /// A property over a declared ``Key``, as ``UserDefault/init(_:)`` takes one:
+    /// `@AppStorage(.dailyGoal) var dailyGoal: Int`.
     public init(_ key: Key<Value>) {
         projectedValue = key
     }

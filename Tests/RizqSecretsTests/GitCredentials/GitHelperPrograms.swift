@@ -28,11 +28,15 @@ enum GitHelperPrograms {
             var environment = ProcessInfo.processInfo.environment
             environment["GOPATH"] = "/usr/share/gocode"
             environment["GO111MODULE"] = "off"
-            environment["GOCACHE"] = folder + "/cache"
+            environment["GOCACHE"] = goCache
             environment["GOFLAGS"] = ""
             return try runCommand("/usr/bin/go", ["build", "-o", output, folder + "/client.go"], environment: environment)
         }
     }
+
+    /// Go's build cache for both Go programs, beside the products: Go's standard packages compile
+    /// once for the two (Go locks its cache, so two tests may build at once).
+    private static var goCache: String { productsFolder + "/go-build-cache" }
 
     /// docker-credential-pass, built from the source Debian ships beside the client library:
     /// the helper an import moves logins out of (it keeps them in `pass`, encrypted with gpg).
@@ -42,9 +46,8 @@ enum GitHelperPrograms {
             var environment = ProcessInfo.processInfo.environment
             environment["GOPATH"] = "/usr/share/gocode"
             environment["GO111MODULE"] = "off"
-            environment["GOCACHE"] = output + ".cache"
+            environment["GOCACHE"] = goCache
             environment["GOFLAGS"] = ""
-            defer { try? FileManager.default.removeItem(atPath: output + ".cache") }
             return try runCommand("/usr/bin/go", ["build", "-o", output, "github.com/docker/docker-credential-helpers/pass/cmd"], environment: environment)
         }
     }

@@ -33,18 +33,9 @@ extension SecretServicePolicy {
     func storeItem(
         attributes: [String: String], identifying: [String], schema: String, label: String, secret: Data, isText: Bool
     ) throws(ShimFailure) {
-        guard let collection = try calls.collection(alias: alias) else {
-            throw ShimFailure(reason: .noCollection, detail: "there is no collection with the alias '\(alias)'")
-        }
-        if try calls.isLocked(collection: collection) { try unlock([collection], because: "the collection is locked") }
-        var created = attributes
-        created["xdg:schema"] = schema
-        let made = try calls.createItem(in: collection, attributes: created, label: label, secret: secret, isText: isText)
-        if let prompt = made.prompt {
-            _ = try calls.prompt(prompt)
-        }
+        let made = try create(attributes, expiry: nil, schema: schema, alias: alias, label: label, secret: secret, isText: isText)
         let twins = try calls.search(attributes)
-        for path in twins.unlocked + twins.locked where path != made.item {
+        for path in twins.unlocked + twins.locked where path != made {
             if try isTwin(path, of: attributes, identifying: identifying) {
                 if let prompt = try calls.delete(path) { _ = try calls.prompt(prompt) }
             }

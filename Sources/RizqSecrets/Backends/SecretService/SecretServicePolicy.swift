@@ -71,10 +71,10 @@ struct SecretServicePolicy<Calls: SecretServiceCalls> {
         try storeRefreshToken(lifetime?.refreshToken, of: key, alias: alias)
     }
 
-    /// Creates the item of `attributes` (with `expiry`, when given) in the collection with
-    /// `alias`: its path. A prompt the service asks for is its own step; one that made nothing
-    /// was dismissed.
-    private func create(
+    /// Creates the item of `attributes` (with `expiry`, when given) under `schema` in the
+    /// collection with `alias`, replacing the one with exactly these attributes: its path. A
+    /// prompt the service asks for is its own step; one that made nothing was dismissed.
+    func create(
         _ attributes: [String: String], expiry: String?, schema: String, alias: String, label: String, secret: Data, isText: Bool
     ) throws(ShimFailure) -> String {
         guard let collection = try calls.collection(alias: alias) else {
