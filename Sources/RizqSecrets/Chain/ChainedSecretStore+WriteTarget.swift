@@ -49,8 +49,7 @@ extension ChainedSecretStore {
             return SecretWriteTarget(backend: first.name, origin: settings.orderOrigin, reason: "the first writable backend of the order set by \(settings.orderSource)")
         }
         if let path = markerPath, let marker = try WriteTargetMarker.read(path) {
-            let date = marker.chosen.formatted(.iso8601)
-            return SecretWriteTarget(backend: marker.backend, origin: .remembered, reason: "chosen on \(date) (\(marker.reason)) and remembered in \(path)")
+            return SecretWriteTarget(backend: marker.backend, origin: .remembered, reason: "chosen on \(marker.chosen) (\(marker.reason)) and remembered in \(path)")
         }
         for backend in try orderedBackends() where backend.isWritable {
             if case .holdsSecrets(let reason)? = backend.candidacy(looking: false) {

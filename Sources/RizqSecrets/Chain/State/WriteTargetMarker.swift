@@ -11,8 +11,18 @@ import RizqCore
 /// next store choose again.
 struct WriteTargetMarker: Sendable, Equatable, Codable {
     var backend: SecretBackendName
-    var chosen: Date
+    /// When it was chosen, as the file says it (ISO 8601): only ever shown, so never parsed —
+    /// a date strategy would start Foundation's calendar and time zone in every process that
+    /// reads a secret (a credential helper runs once per request).
+    var chosen: String
     var reason: String
+
+    /// A marker chosen now.
+    init(backend: SecretBackendName, chosen: Date, reason: String) {
+        self.backend = backend
+        self.chosen = chosen.formatted(.iso8601)
+        self.reason = reason
+    }
 
     /// The marker at `path`, or `nil` when there is none.
     static func read(_ path: String) throws(SecretError) -> WriteTargetMarker? {
@@ -23,9 +33,9 @@ struct WriteTargetMarker: Sendable, Equatable, Codable {
             throw error.secretError
         }
         guard let data else { return nil }
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
-        guard let marker = try? decoder.decode(WriteTargetMarker.self, from: data) else {
+        guard let marker = try? JSONDecoder().decode(WriteTargetMarker.self, from: data), marker.chosen.utf8.count <= 64,
+            !marker.chosen.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+        else {
             throw .invalidConfiguration(detail: "the remembered write target \(path) is not what it should be; remove it (the next store chooses again), or set RIZQ_SECRETS_BACKEND")
         }
         return marker
@@ -37,7 +47,6 @@ struct WriteTargetMarker: Sendable, Equatable, Codable {
     @discardableResult
     func write(to path: String, replace: Bool) throws(SecretError) -> WriteTargetMarker {
         let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .iso8601
         encoder.outputFormatting = [.sortedKeys]
         guard let data = try? encoder.encode(self) else { throw .storageFailed(detail: "cannot encode the remembered write target") }
         do {

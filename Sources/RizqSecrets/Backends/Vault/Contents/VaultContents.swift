@@ -81,6 +81,41 @@ struct VaultContents: Sendable, Equatable {
 
     private static let dateStyle = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
 
+    /// The time an item's date text names. What this package writes
+    /// (`YYYY-MM-DDTHH:MM:SS.fffZ`, UTC) is read by arithmetic on its digits; anything else goes to
+    /// Foundation's ISO 8601 parser, which starts Foundation's calendar and time zone — a cost
+    /// every process that reads a secret paid before (a credential helper runs once per request).
+    static func parseDate(_ text: String) -> Date? {
+        let digits = Array(text.utf8)
+        guard digits.count == 24, digits[4] == 0x2D, digits[7] == 0x2D, digits[10] == 0x54, digits[13] == 0x3A, digits[16] == 0x3A,
+            digits[19] == 0x2E, digits[23] == 0x5A
+        else { return try? dateStyle.parse(text) }
+        func number(_ range: Range<Int>) -> Int? {
+            var value = 0
+            for index in range {
+                guard (0x30...0x39).contains(digits[index]) else { return nil }
+                value = value * 10 + Int(digits[index] - 0x30)
+            }
+            return value
+        }
+        guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10), let hour = number(11..<13),
+            let minute = number(14..<16), let second = number(17..<19), let millisecond = number(20..<23),
+            (1970...9999).contains(year), (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 60
+        else { return try? dateStyle.parse(text) }
+        // Days from 1970-01-01 to the date (the proleptic Gregorian calendar's civil-day count).
+        let shifted = month <= 2 ? year - 1 : year
+        let era = shifted / 400
+        let yearOfEra = shifted - era * 400
+        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        let days = era * 146_097 + dayOfEra - 719_468
+        let monthLength = [31, year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]
+        guard day <= monthLength else { return try? dateStyle.parse(text) }
+        let seconds = days * 86_400 + hour * 3_600 + minute * 60 + second
+        // From 2001, as a Date keeps it (and Foundation's parser computes it): the same Double.
+        return Date(timeIntervalSinceReferenceDate: Double(seconds - 978_307_200) + Double(millisecond) / 1_000)
+    }
+
     /// One item as the JSON holds it: the dates as their text, so that the seal covers exactly
     /// what the file says.
     struct WireItem: Codable, Sendable {
@@ -313,12 +348,12 @@ struct VaultContents: Sendable, Equatable {
         var items: [String: VaultItem] = [:]
         items.reserveCapacity(wire.count)
         for (account, item) in wire {
-            guard let created = try? dateStyle.parse(item.created), let modified = try? dateStyle.parse(item.modified) else {
+            guard let created = parseDate(item.created), let modified = parseDate(item.modified) else {
                 throw .damaged(path: path, reason: "it decrypts, but an item's dates are not ISO 8601 times")
             }
             var expires: Date?
             if let text = item.expires {
-                guard let date = try? dateStyle.parse(text) else { throw .damaged(path: path, reason: "it decrypts, but an item's expiry is not an ISO 8601 time") }
+                guard let date = parseDate(text) else { throw .damaged(path: path, reason: "it decrypts, but an item's expiry is not an ISO 8601 time") }
                 expires = date
             }
             if let token = item.refreshToken, token.utf8.count > SecretLifetime.maximumRefreshTokenSize || token.utf8.contains(0) {
