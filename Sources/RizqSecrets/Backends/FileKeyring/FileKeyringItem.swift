@@ -54,8 +54,10 @@ struct FileKeyringItem: Equatable {
     /// ``refreshTokenAttribute``); `nil` when it keeps neither.
     var lifetime: SecretLifetime? {
         get {
-            let lifetime = SecretLifetime(
+            var lifetime = SecretLifetime(
                 expires: SecretLifetime.expiry(attribute: value(of: SecretLifetime.expiryAttribute)), refreshToken: value(of: Self.refreshTokenAttribute))
+            // Another program's item (libsecret in the same sandbox): a token no store would keep is not handed on.
+            if lifetime.problem != nil { lifetime.refreshToken = nil }
             return lifetime.isEmpty ? nil : lifetime
         }
         set {
